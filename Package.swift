@@ -1,0 +1,21 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let package = Package(
+    name: "MVVMKit",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
+    products: [
+        .library(name: "Signals", targets: ["Signals"]),
+        .library(name: "SignalsTesting", targets: ["SignalsTesting"]),
+    ],
+    targets: [
+        .target(name: "Signals", swiftSettings: strict),
+        .target(name: "SignalsTesting", dependencies: ["Signals"], swiftSettings: strict),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strict),
+        .testTarget(name: "SignalsTestingTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strict),
+    ]
+)

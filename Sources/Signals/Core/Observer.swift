@@ -1,0 +1,109 @@
+/// Receives the events of one subscription: values, then at most one completion.
+///
+/// An observer is two closures, one for values and one for the terminal event, so a value is
+/// never wrapped in an enum on its way through a chain. Operators such as `map` and `filter`
+/// build a new observer around the downstream one when a subscription starts; nothing is
+/// allocated per value.
+@frozen
+public struct Observer<Value: Sendable, Failure: Error>: Sendable {
+    @usableFromInline
+    let onValue: @Sendable (Value) -> Void
+    @usableFromInline
+    let onCompletion: @Sendable (Completion<Failure>) -> Void
+    /// Where a source registers itself as soon as it starts, so that a downstream operator that
+    /// ends early (`prefix`, `prefix(untilOutputFrom:)`) can stop a source that is still emitting
+    /// synchronously inside `subscribe`.
+    @usableFromInline
+    let link: SubscriptionLink?
+
+    /// Creates an observer from two closures.
+    @inlinable
+    public init(
+        value: @escaping @Sendable (Value) -> Void = { _ in },
+        completion: @escaping @Sendable (Completion<Failure>) -> Void = { _ in }
+    ) {
+        self.onValue = value
+        self.onCompletion = completion
+        self.link = nil
+    }
+
+    @inlinable
+    init(
+        value: @escaping @Sendable (Value) -> Void,
+        completion: @escaping @Sendable (Completion<Failure>) -> Void,
+        link: SubscriptionLink?
+    ) {
+        self.onValue = value
+        self.onCompletion = completion
+        self.link = link
+    }
+
+    /// Delivers a value.
+    @inlinable
+    public func send(_ value: Value) {
+        onValue(value)
+    }
+
+    /// Delivers the terminal event.
+    @inlinable
+    public func send(completion: Completion<Failure>) {
+        onCompletion(completion)
+    }
+
+    /// Completes the stream normally.
+    @inlinable
+    public func sendCompleted() {
+        onCompletion(.completed)
+    }
+
+    /// Fails the stream.
+    @inlinable
+    public func sendFailed(_ error: Failure) {
+        onCompletion(.failed(error))
+    }
+
+    /// Delivers an event, whichever kind it is.
+    @inlinable
+    public func send(event: Event<Value, Failure>) {
+        switch event {
+        case .value(let value): onValue(value)
+        case .completed: onCompletion(.completed)
+        case .failed(let error): onCompletion(.failed(error))
+        }
+    }
+
+    /// The same observer with a different early-cancellation link (operators that cut their
+    /// upstream independently give it their own).
+    @inlinable
+    func with(link: SubscriptionLink?) -> Observer {
+        Observer(value: onValue, completion: onCompletion, link: link)
+    }
+}
+
+/// The disposable of an upstream subscription, known before `subscribe` returns.
+///
+/// A source attaches its subscription box as soon as it exists; the operator that created the
+/// link disposes it to stop the source, even while the source is still inside `subscribe`.
+/// Once disposed, anything attached later is disposed at once.
+@usableFromInline
+final class SubscriptionLink: Disposable {
+    private let slot = SerialDisposable()
+
+    @usableFromInline
+    init() {}
+
+    @usableFromInline
+    var isDisposed: Bool { slot.isDisposed }
+
+    /// Registers the upstream disposable (replacing an earlier one without disposing it: it is
+    /// the same subscription, reported again when `subscribe` returns).
+    @usableFromInline
+    func attach(_ disposable: any Disposable) {
+        slot.replace(with: disposable)
+    }
+
+    @usableFromInline
+    func dispose() {
+        slot.dispose()
+    }
+}

@@ -1,0 +1,89 @@
+import Synchronization
+
+/// The box behind a subscription to a producer made with `Signal.init(_:)`: observer guard,
+/// serializer, stop flag and disposable in one allocation.
+@usableFromInline
+final class ProducerSubscription<Value: Sendable, Failure: Error>: Disposable, @unchecked Sendable {
+    private static var active: UInt8 { 0 }
+    private static var terminated: UInt8 { 1 }
+    private static var disposed: UInt8 { 2 }
+
+    private let queue = DeliveryQueue()
+    private let state = Atomic<UInt8>(0)
+    private let resource = SerialDisposable()
+    // SAFETY: `downstream` is read and written only by the owner of `queue` (every access is in
+    // a job run through `queue`), so accesses never overlap.
+    private nonisolated(unsafe) var downstream: Observer<Value, Failure>?
+
+    @usableFromInline
+    init(_ downstream: Observer<Value, Failure>) {
+        self.downstream = downstream
+        downstream.link?.attach(self)
+    }
+
+    /// Whether the subscription has ended (terminal event delivered, or disposed). Producers
+    /// that loop should stop when it turns `true`.
+    @usableFromInline
+    var isStopped: Bool {
+        state.load(ordering: .acquiring) != Self.active
+    }
+
+    /// The guarded observer handed to the producer.
+    @usableFromInline
+    var observer: Observer<Value, Failure> {
+        Observer(
+            value: { [self] value in receive(value) },
+            completion: { [self] completion in receive(completion) }
+        )
+    }
+
+    @usableFromInline
+    func setResource(_ disposable: any Disposable) {
+        resource.inner = disposable
+    }
+
+    @usableFromInline
+    func receive(_ value: Value) {
+        if isStopped { return }
+        if queue.tryAcquire() {
+            deliver(value)
+            queue.releaseAndDrain()
+        } else {
+            queue.enqueue { [self] in deliver(value) }
+        }
+    }
+
+    private func deliver(_ value: Value) {
+        guard !isStopped, let downstream else { return }
+        downstream.send(value)
+    }
+
+    @usableFromInline
+    func receive(_ completion: Completion<Failure>) {
+        if isStopped { return }
+        if queue.tryAcquire() {
+            finish(completion)
+            queue.releaseAndDrain()
+        } else {
+            queue.enqueue { [self] in finish(completion) }
+        }
+    }
+
+    private func finish(_ completion: Completion<Failure>) {
+        guard state.compareExchange(
+            expected: Self.active, desired: Self.terminated, ordering: .acquiringAndReleasing
+        ).exchanged, let downstream else { return }
+        self.downstream = nil
+        downstream.send(completion: completion)
+        resource.dispose()
+    }
+
+    @usableFromInline
+    func dispose() {
+        guard state.compareExchange(
+            expected: Self.active, desired: Self.disposed, ordering: .acquiringAndReleasing
+        ).exchanged else { return }
+        resource.dispose()
+        queue.enqueue { [self] in downstream = nil }
+    }
+}

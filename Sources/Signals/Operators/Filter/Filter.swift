@@ -1,0 +1,20 @@
+extension Signal {
+    /// Emits only the values for which `isIncluded` returns `true`.
+    ///
+    /// ```text
+    /// self:    -1-2-3-4-|
+    /// filter:  ---2---4-|
+    /// ```
+    ///
+    /// Completion and failure pass through unchanged. Like `map`, it allocates nothing per value.
+    @inlinable
+    public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal {
+        Signal(unchecked: { downstream in
+            self.subscribe(Observer(
+                value: { value in if isIncluded(value) { downstream.send(value) } },
+                completion: downstream.onCompletion,
+                link: downstream.link
+            ))
+        })
+    }
+}

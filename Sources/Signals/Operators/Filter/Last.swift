@@ -1,0 +1,26 @@
+extension Signal {
+    /// Emits the last value once the stream completes.
+    ///
+    /// ```text
+    /// self:  -a-b-c-|
+    /// last:  -------[c|]
+    /// ```
+    ///
+    /// A stream that completes without a value completes without one. On failure only the
+    /// failure is forwarded.
+    public func last() -> Signal {
+        Signal(unchecked: { downstream in
+            let latest = LockedState<Value?>(nil)
+            return self.subscribe(Observer(
+                value: { value in latest.withLock { $0 = value } },
+                completion: { completion in
+                    if case .completed = completion, let value = latest.withLock({ $0 }) {
+                        downstream.send(value)
+                    }
+                    downstream.send(completion: completion)
+                },
+                link: downstream.link
+            ))
+        })
+    }
+}

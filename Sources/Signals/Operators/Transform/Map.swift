@@ -1,0 +1,27 @@
+extension Signal {
+    /// Transforms each value with `transform`.
+    ///
+    /// ```text
+    /// self:  -a-b-c-|
+    /// map:   -A-B-C-|
+    /// ```
+    ///
+    /// Completion and failure pass through unchanged. `map` keeps no state and allocates nothing
+    /// per value: it fuses into the subscriber when the subscription starts.
+    @inlinable
+    public func map<NewValue>(_ transform: @escaping @Sendable (Value) -> NewValue) -> Signal<NewValue, Failure> {
+        Signal<NewValue, Failure>(unchecked: { downstream in
+            self.subscribe(Observer(
+                value: { value in downstream.send(transform(value)) },
+                completion: downstream.onCompletion,
+                link: downstream.link
+            ))
+        })
+    }
+
+    /// Replaces each value with the value at `keyPath`.
+    @inlinable
+    public func map<NewValue>(_ keyPath: any KeyPath<Value, NewValue> & Sendable) -> Signal<NewValue, Failure> {
+        map { $0[keyPath: keyPath] }
+    }
+}

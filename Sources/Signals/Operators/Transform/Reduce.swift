@@ -1,0 +1,29 @@
+extension Signal {
+    /// Accumulates every value with `next`, starting from `initial`, and emits the result once
+    /// the stream completes.
+    ///
+    /// ```text
+    /// self:    -1-2-3-|
+    /// reduce:  -------[6|]
+    /// ```
+    ///
+    /// An empty stream emits `initial`. On failure only the failure is forwarded.
+    public func reduce<Result: Sendable>(
+        _ initial: Result,
+        _ next: @escaping @Sendable (Result, Value) -> Result
+    ) -> Signal<Result, Failure> {
+        Signal<Result, Failure>(unchecked: { downstream in
+            let accumulated = LockedState(initial)
+            return self.subscribe(Observer(
+                value: { value in accumulated.withLock { $0 = next($0, value) } },
+                completion: { completion in
+                    if case .completed = completion {
+                        downstream.send(accumulated.withLock { $0 })
+                    }
+                    downstream.send(completion: completion)
+                },
+                link: downstream.link
+            ))
+        })
+    }
+}

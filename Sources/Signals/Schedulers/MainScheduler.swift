@@ -1,0 +1,52 @@
+import Dispatch
+import Synchronization
+
+/// Runs actions on the main thread (the main actor's executor), in order.
+///
+/// ``shared`` runs an action at once when it is scheduled from the main thread and nothing
+/// scheduled earlier is still waiting, so a UI binding set up on the main thread delivers its
+/// first value synchronously (RxCocoa's `MainScheduler.instance`). ``async`` always hops
+/// through the main queue.
+public final class MainScheduler: Scheduler {
+    /// Runs inline when already on the main thread with nothing pending; otherwise dispatches.
+    public static let shared = MainScheduler(inlineWhenPossible: true)
+    /// Always dispatches to the main queue, even from the main thread.
+    public static let async = MainScheduler(inlineWhenPossible: false)
+
+    private let inlineWhenPossible: Bool
+    private let pending = Atomic<Int>(0)
+
+    private init(inlineWhenPossible: Bool) {
+        self.inlineWhenPossible = inlineWhenPossible
+    }
+
+    /// Whether the caller runs on the main thread (the main queue).
+    public static var isMainThread: Bool {
+        DispatchQueue.getSpecific(key: mainQueueKey) != nil
+    }
+
+    public var now: SchedulerInstant { SerialQueueScheduler.uptime() }
+
+    public func schedule(_ action: @escaping @Sendable () -> Void) {
+        let previous = pending.add(1, ordering: .acquiringAndReleasing).oldValue
+        if inlineWhenPossible && previous == 0 && Self.isMainThread {
+            action()
+            pending.subtract(1, ordering: .acquiringAndReleasing)
+            return
+        }
+        DispatchQueue.main.async { [self] in
+            action()
+            pending.subtract(1, ordering: .acquiringAndReleasing)
+        }
+    }
+
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        SerialQueueScheduler(queue: .main).schedule(after: delay, action)
+    }
+}
+
+private let mainQueueKey: DispatchSpecificKey<UInt8> = {
+    let key = DispatchSpecificKey<UInt8>()
+    DispatchQueue.main.setSpecific(key: key, value: 1)
+    return key
+}()

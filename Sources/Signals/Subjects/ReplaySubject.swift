@@ -1,0 +1,55 @@
+/// A hot stream that replays its latest `bufferSize` values to each new subscriber, then
+/// forwards what is sent afterwards.
+///
+/// ```text
+/// send:        a-b-c----d-|
+/// subscriber:  -----^[bc]-d-|   (bufferSize 2, subscribed after c)
+/// ```
+///
+/// After the terminal event, new subscribers receive the buffered values and then the terminal
+/// event. Thread safety and ordering are those of ``PublishSubject``.
+public final class ReplaySubject<Value: Sendable, Failure: Error>: Sendable {
+    @usableFromInline
+    let core: SubjectCore<Value, Failure>
+
+    /// Creates a subject that replays up to `bufferSize` values (at least 1).
+    public init(bufferSize: Int) {
+        precondition(bufferSize > 0, "ReplaySubject: bufferSize must be at least 1; use PublishSubject for none")
+        core = SubjectCore(replayLimit: bufferSize, replaysAfterTerminal: true)
+    }
+
+    /// Sends a value to every current subscriber and keeps it for later ones.
+    @inlinable
+    public func send(_ value: Value) {
+        core.send(value)
+    }
+
+    /// Ends the stream for every subscriber.
+    public func send(completion: Completion<Failure>) {
+        core.send(completion: completion)
+    }
+
+    /// Completes the stream.
+    public func sendCompleted() {
+        core.send(completion: .completed)
+    }
+
+    /// Fails the stream.
+    public func sendFailed(_ error: Failure) {
+        core.send(completion: .failed(error))
+    }
+
+    /// The buffered values, then everything sent from now on.
+    @inlinable
+    public var signal: Signal<Value, Failure> {
+        Signal(unchecked: { [core] observer in core.subscribe(observer) })
+    }
+
+    /// An observer that forwards into this subject.
+    public var observer: Observer<Value, Failure> {
+        Observer(value: { [core] in core.send($0) }, completion: { [core] in core.send(completion: $0) })
+    }
+
+    /// How many subscriptions are attached (for tests and diagnostics).
+    public var subscriberCount: Int { core.subscriberCount }
+}

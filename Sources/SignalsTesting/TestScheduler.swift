@@ -1,0 +1,143 @@
+import Signals
+import Synchronization
+
+/// A scheduler whose clock moves only when a test says so: time-based operators run in virtual
+/// time, instantly and deterministically.
+///
+/// ```swift
+/// let scheduler = TestScheduler()
+/// let recorder = scheduler.record(query.debounce(for: .seconds(1), on: scheduler))
+/// scheduler.advance(by: .seconds(1))
+/// ```
+///
+/// Actions due at the same instant run in the order they were scheduled (FIFO). Actions run
+/// with no lock held, on the thread that advances the clock, and may schedule more actions;
+/// those due within the advanced span run in the same call. The scheduler is `Sendable` and
+/// holds no global state, so tests using their own schedulers run in parallel.
+public final class TestScheduler: Scheduler {
+    private struct Job {
+        var due: SchedulerInstant
+        var sequence: Int
+        var action: @Sendable () -> Void
+    }
+
+    private struct State {
+        var now = SchedulerInstant.zero
+        var nextSequence = 0
+        var jobs: [Job] = []
+    }
+
+    private let state = Mutex(State())
+    /// The virtual duration of one marble tick (`-`).
+    public let tick: Duration
+    let registry = TestSignalRegistry()
+
+    /// Creates a scheduler at virtual time zero; `tick` is the duration one marble character
+    /// stands for.
+    public init(tick: Duration = .seconds(1)) {
+        precondition(tick > .zero, "TestScheduler: tick must be positive")
+        self.tick = tick
+    }
+
+    /// The virtual time.
+    public var now: SchedulerInstant {
+        state.withLock { $0.now }
+    }
+
+    /// The virtual time in ticks (rounded down).
+    public var nowInTicks: Int {
+        Int(now.sinceEpoch / tick)
+    }
+
+    /// How many actions are waiting.
+    public var pendingActionCount: Int {
+        state.withLock { $0.jobs.count }
+    }
+
+    /// Schedules `action` at the current virtual time; it runs at the next `advance` or `run`.
+    public func schedule(_ action: @escaping @Sendable () -> Void) {
+        _ = insert(after: .zero, action)
+    }
+
+    /// Schedules `action` after `delay` of virtual time; disposing the result removes it.
+    public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        let sequence = insert(after: delay, action)
+        return AnyDisposable { [weak self] in
+            self?.state.withLock { state in
+                state.jobs.removeAll { $0.sequence == sequence }
+            }
+        }
+    }
+
+    /// Schedules `action` `ticks` marble ticks from now.
+    @discardableResult
+    public func schedule(atTick ticks: Int, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        schedule(after: tick * ticks, action)
+    }
+
+    private func insert(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Int {
+        state.withLock { state -> Int in
+            let job = Job(due: state.now + max(.zero, delay), sequence: state.nextSequence, action: action)
+            state.nextSequence += 1
+            // Keep jobs sorted by (due, sequence): insert after every job due at or before.
+            var low = 0
+            var high = state.jobs.count
+            while low < high {
+                let mid = (low + high) / 2
+                if state.jobs[mid].due <= job.due { low = mid + 1 } else { high = mid }
+            }
+            state.jobs.insert(job, at: low)
+            return job.sequence
+        }
+    }
+
+    /// Moves the clock forward by `duration`, running every action due by then, in order.
+    public func advance(by duration: Duration = .zero) {
+        precondition(duration >= .zero, "TestScheduler: cannot move back in time")
+        advance(to: now + duration)
+    }
+
+    /// Moves the clock forward by `ticks` marble ticks.
+    public func advance(ticks: Int) {
+        advance(by: tick * ticks)
+    }
+
+    /// Moves the clock to `instant`, running every action due by then, in order.
+    public func advance(to instant: SchedulerInstant) {
+        while let job = popJob(dueBy: instant) {
+            job.action()
+        }
+        state.withLock { state in
+            if state.now < instant { state.now = instant }
+        }
+    }
+
+    /// Runs every scheduled action, moving the clock to each one's time, until none is left.
+    ///
+    /// A repeating timer never lets the queue empty: `run()` stops it with a precondition
+    /// failure after `maxActions` actions; use `advance(by:)` for such tests.
+    public func run(maxActions: Int = 1_000_000) {
+        var count = 0
+        while let job = popJob(dueBy: nil) {
+            count += 1
+            precondition(count <= maxActions, "TestScheduler.run(): more than \(maxActions) actions; a repeating timer? Use advance(by:) instead")
+            job.action()
+        }
+    }
+
+    private func popJob(dueBy limit: SchedulerInstant?) -> Job? {
+        state.withLock { state -> Job? in
+            guard let first = state.jobs.first else { return nil }
+            if let limit, first.due > limit { return nil }
+            state.jobs.removeFirst()
+            if state.now < first.due { state.now = first.due }
+            return first
+        }
+    }
+
+    /// The marble tick of an instant (rounded down), and whether it falls exactly on a tick.
+    func ticks(of instant: SchedulerInstant) -> (tick: Int, exact: Bool) {
+        let whole = Int(instant.sinceEpoch / tick)
+        return (whole, tick * whole == instant.sinceEpoch)
+    }
+}
