@@ -59,7 +59,7 @@ extension TestScheduler {
         } else {
             run()
         }
-        return diagram(of: recorder, showSubscription: subscribeAt != nil, format: format)
+        return diagram(of: recorder, showSubscription: subscribeAt != nil, length: until, format: format)
     }
 
     /// Like ``marbles(of:subscribeAt:disposeAt:until:format:)``, printing each value as the key
@@ -76,10 +76,12 @@ extension TestScheduler {
         }
     }
 
-    /// The recorded events as a marble diagram (ticks counted from time zero).
+    /// The recorded events as a marble diagram (ticks counted from time zero). With `length`,
+    /// the diagram spans at least that many ticks (`-` for the quiet ones at the end).
     public func diagram<Value, Failure>(
         of recorder: Recorder<Value, Failure>,
         showSubscription: Bool = false,
+        length: Int? = nil,
         format: (Value) -> String = { String(describing: $0) }
     ) -> String {
         var marks: [(tick: Int, mark: MarbleDiagram.Mark)] = []
@@ -98,7 +100,7 @@ extension TestScheduler {
             }
         }
         if let disposedAt = recorder.disposedAt { place(disposedAt, .disposed) }
-        let text = MarbleDiagram(marks: marks.enumerated().sorted { ($0.element.tick, $0.offset) < ($1.element.tick, $1.offset) }.map(\.element)).description
+        let text = MarbleDiagram(marks: marks.enumerated().sorted { ($0.element.tick, $0.offset) < ($1.element.tick, $1.offset) }.map(\.element), length: length).description
         return offTick.isEmpty ? text : text + " (between ticks: " + offTick.joined(separator: ", ") + ")"
     }
 }

@@ -2,9 +2,9 @@
 /// change (ReactiveSwift's `MutableProperty`, RxSwift's `BehaviorRelay`).
 ///
 /// ```text
-/// value = b, then c:
-/// signal:   [a]b-c
-/// changes:  ---b-c
+/// set:      -b-c      (initial value a)
+/// signal:   ab-c
+/// changes:  -b-c
 /// ```
 ///
 /// Setting is thread-safe and `value` reflects a set as soon as it returns. A property never

@@ -5,8 +5,8 @@ import Synchronization
 ///
 /// ```text
 /// send:        -b--c-|      (initial value a)
-/// subscriber:  [a]b--c-|
-/// late:        ---^c-|      (subscribed after b: receives b at once)
+/// subscriber:  ab--c-|
+/// late:        ---[^b]c-|   (subscribed at tick 3: receives b at once)
 /// ```
 ///
 /// `value` reflects the latest `send` as soon as it returns, even while delivery to observers
@@ -61,8 +61,12 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
         // The value changes and its delivery is ordered under the same lock, so observers see
         // values in the order `value` took them.
         let (turn, newValue, result) = latest.withLock { latest -> (Turn, Value?, Result) in
+            if latest.isTerminated {
+                // After the terminal event the value no longer changes; `body` sees a copy.
+                var copy = latest.value
+                return (.ignored, nil, body(&copy))
+            }
             let result = body(&latest.value)
-            if latest.isTerminated { return (.ignored, nil, result) }
             let value = latest.value
             if core.queue.tryAcquire() { return (.direct, value, result) }
             let mustDrain = core.queue.enqueueWithoutDraining { core.deliver(value) }

@@ -2,7 +2,7 @@
 ///
 /// ```text
 /// send:        a-b-c-|
-/// subscriber:  ^-b-c-|      (subscribed after a)
+/// subscriber:  ^-b-c-|      (subscribed at tick 0, after a was sent)
 /// ```
 ///
 /// Sending is thread-safe. Deliveries never overlap: a value sent while another is being

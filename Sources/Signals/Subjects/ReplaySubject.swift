@@ -3,7 +3,7 @@
 ///
 /// ```text
 /// send:        a-b-c----d-|
-/// subscriber:  -----^[bc]-d-|   (bufferSize 2, subscribed after c)
+/// subscriber:  ------[^bc]--d-|   (bufferSize 2, subscribed at tick 6)
 /// ```
 ///
 /// After the terminal event, new subscribers receive the buffered values and then the terminal

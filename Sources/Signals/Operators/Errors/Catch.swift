@@ -6,7 +6,7 @@ extension Signal {
     /// catch:   -a-x-y-|
     /// ```
     ///
-    /// (In the diagram the handler returns a stream that emits `x` and `y` one tick apart.)
+    /// (In the diagram the handler returns a stream that emits `x`, then `y` two ticks later, then completes.)
     /// Values and completion pass through. The fallback may fail with another error type.
     public func `catch`<NewFailure>(
         _ handler: @escaping @Sendable (Failure) -> Signal<Value, NewFailure>

@@ -4,7 +4,7 @@ extension Signal {
     ///
     /// ```text
     /// self:          -a-b-c-d-|
-    /// take(during):  -a-b-|       (the lifetime ends at the fifth tick)
+    /// take(during):  -a-b-|       (the lifetime ends at tick 5)
     /// ```
     ///
     /// Use it to tie a subscription to an owner: when the owner's ``Lifetime/Token`` goes away,

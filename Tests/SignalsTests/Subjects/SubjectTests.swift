@@ -1,0 +1,111 @@
+import Signals
+import SignalsTesting
+import Synchronization
+import Testing
+
+/// T-CORE4: publish, behaviour and replay subjects.
+@Suite struct SubjectTests {
+    @Test func publishDeliversOnlyLaterValuesAndTerminalToLateSubscribers() {
+        let subject = PublishSubject<Int, TestError>()
+        subject.send(1)
+        let early = Recorder<Int, TestError>()
+        early.subscribe(to: subject.signal)
+        subject.send(2)
+        subject.sendFailed(TestError("boom"))
+        subject.send(3)
+        let late = Recorder<Int, TestError>()
+        late.subscribe(to: subject.signal)
+        #expect(early.elements == [.value(2), .failed(TestError("boom"))])
+        #expect(late.elements == [.failed(TestError("boom"))])
+        #expect(subject.subscriberCount == 0)
+    }
+
+    @Test func behaviorGivesCurrentValueFirstAndTracksValue() {
+        let subject = BehaviorSubject<Int, Never>(1)
+        #expect(subject.value == 1)
+        let recorder = Recorder<Int, Never>()
+        recorder.subscribe(to: subject.signal)
+        subject.send(2)
+        #expect(subject.value == 2)
+        let late = Recorder<Int, Never>()
+        late.subscribe(to: subject.signal)
+        let returned = subject.modify { value -> String in
+            value += 10
+            return "done"
+        }
+        #expect(returned == "done")
+        #expect(recorder.values == [1, 2, 12])
+        #expect(late.values == [2, 12])
+        subject.sendCompleted()
+        subject.send(99)
+        #expect(subject.value == 12, "sends after completion are ignored")
+        let afterEnd = Recorder<Int, Never>()
+        afterEnd.subscribe(to: subject.signal)
+        #expect(afterEnd.elements == [.completed])
+    }
+
+    @Test func behaviorValueIsUpdatedBeforeAReentrantDelivery() {
+        let subject = BehaviorSubject<Int, Never>(0)
+        let seen = Mutex<[String]>([])
+        let subscription = subject.signal.sink(value: { value in
+            if value == 1 {
+                subject.send(2)
+                seen.withLock { $0.append("value read inside: \(subject.value)") }
+            }
+            seen.withLock { $0.append("got \(value)") }
+        })
+        subject.send(1)
+        #expect(seen.withLock { $0 } == ["got 0", "value read inside: 2", "got 1", "got 2"])
+        subscription.dispose()
+    }
+
+    @Test func replayReplaysTheLatestValuesAndThenTheTerminal() {
+        let subject = ReplaySubject<Int, TestError>(bufferSize: 2)
+        for value in 1...4 { subject.send(value) }
+        let recorder = Recorder<Int, TestError>()
+        recorder.subscribe(to: subject.signal)
+        subject.send(5)
+        subject.sendCompleted()
+        let late = Recorder<Int, TestError>()
+        late.subscribe(to: subject.signal)
+        #expect(recorder.values == [3, 4, 5])
+        #expect(late.elements == [.value(4), .value(5), .completed])
+    }
+
+    @Test func anObserverDisposingAnotherDuringDeliveryStopsIt() {
+        let subject = PublishSubject<Int, Never>()
+        let second = Recorder<Int, Never>()
+        let secondSubscription = Mutex<(any Disposable)?>(nil)
+        let first = subject.signal.sink(value: { _ in secondSubscription.withLock { $0 }?.dispose() })
+        secondSubscription.withLock { $0 = subject.signal.subscribe(second.observer) }
+        subject.send(1)
+        #expect(second.values.isEmpty, "disposed during the same delivery: must not receive it")
+        first.dispose()
+    }
+
+    @Test func reentrantSubscribeFromAnObserverDoesNotDeadlockAndStartsAfterTheValue() {
+        let subject = BehaviorSubject<Int, Never>(0)
+        let inner = Recorder<Int, Never>()
+        let subscribed = Mutex(false)
+        let outer = subject.signal.sink(value: { value in
+            if value == 1 && !subscribed.withLock({ $0 }) {
+                subscribed.withLock { $0 = true }
+                inner.subscribe(to: subject.signal)
+            }
+        })
+        subject.send(1)
+        subject.send(2)
+        #expect(inner.values == [1, 2])
+        outer.dispose()
+        inner.dispose()
+        #expect(subject.subscriberCount == 0)
+    }
+
+    @Test func subjectObserverForwardsAStreamIntoTheSubject() {
+        let subject = PublishSubject<Int, Never>()
+        let recorder = Recorder<Int, Never>()
+        recorder.subscribe(to: subject.signal)
+        _ = [1, 2].signal.subscribe(subject.observer)
+        #expect(recorder.elements == [.value(1), .value(2), .completed])
+    }
+}
