@@ -60,9 +60,9 @@ public struct BlockingSignal<Value: Sendable, Failure: Error>: Sendable {
     }
 
     private func collect(stopAfterFirst: Bool) -> (values: [Value], completion: Completion<Failure>?) {
-        let state = Mutex<(values: [Value], completion: Completion<Failure>?)>(([], nil))
+        let state = Locked<(values: [Value], completion: Completion<Failure>?)>(([], nil))
         let done = DispatchSemaphore(value: 0)
-        let signalled = Mutex(false)
+        let signalled = Locked(false)
         @Sendable func finish() {
             let first = signalled.withLock { flag -> Bool in
                 defer { flag = true }

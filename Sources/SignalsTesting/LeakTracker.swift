@@ -26,7 +26,7 @@ public final class LeakTracker: Sendable {
         var object: AnyObject? { reference.object }
     }
 
-    private let entries = Mutex<[Entry]>([])
+    private let entries = Locked<[Entry]>([])
 
     public init() {}
 

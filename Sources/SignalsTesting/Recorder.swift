@@ -29,7 +29,7 @@ public final class Recorder<Value: Sendable, Failure: Error>: Sendable {
         var subscription: (any Disposable)?
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let clock: (@Sendable () -> SchedulerInstant)
 
     /// Creates a recorder that stamps events with `scheduler`'s time (zero without one).

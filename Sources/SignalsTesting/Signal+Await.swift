@@ -44,7 +44,7 @@ private final class AsyncWaiter<Value: Sendable, Failure: Error>: Sendable {
         var isFinished = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     func start(_ signal: Signal<Value, Failure>, stopAfterFirst: Bool, continuation: CheckedContinuation<Result, any Error>) {
         let cancelled = state.withLock { state -> Bool in

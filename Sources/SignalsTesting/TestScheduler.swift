@@ -27,7 +27,7 @@ public final class TestScheduler: Scheduler {
         var jobs: [Job] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The virtual duration of one marble tick (`-`).
     public let tick: Duration
     let registry = TestSignalRegistry()

@@ -38,7 +38,7 @@ final class SubscriptionLog: Sendable {
 
     let name: String
     private let scheduler: TestScheduler
-    private let entries = Mutex<[Entry]>([])
+    private let entries = Locked<[Entry]>([])
 
     init(name: String, scheduler: TestScheduler) {
         self.name = name
@@ -76,7 +76,7 @@ final class SubscriptionLog: Sendable {
 
 /// Every test source of a scheduler, for leak checks.
 final class TestSignalRegistry: Sendable {
-    private let logs = Mutex<[SubscriptionLog]>([])
+    private let logs = Locked<[SubscriptionLog]>([])
 
     func add(_ log: SubscriptionLog) {
         logs.withLock { $0.append(log) }

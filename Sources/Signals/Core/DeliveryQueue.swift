@@ -18,7 +18,7 @@ import Synchronization
 final class DeliveryQueue: Sendable {
     @usableFromInline
     let pending = Atomic<Int>(0)
-    private let jobs = Mutex(JobQueue())
+    private let jobs = Locked(JobQueue())
 
     @usableFromInline
     init() {}
@@ -62,7 +62,7 @@ final class DeliveryQueue: Sendable {
 }
 
 /// A FIFO of jobs: an array with a moving head, compacted when the head passes half.
-struct JobQueue: ~Copyable {
+struct JobQueue {
     private var storage: [@Sendable () -> Void] = []
     private var head = 0
 

@@ -1,5 +1,3 @@
-import Synchronization
-
 extension Signal {
     /// Builds an operator whose output goes through a guarded box: serialized, nothing after the
     /// terminal event, and the upstream subscription disposed as soon as the output ends.
@@ -19,22 +17,5 @@ extension Signal {
             link.attach(self.subscribe(makeUpstream(output).with(link: link)))
             return output
         })
-    }
-}
-
-/// State for an operator, behind a lock. Never call an observer inside `withLock`.
-@usableFromInline
-final class LockedState<State: Sendable>: Sendable {
-    @usableFromInline
-    let mutex: Mutex<State>
-
-    @inlinable
-    init(_ initial: State) {
-        mutex = Mutex(initial)
-    }
-
-    @inlinable
-    func withLock<Result: Sendable>(_ body: (inout State) -> Result) -> Result {
-        mutex.withLock { body(&$0) }
     }
 }

@@ -9,11 +9,11 @@ public final class CompositeDisposable: Disposable {
         var disposables: [any Disposable]? = []
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     /// Creates a group holding `disposables`.
     public init(_ disposables: [any Disposable] = []) {
-        state = Mutex(State(disposables: disposables))
+        state = Locked(State(disposables: disposables))
     }
 
     /// Creates a group holding `disposables`.

@@ -12,11 +12,11 @@ public protocol Disposable: Sendable {
 ///
 /// The closure is released as soon as it has run, so whatever it captured is freed with it.
 public final class AnyDisposable: Disposable {
-    private let action: Mutex<(@Sendable () -> Void)?>
+    private let action: Locked<(@Sendable () -> Void)?>
 
     /// Creates a disposable that runs `action` on the first `dispose()`.
     public init(_ action: @escaping @Sendable () -> Void) {
-        self.action = Mutex(action)
+        self.action = Locked(action)
     }
 
     /// Creates a disposable that has nothing to do (but still reports `isDisposed`).

@@ -8,7 +8,7 @@ import Synchronization
 /// viewModel.title.sink { label.text = $0 }.disposed(by: bag)
 /// ```
 public final class DisposeBag: Sendable {
-    private let disposables = Mutex<[any Disposable]?>([])
+    private let disposables = Locked<[any Disposable]?>([])
 
     public init() {}
 

@@ -19,7 +19,7 @@ public final class Lifetime: Sendable {
         var observers: [Int: @Sendable () -> Void] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init() {}
 

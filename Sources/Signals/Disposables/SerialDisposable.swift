@@ -10,7 +10,7 @@ public final class SerialDisposable: Disposable {
         var isDisposed = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {}
 

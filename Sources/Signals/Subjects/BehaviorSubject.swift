@@ -25,12 +25,12 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     let core: SubjectCore<Value, Failure>
     @usableFromInline
-    let latest: Mutex<Latest>
+    let latest: Locked<Latest>
 
     /// Creates a subject whose current value is `value`.
     public init(_ value: Value) {
         core = SubjectCore(replayLimit: 1, replaysAfterTerminal: false, initial: [value])
-        latest = Mutex(Latest(value: value))
+        latest = Locked(Latest(value: value))
     }
 
     /// The current value: the one most recently sent.

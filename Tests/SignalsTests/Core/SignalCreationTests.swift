@@ -6,7 +6,7 @@ import Testing
 /// T-CORE1, T-CORE2: the stream type, its grammar, and cold creation.
 @Suite struct SignalCreationTests {
     @Test func producerRunsOncePerSubscription() {
-        let runs = Mutex(0)
+        let runs = Locked(0)
         let signal = Signal<Int, Never> { observer in
             let run = runs.withLock { count -> Int in
                 count += 1
@@ -41,7 +41,7 @@ import Testing
     }
 
     @Test func producerResourceIsDisposedOnTerminationAndOnDisposal() {
-        let cleanups = Mutex(0)
+        let cleanups = Locked(0)
         let completing = Signal<Int, Never> { observer in
             observer.sendCompleted()
             return AnyDisposable { cleanups.withLock { $0 += 1 } }
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func valuesSentAfterDisposalAreDropped() {
-        let captured = Mutex<Observer<Int, Never>?>(nil)
+        let captured = Locked<Observer<Int, Never>?>(nil)
         let signal = Signal<Int, Never> { observer in
             captured.withLock { $0 = observer }
             return NopDisposable()
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func deferredBuildsTheStreamAtSubscriptionTime() {
-        let counter = Mutex(0)
+        let counter = Locked(0)
         let signal = Signal<Int, Never>.deferred {
             .just(counter.withLock { $0 })
         }
@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func endlessSequenceIsStoppedByADownstreamPrefix() throws {
-        let pulled = Mutex(0)
+        let pulled = Locked(0)
         let counting = (1...).lazy.map { value -> Int in
             pulled.withLock { $0 += 1 }
             return value

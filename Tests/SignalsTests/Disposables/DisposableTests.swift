@@ -6,7 +6,7 @@ import Testing
 /// T-CORE3: disposables, bags, lifetimes.
 @Suite struct DisposableTests {
     @Test func anyDisposableRunsOnceAndReleasesItsClosure() {
-        let count = Mutex(0)
+        let count = Locked(0)
         weak var weakCapture: Capture?
         let disposable: AnyDisposable
         do {
@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func compositeDisposesAllInOrderAndLateAdditionsAtOnce() {
-        let log = Mutex<[Int]>([])
+        let log = Locked<[Int]>([])
         let composite = CompositeDisposable()
         composite.add { log.withLock { $0.append(1) } }
         composite += AnyDisposable { log.withLock { $0.append(2) } }
@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func serialDisposesThePreviousOnReplacementAndLateOnesAtOnce() {
-        let log = Mutex<[String]>([])
+        let log = Locked<[String]>([])
         let serial = SerialDisposable()
         serial.inner = AnyDisposable { log.withLock { $0.append("first") } }
         serial.inner = AnyDisposable { log.withLock { $0.append("second") } }
@@ -50,7 +50,7 @@ import Testing
 
     @Test func bagDisposesOnDeinit() {
         let subject = PublishSubject<Int, Never>()
-        let received = Mutex<[Int]>([])
+        let received = Locked<[Int]>([])
         do {
             let bag = DisposeBag()
             subject.signal.sink(value: { value in received.withLock { $0.append(value) } }).disposed(by: bag)
@@ -75,7 +75,7 @@ import Testing
     }
 
     @Test func lifetimeEndsWhenItsTokenGoes() {
-        let ended = Mutex(0)
+        let ended = Locked(0)
         var token: Lifetime.Token? = Lifetime.Token()
         let lifetime = token!.lifetime
         lifetime.observeEnded { ended.withLock { $0 += 1 } }

@@ -202,7 +202,7 @@ enum DocRunners {
         "TakeDuring.swift#take(during)": { diagram in
             let scheduler = TestScheduler()
             let source = scheduler.cold(diagram.input())
-            let token = Mutex<Lifetime.Token?>(Lifetime.Token())
+            let token = Locked<Lifetime.Token?>(Lifetime.Token())
             let lifetime = token.withLock { $0!.lifetime }
             scheduler.schedule(atTick: 5) { token.withLock { $0 = nil } }
             return ["take(during)": scheduler.marbles(of: source.signal.take(during: lifetime))]

@@ -140,7 +140,7 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
         let delivered = Recorder<String, TestError>()
         delivered.subscribe(to: subject.signal)
         let output = Recorder<String, TestError>()
-        let sentBack = Mutex(false)
+        let sentBack = Locked(false)
         let subscription = operation.apply(subject.signal).subscribe(Observer(
             value: { value in
                 output.observer.send(value)
@@ -166,8 +166,8 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
     @Test(arguments: OperatorCase.all)
     func observerDisposingItsOwnSubscriptionGetsNothingMore(_ operation: OperatorCase) {
         let subject = PublishSubject<String, TestError>()
-        let received = Mutex<[String]>([])
-        let holder = Mutex<(any Disposable)?>(nil)
+        let received = Locked<[String]>([])
+        let holder = Locked<(any Disposable)?>(nil)
         let subscription = operation.apply(subject.signal).sink(value: { value in
             received.withLock { $0.append(value) }
             holder.withLock { $0 }?.dispose()

@@ -30,7 +30,7 @@ import Testing
 
     @Test func subscribeOnRunsTheProducerOnTheScheduler() {
         let scheduler = TestScheduler()
-        let subscribed = Mutex(false)
+        let subscribed = Locked(false)
         let signal = Signal<Int, Never> { observer in
             subscribed.withLock { $0 = true }
             observer.send(1)
@@ -61,7 +61,7 @@ import Testing
 
     @Test func serialQueueSchedulerDelayedActionCanBeCancelled() throws {
         let scheduler = SerialQueueScheduler(label: "test.delay")
-        let ran = Mutex(false)
+        let ran = Locked(false)
         let cancelled = scheduler.schedule(after: .milliseconds(1)) { ran.withLock { $0 = true } }
         cancelled.dispose()
         let marker = DispatchSemaphore(value: 0)
@@ -72,7 +72,7 @@ import Testing
 
     @MainActor @Test func mainSchedulerRunsInlineOnTheMainThread() {
         #expect(MainScheduler.isMainThread)
-        let ran = Mutex(false)
+        let ran = Locked(false)
         MainScheduler.shared.schedule { ran.withLock { $0 = true } }
         #expect(ran.withLock { $0 }, "scheduled from the main thread with nothing pending: runs at once")
     }
@@ -86,7 +86,7 @@ import Testing
     }
 
     @MainActor @Test func mainSchedulerAsyncAlwaysDispatches() async {
-        let ran = Mutex(false)
+        let ran = Locked(false)
         await withCheckedContinuation { continuation in
             MainScheduler.async.schedule {
                 ran.withLock { $0 = true }
@@ -99,7 +99,7 @@ import Testing
 
     @Test func repeatingScheduleFollowsTheIntervalWithoutDrift() {
         let scheduler = TestScheduler()
-        let times = Mutex<[Duration]>([])
+        let times = Locked<[Duration]>([])
         let timer = scheduler.schedule(after: .seconds(2), every: .seconds(3)) {
             times.withLock { $0.append(scheduler.now.sinceEpoch) }
         }
@@ -110,7 +110,7 @@ import Testing
     }
 
     @Test func immediateSchedulerRunsAtOnce() {
-        let ran = Mutex(0)
+        let ran = Locked(0)
         ImmediateScheduler.shared.schedule { ran.withLock { $0 += 1 } }
         _ = ImmediateScheduler.shared.schedule(after: .seconds(5)) { ran.withLock { $0 += 1 } }
         #expect(ran.withLock { $0 } == 2)

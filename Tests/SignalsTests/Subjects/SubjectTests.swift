@@ -46,7 +46,7 @@ import Testing
 
     @Test func behaviorValueIsUpdatedBeforeAReentrantDelivery() {
         let subject = BehaviorSubject<Int, Never>(0)
-        let seen = Mutex<[String]>([])
+        let seen = Locked<[String]>([])
         let subscription = subject.signal.sink(value: { value in
             if value == 1 {
                 subject.send(2)
@@ -75,7 +75,7 @@ import Testing
     @Test func anObserverDisposingAnotherDuringDeliveryStopsIt() {
         let subject = PublishSubject<Int, Never>()
         let second = Recorder<Int, Never>()
-        let secondSubscription = Mutex<(any Disposable)?>(nil)
+        let secondSubscription = Locked<(any Disposable)?>(nil)
         let first = subject.signal.sink(value: { _ in secondSubscription.withLock { $0 }?.dispose() })
         secondSubscription.withLock { $0 = subject.signal.subscribe(second.observer) }
         subject.send(1)
@@ -86,7 +86,7 @@ import Testing
     @Test func reentrantSubscribeFromAnObserverDoesNotDeadlockAndStartsAfterTheValue() {
         let subject = BehaviorSubject<Int, Never>(0)
         let inner = Recorder<Int, Never>()
-        let subscribed = Mutex(false)
+        let subscribed = Locked(false)
         let outer = subject.signal.sink(value: { value in
             if value == 1 && !subscribed.withLock({ $0 }) {
                 subscribed.withLock { $0 = true }

@@ -13,7 +13,7 @@ extension Signal {
         return Signal(unchecked: { downstream in
             let current = SerialDisposable()
             downstream.link?.attach(current)
-            let state = LockedState(RetryState())
+            let state = Locked(RetryState())
 
             @Sendable func start() {
                 let mustRun = state.withLock { state -> Bool in

@@ -12,7 +12,7 @@ extension Signal {
         precondition(count >= 0, "dropFirst: count must not be negative")
         if count == 0 { return self }
         return Signal(unchecked: { downstream in
-            let remaining = LockedState(count)
+            let remaining = Locked(count)
             return self.subscribe(Observer(
                 value: { value in
                     let skip = remaining.withLock { left -> Bool in
@@ -39,7 +39,7 @@ extension Signal {
     /// (The predicate in the diagram is `value < 3`.)
     public func drop(while predicate: @escaping @Sendable (Value) -> Bool) -> Signal {
         Signal(unchecked: { downstream in
-            let dropping = LockedState(true)
+            let dropping = Locked(true)
             return self.subscribe(Observer(
                 value: { value in
                     let stillDropping = dropping.withLock { isDropping -> Bool in

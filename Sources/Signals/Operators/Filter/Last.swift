@@ -10,7 +10,7 @@ extension Signal {
     /// failure is forwarded.
     public func last() -> Signal {
         Signal(unchecked: { downstream in
-            let latest = LockedState<Value?>(nil)
+            let latest = Locked<Value?>(nil)
             return self.subscribe(Observer(
                 value: { value in latest.withLock { $0 = value } },
                 completion: { completion in

@@ -13,7 +13,7 @@ extension Signal {
         precondition(count >= 0, "prefix: count must not be negative")
         if count == 0 { return .empty }
         return lift { output in
-            let remaining = LockedState(count)
+            let remaining = Locked(count)
             return Observer(
                 value: { value in
                     let left = remaining.withLock { left -> Int in

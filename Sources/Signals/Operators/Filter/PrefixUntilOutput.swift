@@ -46,7 +46,7 @@ extension Signal {
             let output = ProducerSubscription(downstream)
             let links = CompositeDisposable()
             output.setResource(links)
-            let open = LockedState(false)
+            let open = Locked(false)
             let triggerLink = SubscriptionLink()
             links.add(triggerLink)
             triggerLink.attach(trigger.subscribe(Observer(

@@ -8,7 +8,7 @@ extension Signal {
     /// ```
     public func removeDuplicates(by isDuplicate: @escaping @Sendable (Value, Value) -> Bool) -> Signal {
         Signal(unchecked: { downstream in
-            let previous = LockedState<Value?>(nil)
+            let previous = Locked<Value?>(nil)
             return self.subscribe(Observer(
                 value: { value in
                     let isNew = previous.withLock { last -> Bool in

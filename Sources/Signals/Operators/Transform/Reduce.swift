@@ -13,7 +13,7 @@ extension Signal {
         _ next: @escaping @Sendable (Result, Value) -> Result
     ) -> Signal<Result, Failure> {
         Signal<Result, Failure>(unchecked: { downstream in
-            let accumulated = LockedState(initial)
+            let accumulated = Locked(initial)
             return self.subscribe(Observer(
                 value: { value in accumulated.withLock { $0 = next($0, value) } },
                 completion: { completion in

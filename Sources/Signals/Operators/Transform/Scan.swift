@@ -13,7 +13,7 @@ extension Signal {
         _ next: @escaping @Sendable (Result, Value) -> Result
     ) -> Signal<Result, Failure> {
         Signal<Result, Failure>(unchecked: { downstream in
-            let accumulated = LockedState(initial)
+            let accumulated = Locked(initial)
             return self.subscribe(Observer(
                 value: { value in
                     let result = accumulated.withLock { state -> Result in
