@@ -16,7 +16,12 @@ public final class MainScheduler: Scheduler {
     private let inlineWhenPossible: Bool
     private let pending = Atomic<Int>(0)
 
-    private init(inlineWhenPossible: Bool) {
+    /// Creates a main-thread scheduler with its own ordering: actions scheduled through one
+    /// instance run in order; separate instances do not wait for each other.
+    ///
+    /// - Parameter inlineWhenPossible: run at once when scheduled from the main thread with
+    ///   nothing of this instance pending (as ``shared`` does); `false` always dispatches.
+    public init(inlineWhenPossible: Bool = true) {
         self.inlineWhenPossible = inlineWhenPossible
     }
 

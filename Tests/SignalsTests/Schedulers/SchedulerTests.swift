@@ -72,8 +72,10 @@ import Testing
 
     @MainActor @Test func mainSchedulerRunsInlineOnTheMainThread() {
         #expect(MainScheduler.isMainThread)
+        // Its own instance: `shared` may have work pending from tests running in parallel.
+        let scheduler = MainScheduler()
         let ran = Locked(false)
-        MainScheduler.shared.schedule { ran.withLock { $0 = true } }
+        scheduler.schedule { ran.withLock { $0 = true } }
         #expect(ran.withLock { $0 }, "scheduled from the main thread with nothing pending: runs at once")
     }
 
