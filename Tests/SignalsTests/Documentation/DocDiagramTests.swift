@@ -123,7 +123,9 @@ enum DocRunners {
 
     static let digitValues: [String: Int] = Dictionary(uniqueKeysWithValues: (0...9).map { (String($0), $0) })
 
-    static let all: [String: Runner] = [
+    static let all: [String: Runner] = core.merging(combining) { first, _ in first }.merging(timeAndSharing) { first, _ in first }
+
+    static let core: [String: Runner] = [
         // Creation
         "Signal+Creation.swift#just(a)": { _ in ["just(a)": TestScheduler().marbles(of: Signal<String, Never>.just("a"))] },
         "Signal+Creation.swift#empty": { _ in ["empty": TestScheduler().marbles(of: Signal<String, Never>.empty)] },

@@ -1,0 +1,107 @@
+import Synchronization
+
+/// The subscription box of an operator with several inputs or with timers: every input event
+/// runs as a job on one ``DeliveryQueue``, so the operator's `state` is touched by one thread at
+/// a time without a lock, and outputs leave in the order the state changes that caused them.
+///
+/// Handlers are static closures `(box, input) -> Void`; they read and write `box.state` and
+/// call `emit` or `finish`, all inside the owner turn, with no lock held. The box is the
+/// operator's disposable: disposing it (or finishing) disposes every input subscription and
+/// timer registered in `resources`.
+@usableFromInline
+final class SerialBox<State, Output: Sendable, OutFailure: Error>: Disposable, @unchecked Sendable {
+    // SAFETY: `state` and `downstream` are read and written only by the owner of `queue` (in
+    // handlers run through `perform`, or in jobs queued on it); `stopped` and `resources` are
+    // thread-safe on their own.
+    @usableFromInline let queue = DeliveryQueue()
+    @usableFromInline nonisolated(unsafe) var state: State
+    @usableFromInline nonisolated(unsafe) var downstream: Observer<Output, OutFailure>?
+    @usableFromInline let stopped = Atomic<Bool>(false)
+    @usableFromInline let resources = CompositeDisposable()
+
+    @usableFromInline
+    init(_ downstream: Observer<Output, OutFailure>, state: State) {
+        self.state = state
+        self.downstream = downstream
+        downstream.link?.attach(self)
+    }
+
+    /// Whether the output has ended (finished or disposed).
+    @inlinable
+    var isStopped: Bool { stopped.load(ordering: .acquiring) }
+
+    /// Runs `handler` with `input` in the owner turn: at once if nobody owns the queue,
+    /// otherwise after the work already queued.
+    @inlinable
+    func perform<Input: Sendable>(_ input: Input, _ handler: @escaping @Sendable (SerialBox, Input) -> Void) {
+        if isStopped { return }
+        if queue.tryAcquire() {
+            handler(self, input)
+            queue.releaseAndDrain()
+        } else {
+            queue.enqueue { [self] in
+                if !isStopped { handler(self, input) }
+            }
+        }
+    }
+
+    /// Sends a value downstream. Owner turn only.
+    @inlinable
+    func emit(_ value: Output) {
+        if isStopped { return }
+        downstream?.send(value)
+    }
+
+    /// Ends the output: sends the terminal event and disposes every resource. Owner turn only.
+    @usableFromInline
+    func finish(_ completion: Completion<OutFailure>) {
+        if stopped.exchange(true, ordering: .acquiringAndReleasing) { return }
+        let downstream = self.downstream
+        self.downstream = nil
+        downstream?.send(completion: completion)
+        resources.dispose()
+    }
+
+    @usableFromInline
+    func dispose() {
+        if stopped.exchange(true, ordering: .acquiringAndReleasing) { return }
+        resources.dispose()
+        queue.enqueue { [self] in downstream = nil }
+    }
+
+    /// Subscribes to an input, routing its events to the handlers, with a link that lets this
+    /// box stop it even while it is still inside `subscribe`.
+    @inlinable
+    @discardableResult
+    func attach<Value, Failure>(
+        _ signal: Signal<Value, Failure>,
+        value onValue: @escaping @Sendable (SerialBox, Value) -> Void,
+        completion onCompletion: @escaping @Sendable (SerialBox, Completion<Failure>) -> Void
+    ) -> SubscriptionLink {
+        let link = SubscriptionLink()
+        resources.add(link)
+        if isStopped { return link }
+        link.attach(signal.subscribe(Observer(
+            value: { [self] value in perform(value, onValue) },
+            completion: { [self] completion in perform(completion, onCompletion) },
+            link: link
+        )))
+        return link
+    }
+
+    /// Schedules `handler` on `scheduler` after `delay`, in the owner turn; the timer is
+    /// cancelled with the box.
+    @inlinable
+    @discardableResult
+    func schedule(
+        after delay: Duration,
+        on scheduler: some Scheduler,
+        _ handler: @escaping @Sendable (SerialBox) -> Void
+    ) -> any Disposable {
+        let timer = scheduler.schedule(after: delay) { [self] in
+            perform((), { box, _ in handler(box) })
+        }
+        resources.add(timer)
+        return timer
+    }
+}

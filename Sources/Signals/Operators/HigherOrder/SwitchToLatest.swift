@@ -1,0 +1,81 @@
+@usableFromInline
+struct SwitchState {
+    var generation = 0
+    var innerActive = false
+    var outerFinished = false
+}
+
+extension Signal {
+    /// Mirrors the latest inner stream: each new inner stream replaces the previous one, which
+    /// is disposed (seed 002's `switchToLatest`).
+    ///
+    /// ```text
+    /// self:            -x---y---|
+    /// x:                -a-b-c
+    /// y:                    -1-2-|
+    /// switchToLatest:  --a-b-1-2-|
+    /// ```
+    ///
+    /// (In the diagram the inner streams start when they are emitted.) Completes when the outer
+    /// stream and the current inner stream have completed; fails when either fails. A value from
+    /// a replaced inner stream never arrives after the switch.
+    public func switchToLatest<Inner>() -> Signal<Inner, Failure> where Value == Signal<Inner, Failure> {
+        Signal<Inner, Failure>(unchecked: { downstream in
+            typealias Box = SerialBox<SwitchState, Inner, Failure>
+            let box = Box(downstream, state: SwitchState())
+            let current = SerialDisposable()
+            box.resources.add(current)
+            box.attach(self, value: { box, inner in
+                box.state.generation += 1
+                box.state.innerActive = true
+                let generation = box.state.generation
+                let link = SubscriptionLink()
+                current.inner = link
+                link.attach(inner.subscribe(Observer(
+                    value: { value in
+                        box.perform((generation, value)) { box, input in
+                            if box.state.generation == input.0 { box.emit(input.1) }
+                        }
+                    },
+                    completion: { completion in
+                        box.perform((generation, completion)) { box, input in
+                            guard box.state.generation == input.0 else { return }
+                            switch input.1 {
+                            case .failed: box.finish(input.1)
+                            case .completed:
+                                box.state.innerActive = false
+                                if box.state.outerFinished { box.finish(.completed) }
+                            }
+                        }
+                    },
+                    link: link
+                )))
+            }, completion: { box, completion in
+                switch completion {
+                case .failed: box.finish(completion)
+                case .completed:
+                    box.state.outerFinished = true
+                    if !box.state.innerActive { box.finish(.completed) }
+                }
+            })
+            return box
+        })
+    }
+
+    /// Maps each value to a stream and mirrors only the latest one, disposing the previous
+    /// (RxSwift's `flatMapLatest`): the search-as-you-type operator, where a slow answer to an
+    /// old query never overwrites a newer one.
+    ///
+    /// ```text
+    /// self:           -a---b---|
+    /// flatMapLatest:  --A---B--|
+    /// ```
+    ///
+    /// (In the diagram each value maps to a stream that emits its capital one tick later, then
+    /// completes a tick after that.)
+    public func flatMapLatest<NewValue>(
+        _ transform: @escaping @Sendable (Value) -> Signal<NewValue, Failure>
+    ) -> Signal<NewValue, Failure> {
+        map(transform).switchToLatest()
+    }
+}

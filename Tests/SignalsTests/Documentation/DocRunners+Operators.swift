@@ -1,0 +1,120 @@
+import Signals
+import SignalsTesting
+import Synchronization
+
+/// Runners for the diagrams of the combining, higher-order, time and sharing operators.
+extension DocRunners {
+    /// Runs `make(scheduler, diagram)` and prints the result.
+    static func run<Value>(_ label: String, format: @escaping @Sendable (Value) -> String = { "\($0)" },
+                           _ make: @escaping @Sendable (TestScheduler, DocDiagram) -> Signal<Value, TestError>) -> Runner {
+        { diagram in
+            let scheduler = TestScheduler()
+            let signal = make(scheduler, diagram)
+            return [label: scheduler.marbles(of: signal, format: format)]
+        }
+    }
+
+    @Sendable static func pair(_ pair: (String, String)) -> String { pair.0 + pair.1 }
+
+    static let combining: [String: Runner] = [
+        "CombineLatest.swift#combineLatest": run("combineLatest", format: pair) { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.combineLatest(scheduler.cold(diagram.input("other")).signal)
+        },
+        "CombineLatest.swift#combineLatest(+)": run("combineLatest(+)") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.combineLatest(scheduler.cold(diagram.input("other")).signal, +)
+        },
+        "CombineLatest.swift#combineLatest([a, b])": run("combineLatest([a, b])", format: { (array: [String]) in array.joined() }) { scheduler, diagram in
+            Signal.combineLatest([scheduler.cold(diagram.input("a")).signal, scheduler.cold(diagram.input("b")).signal])
+        },
+        "Zip.swift#zip": run("zip", format: pair) { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.zip(scheduler.cold(diagram.input("other")).signal)
+        },
+        "Zip.swift#zip([a, b])": run("zip([a, b])", format: { (array: [String]) in array.joined() }) { scheduler, diagram in
+            Signal.zip([scheduler.cold(diagram.input("a")).signal, scheduler.cold(diagram.input("b")).signal])
+        },
+        "Merge.swift#merge(with)": run("merge(with)") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.merge(with: scheduler.cold(diagram.input("other")).signal)
+        },
+        "Merge.swift#merge([a, b])": run("merge([a, b])") { scheduler, diagram in
+            Signal.merge([scheduler.cold(diagram.input("a")).signal, scheduler.cold(diagram.input("b")).signal])
+        },
+        "WithLatestFrom.swift#withLatestFrom": run("withLatestFrom") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.withLatestFrom(scheduler.cold(diagram.input("other")).signal, +)
+        },
+        "Sample.swift#sample": run("sample") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.sample(scheduler.cold(diagram.input("trigger")).signal)
+        },
+        "Concat.swift#concat": run("concat") { scheduler, diagram in
+            Signal.concat([scheduler.cold(diagram.input("a")).signal, scheduler.cold(diagram.input("b")).signal])
+        },
+        "Concat.swift#prepend": run("prepend") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.prepend("x", "y")
+        },
+        "Race.swift#race": run("race") { scheduler, diagram in
+            Signal.race([scheduler.cold(diagram.input("a")).signal, scheduler.cold(diagram.input("b")).signal])
+        },
+        "SwitchToLatest.swift#switchToLatest": run("switchToLatest") { scheduler, diagram in
+            let inners = ["x": scheduler.cold(diagram.input("x")).signal, "y": scheduler.cold(diagram.input("y")).signal]
+            return scheduler.cold(diagram.input(), values: inners).signal.switchToLatest()
+        },
+        "SwitchToLatest.swift#flatMapLatest": run("flatMapLatest") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.flatMapLatest { value in
+                scheduler.cold("-\(value.uppercased())-|").signal
+            }
+        },
+        "FlatMap.swift#flatMap": run("flatMap") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.flatMap { value in
+                scheduler.cold("-\(value.uppercased())-\(value)|").signal
+            }
+        },
+        "FlatMap.swift#concatMap": run("concatMap") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.concatMap { value in
+                scheduler.cold("-\(value.uppercased())-\(value)|").signal
+            }
+        },
+    ]
+
+    static let timeAndSharing: [String: Runner] = [
+        "Delay.swift#delay": run("delay") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.delay(for: .seconds(2), on: scheduler)
+        },
+        "Debounce.swift#debounce": run("debounce") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.debounce(for: .seconds(3), on: scheduler)
+        },
+        "Throttle.swift#throttle": run("throttle") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.throttle(for: .seconds(3), on: scheduler)
+        },
+        "Timeout.swift#timeout(failure)": run("timeout(failure)") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.timeout(.seconds(3), on: scheduler) { TestError("timed out") }
+        },
+        "Timeout.swift#timeout(fallback)": run("timeout(fallback)") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.timeout(.seconds(3), on: scheduler, fallback: scheduler.cold("x-y|").signal)
+        },
+        "Timer.swift#interval": { diagram in
+            let scheduler = TestScheduler()
+            let ticks = diagram.input("interval").count
+            return ["interval": scheduler.marbles(of: Signal.interval(.seconds(2), on: scheduler), until: ticks)]
+        },
+        "Timer.swift#timer": { _ in
+            let scheduler = TestScheduler()
+            return ["timer": scheduler.marbles(of: Signal.timer(after: .seconds(3), on: scheduler))]
+        },
+        "Buffer.swift#buffer(count)": run("buffer(count)", format: { (array: [String]) in array.joined() }) { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.buffer(count: 2)
+        },
+        "Buffer.swift#buffer(timeSpan)": run("buffer(timeSpan)", format: { (array: [String]) in array.joined() }) { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.buffer(timeSpan: .seconds(3), maxCount: 2, on: scheduler)
+        },
+        "Share.swift#second": { diagram in
+            let scheduler = TestScheduler()
+            let shared = scheduler.cold(diagram.input()).signal.share(replay: 1)
+            let first = scheduler.record(shared)
+            let second = scheduler.record(shared, subscribeAt: 3)
+            scheduler.run()
+            return [
+                "first": scheduler.diagram(of: first),
+                "second": scheduler.diagram(of: second, showSubscription: true),
+            ]
+        },
+    ]
+}
