@@ -1,0 +1,72 @@
+import Signals
+import SignalsTesting
+import Testing
+
+/// T-OP7: share(replay:) with reference counting, multicast and refCount.
+@Suite struct SharingTests {
+    @Test func shareConnectsOnceForAllSubscribers() {
+        let scheduler = TestScheduler()
+        let source = scheduler.cold("-a-b-|")
+        let shared = source.signal.share()
+        let first = scheduler.record(shared)
+        let second = scheduler.record(shared)
+        scheduler.run()
+        #expect(source.subscriptions.count == 1)
+        #expect(first.values == ["a", "b"])
+        #expect(second.values == ["a", "b"])
+    }
+
+    @Test func lastSubscriberLeavingDisconnectsAndALaterOneReconnects() {
+        let scheduler = TestScheduler()
+        let source = scheduler.hot("-a-b-c-d-e-|")
+        let shared = source.signal.share()
+        let first = scheduler.record(shared, subscribeAt: 0, disposeAt: 2)
+        let second = scheduler.record(shared, subscribeAt: 1, disposeAt: 4)
+        let third = scheduler.record(shared, subscribeAt: 6)
+        scheduler.run()
+        #expect(source.subscriptions == ["^---!", "------^----!"])
+        #expect(first.values == ["a"])
+        #expect(second.values == ["b"])
+        #expect(third.values == ["d", "e"])
+    }
+
+    @Test func afterTheSourceEndsTheNextSubscriberReconnects() {
+        let scheduler = TestScheduler()
+        let source = scheduler.cold("-a-|")
+        let shared = source.signal.share(replay: 1)
+        let first = scheduler.record(shared)
+        scheduler.run()
+        let second = scheduler.record(shared)
+        scheduler.run()
+        #expect(first.elements == [.value("a"), .completed])
+        #expect(second.elements == [.value("a"), .completed])
+        #expect(source.subscriptions.count == 2)
+    }
+
+    @Test func multicastStartsOnConnectAndStopsOnDisconnect() {
+        let scheduler = TestScheduler()
+        let source = scheduler.hot("-a-b-c-|")
+        let connectable = source.signal.multicast(PublishSubject())
+        let recorder = scheduler.record(connectable.signal)
+        scheduler.advance(ticks: 2)
+        #expect(source.subscriptions.isEmpty)
+        let connection = connectable.connect()
+        scheduler.advance(ticks: 2)
+        connection.dispose()
+        scheduler.run()
+        #expect(recorder.values == ["b"])
+        #expect(source.activeSubscriptionCount == 0)
+    }
+
+    @Test func refCountConnectsWithTheFirstAndDisconnectsWithTheLast() {
+        let scheduler = TestScheduler()
+        let source = scheduler.hot("-a-b-c-|")
+        let counted = source.signal.multicast(ReplaySubject(bufferSize: 1)).refCount()
+        let first = scheduler.record(counted, subscribeAt: 0, disposeAt: 4)
+        let second = scheduler.record(counted, subscribeAt: 2, disposeAt: 5)
+        scheduler.run()
+        #expect(source.subscriptions == ["^----!"])
+        #expect(first.values == ["a", "b"])
+        #expect(second.values == ["a", "b", "c"], "a replayed at tick 2; c arrives before its disposal at tick 5")
+    }
+}
