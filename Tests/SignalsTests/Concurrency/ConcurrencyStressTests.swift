@@ -1,4 +1,7 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import Signals
 import SignalsTesting
 import Synchronization
@@ -206,4 +209,95 @@ final class GrammarChecker<Value: Sendable, Failure: Error>: Sendable {
     var values: [Value] { state.withLock { $0.values } }
     var completions: Int { state.withLock { $0.completions } }
     var violations: [String] { state.withLock { $0.violations } }
+}
+
+/// Issue 3's operators fed from several threads; also run under the thread sanitizer.
+@Suite struct OperatorStressTests {
+    static let threads = 4
+    static let perThread = 1_000
+
+    @Test func combineLatestFromSeveralThreadsEndsOnTheLatestPair() {
+        for _ in 0..<10 {
+            let left = PublishSubject<Int, Never>()
+            let right = PublishSubject<Int, Never>()
+            let checker = GrammarChecker<Int, Never>()
+            let subscription = left.signal.combineLatest(right.signal) { $0 * 10_000 + $1 }.subscribe(checker.observer)
+            left.send(0)
+            right.send(0)
+            DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+                for index in 1...Self.perThread {
+                    if thread % 2 == 0 { left.send(index) } else { right.send(index) }
+                }
+            }
+            #expect(checker.violations.isEmpty)
+            #expect(checker.values.last == Self.perThread * 10_000 + Self.perThread,
+                    "after every send has landed, the last pair holds the last value of each side")
+            subscription.dispose()
+            #expect(left.subscriberCount == 0 && right.subscriberCount == 0)
+        }
+    }
+
+    @Test func mergeFromSeveralThreadsLosesNothing() {
+        let subjects = (0..<Self.threads).map { _ in PublishSubject<Int, Never>() }
+        let checker = GrammarChecker<Int, Never>()
+        let subscription = Signal.merge(subjects.map(\.signal)).subscribe(checker.observer)
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for index in 0..<Self.perThread { subjects[thread].send(thread * 100_000 + index) }
+            subjects[thread].sendCompleted()
+        }
+        #expect(checker.violations.isEmpty)
+        #expect(checker.values.count == Self.threads * Self.perThread)
+        #expect(Set(checker.values).count == checker.values.count)
+        #expect(checker.completions == 1)
+        subscription.dispose()
+    }
+
+    @Test func flatMapWithInnerStreamsOnOtherThreads() {
+        let outer = PublishSubject<Int, Never>()
+        let queue = SerialQueueScheduler(label: "inner")
+        let checker = GrammarChecker<Int, Never>()
+        let subscription = outer.signal
+            .flatMap(maxConcurrent: 3) { value in Signal(sequence: [value, -value]).subscribe(on: queue) }
+            .subscribe(checker.observer)
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for index in 1...250 { outer.send(thread * 1_000 + index) }
+        }
+        outer.sendCompleted()
+        let done = DispatchSemaphore(value: 0)
+        Poll.signal(done, when: { checker.completions == 1 })
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(checker.violations.isEmpty)
+        #expect(checker.values.count == Self.threads * 250 * 2)
+        subscription.dispose()
+    }
+
+    @Test func shareSubscribedAndDisposedFromSeveralThreads() {
+        let source = PublishSubject<Int, Never>()
+        let shared = source.signal.share(replay: 1)
+        let checkers = Locked<[GrammarChecker<Int, Never>]>([])
+        DispatchQueue.concurrentPerform(iterations: Self.threads) { thread in
+            for index in 0..<200 {
+                if thread == 0 {
+                    source.send(index)
+                } else {
+                    let checker = GrammarChecker<Int, Never>()
+                    checkers.withLock { $0.append(checker) }
+                    shared.subscribe(checker.observer).dispose()
+                }
+            }
+        }
+        #expect(source.subscriberCount == 0, "the last subscriber leaving disconnected the share")
+        for checker in checkers.value { #expect(checker.violations.isEmpty) }
+    }
+}
+
+enum Poll {
+    /// Polls `condition` on a background queue and signals `semaphore` once it holds (the
+    /// caller waits on the semaphore with a timeout).
+    static func signal(_ semaphore: DispatchSemaphore, when condition: @escaping @Sendable () -> Bool) {
+        DispatchQueue.global().async {
+            while !condition() { usleep(100) }
+            semaphore.signal()
+        }
+    }
 }
