@@ -56,10 +56,36 @@ public final class Property<Value: Sendable>: Sendable {
         map { $0[keyPath: keyPath] }
     }
 
-    /// Derives a property from the current value and change stream of others; used by the
-    /// combining functions.
-    static func derived(read: @escaping @Sendable () -> Value, signal: Signal<Value, Never>, owning: any Sendable) -> Property {
-        Property(read: read, signal: signal, owned: owning)
+    /// A property holding the pair of this one's value and `other`'s, changing when either
+    /// changes.
+    ///
+    /// ```swift
+    /// let canLogIn = userName.combineLatest(password).map { $0.count >= 3 && $1.count >= 3 }
+    /// ```
+    public func combineLatest<Other: Sendable>(_ other: Property<Other>) -> Property<(Value, Other)> {
+        Property<(Value, Other)>(
+            read: { [self] in (self.value, other.value) },
+            signal: signal.combineLatest(other.signal),
+            owned: [self, other] as [any Sendable]
+        )
+    }
+
+    /// A property combining this one's value and `other`'s with `transform`.
+    public func combineLatest<Other: Sendable, Result: Sendable>(
+        _ other: Property<Other>,
+        _ transform: @escaping @Sendable (Value, Other) -> Result
+    ) -> Property<Result> {
+        combineLatest(other).map(transform)
+    }
+
+    /// A property holding the values of every property in `properties`, in order.
+    public static func combineLatest<Element: Sendable>(_ properties: [Property<Element>]) -> Property<[Element]>
+    where Value == [Element] {
+        Property<[Element]>(
+            read: { properties.map(\.value) },
+            signal: properties.isEmpty ? .just([]) : Signal<[Element], Never>.combineLatest(properties.map(\.signal)),
+            owned: properties
+        )
     }
 }
 

@@ -19,6 +19,11 @@ extension Signal {
 
     /// Subscribes to `self` (and so runs its producer) on `scheduler`.
     ///
+    /// ```text
+    /// self:           -a-|
+    /// subscribe(on):  -a-|   (the subscription itself hops to the scheduler)
+    /// ```
+    ///
     /// Disposing before the scheduled subscription has run cancels it; disposing afterwards
     /// ends the subscription at once, on the calling thread.
     public func subscribe(on scheduler: some Scheduler) -> Signal {

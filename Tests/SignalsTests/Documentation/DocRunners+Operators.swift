@@ -26,6 +26,23 @@ extension DocRunners {
         "CombineLatest.swift#combineLatest([a, b])": run("combineLatest([a, b])", format: { (array: [String]) in array.joined() }) { scheduler, diagram in
             Signal.combineLatest([scheduler.cold(diagram.input("a")).signal, scheduler.cold(diagram.input("b")).signal])
         },
+        "CombineLatest.swift#combineLatest([a, b], +)": run("combineLatest([a, b], +)") { scheduler, diagram in
+            Signal.combineLatest([scheduler.cold(diagram.input("a")).signal, scheduler.cold(diagram.input("b")).signal]) { $0.joined() }
+        },
+        "ObserveOn.swift#subscribe(on)": run("subscribe(on)") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.subscribe(on: scheduler)
+        },
+        "Concat.swift#append": run("append") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.append("x", "y")
+        },
+        "WithLatestFrom.swift#withLatestFrom(other)": run("withLatestFrom(other)") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.withLatestFrom(scheduler.cold(diagram.input("other")).signal)
+        },
+        "MapError.swift#setFailureType": { diagram in
+            let scheduler = TestScheduler()
+            let never: Signal<String, Never> = scheduler.cold(diagram.input(), values: ["a": "a"], error: TestError()).signal.replaceErrorWithCompletion()
+            return ["setFailureType": scheduler.marbles(of: never.setFailureType(to: TestError.self))]
+        },
         "Zip.swift#zip": run("zip", format: pair) { scheduler, diagram in
             scheduler.cold(diagram.input()).signal.zip(scheduler.cold(diagram.input("other")).signal)
         },

@@ -66,6 +66,28 @@ import Testing
         #expect(TestScheduler().marbles(of: constant.signal) == "[(hello)|]")
     }
 
+    @Test func combinedPropertiesFollowEitherSide() {
+        let userName = MutableProperty("")
+        let password = MutableProperty("")
+        let canLogIn = userName.readOnly.combineLatest(password.readOnly) { $0.count >= 3 && $1.count >= 3 }
+        let recorder = Recorder<Bool, Never>()
+        recorder.subscribe(to: canLogIn.signal)
+        #expect(!canLogIn.value)
+        userName.value = "ada"
+        password.value = "pwd"
+        #expect(canLogIn.value)
+        #expect(recorder.values == [false, false, true])
+    }
+
+    @Test func propertiesCombinedFromAnArray() {
+        let parts = [MutableProperty("a"), MutableProperty("b")]
+        let joined = Property.combineLatest(parts.map(\.readOnly)).map { $0.joined() }
+        #expect(joined.value == "ab")
+        parts[1].value = "c"
+        #expect(joined.value == "ac")
+        #expect(Property<[String]>.combineLatest([]).value == [])
+    }
+
     @Test func propertyBindsFromAStream() {
         let property = MutableProperty(0)
         let subject = PublishSubject<Int, Never>()

@@ -113,6 +113,40 @@ extension Signal {
     ) -> Signal<Result, Failure> {
         combineLatest(b, c, d).map(transform)
     }
+
+    /// Combines the latest values of five streams with `transform`.
+    public func combineLatest<B, C, D, E, Result>(
+        _ b: Signal<B, Failure>, _ c: Signal<C, Failure>, _ d: Signal<D, Failure>, _ e: Signal<E, Failure>,
+        _ transform: @escaping @Sendable (Value, B, C, D, E) -> Result
+    ) -> Signal<Result, Failure> {
+        combineLatest(b, c, d, e).map(transform)
+    }
+
+    /// Combines the latest values of six streams with `transform`.
+    public func combineLatest<B, C, D, E, F, Result>(
+        _ b: Signal<B, Failure>, _ c: Signal<C, Failure>, _ d: Signal<D, Failure>, _ e: Signal<E, Failure>,
+        _ f: Signal<F, Failure>,
+        _ transform: @escaping @Sendable (Value, B, C, D, E, F) -> Result
+    ) -> Signal<Result, Failure> {
+        combineLatest(b, c, d, e, f).map(transform)
+    }
+}
+
+extension Signal {
+    /// Combines the latest values of every stream in `signals` with `transform` (seed 002's
+    /// `combineLatest:@[…] reduce:`).
+    ///
+    /// ```text
+    /// a:                        -A-B----C--|
+    /// b:                        ----1------2-|
+    /// combineLatest([a, b], +):  ----(B1)---(C1)--(C2)-|
+    /// ```
+    public static func combineLatest<Element>(
+        _ signals: [Signal<Element, Failure>],
+        _ transform: @escaping @Sendable ([Element]) -> Value
+    ) -> Signal {
+        Signal<[Element], Failure>.combineLatest(signals).map(transform)
+    }
 }
 
 /// The state of `combineLatest` over an array of inputs.

@@ -72,6 +72,13 @@ extension Signal {
     }
 
     /// Emits this stream's values, then `values`, then completes.
+    ///
+    /// ```text
+    /// self:    -a-|
+    /// append:  -a-[xy|]
+    /// ```
+    ///
+    /// (`append("x", "y")` in the diagram.)
     public func append(_ values: Value...) -> Signal {
         .concat([self, Signal(sequence: values)])
     }

@@ -36,6 +36,12 @@ extension Signal {
     }
 
     /// When this stream emits, emits the latest value of `other`.
+    ///
+    /// ```text
+    /// self:                   -a---b-|
+    /// other:                  ---1---|
+    /// withLatestFrom(other):  -----1-|
+    /// ```
     public func withLatestFrom<Other>(_ other: Signal<Other, Failure>) -> Signal<Other, Failure> {
         withLatestFrom(other) { _, latest in latest }
     }

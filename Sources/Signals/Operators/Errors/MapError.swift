@@ -22,6 +22,11 @@ extension Signal {
 extension Signal where Failure == Never {
     /// The same stream, typed as able to fail with `NewFailure`, to combine it with streams
     /// that can.
+    ///
+    /// ```text
+    /// self:            -a-|
+    /// setFailureType:  -a-|
+    /// ```
     @inlinable
     public func setFailureType<NewFailure>(to failureType: NewFailure.Type = NewFailure.self) -> Signal<Value, NewFailure> {
         Signal<Value, NewFailure>(unchecked: { downstream in
