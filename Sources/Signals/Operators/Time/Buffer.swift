@@ -55,10 +55,8 @@ extension Signal {
             let timer = SerialDisposable()
             box.resources.add(timer)
 
-            @Sendable func flushAndRestart(_ box: Box) {
-                let values = box.state.buffer
-                defer { if !values.isEmpty { box.emit(values) } }
-                box.state.buffer = []
+            /// Starts a new span; a span ended by `maxCount` cancels its own timer.
+            @Sendable func startSpan(_ box: Box) {
                 box.state.window += 1
                 let window = box.state.window
                 timer.inner = scheduler.schedule(after: timeSpan) {
@@ -68,15 +66,14 @@ extension Signal {
                 }
             }
 
-            box.perform(()) { box, _ in
-                box.state.window += 1
-                let window = box.state.window
-                timer.inner = scheduler.schedule(after: timeSpan) {
-                    box.perform(window) { box, window in
-                        if box.state.window == window { flushAndRestart(box) }
-                    }
-                }
+            @Sendable func flushAndRestart(_ box: Box) {
+                let values = box.state.buffer
+                box.state.buffer = []
+                startSpan(box)
+                if !values.isEmpty { box.emit(values) }
             }
+
+            box.perform(()) { box, _ in startSpan(box) }
             box.attach(self, value: { box, value in
                 box.state.buffer.append(value)
                 if box.state.buffer.count == maxCount { flushAndRestart(box) }
