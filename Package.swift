@@ -11,11 +11,14 @@ let package = Package(
     products: [
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "SignalsTesting", targets: ["SignalsTesting"]),
+        .library(name: "MVVM", targets: ["MVVM"]),
     ],
     targets: [
         .target(name: "Signals", swiftSettings: strict),
         .target(name: "SignalsTesting", dependencies: ["Signals"], swiftSettings: strict),
+        .target(name: "MVVM", dependencies: ["Signals"], swiftSettings: strict),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strict),
         .testTarget(name: "SignalsTestingTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strict),
+        .testTarget(name: "MVVMTests", dependencies: ["MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
     ]
 )

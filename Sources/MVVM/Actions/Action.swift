@@ -1,0 +1,140 @@
+import Signals
+
+/// Why applying an ``Action`` failed: it was not enabled (or already running), or its work
+/// failed.
+public enum ActionError<Failure: Error>: Error {
+    /// The action was disabled or already executing; no work was started.
+    case disabled
+    /// The work failed with this error.
+    case failed(Failure)
+}
+
+extension ActionError: Equatable where Failure: Equatable {}
+
+/// A command a view triggers and a view model defines: work that runs for an input, at most once
+/// at a time, only while enabled (the successor of ReactiveCocoa's `RACCommand` and
+/// ReactiveSwift's `Action`).
+///
+/// ```swift
+/// let login = Action(enabledIf: isLoginEnabled) { (credentials: Credentials) in
+///     service.login(credentials)
+/// }
+/// login.isExecuting.signal.sink { spinner.isAnimating = $0 }
+/// login.apply(credentials).sink()
+/// ```
+///
+/// - `isEnabled` is `enabledIf` and not executing; a button binds to it.
+/// - `apply(_:)` returns a cold stream: subscribing starts the work, disposing cancels it.
+///   Applying while disabled or already executing fails that stream with
+///   ``ActionError/disabled`` and starts nothing; such attempts never reach ``errors``.
+/// - ``values`` and ``errors`` carry the values and failures of every execution, whoever applied.
+/// - `isExecuting` turns `true` before the work starts and `false` before the terminal event is
+///   delivered, so an observer may apply again from its completion handler.
+public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Sendable {
+    private let work: @Sendable (Input) -> Signal<Output, Failure>
+    private let enabledIf: Property<Bool>
+    private let executing = MutableProperty(false)
+    private let running = Locked(false)
+    private let valuesSubject = PublishSubject<Output, Never>()
+    private let errorsSubject = PublishSubject<Failure, Never>()
+
+    /// Whether the work is running.
+    public let isExecuting: Property<Bool>
+    /// Whether applying would start the work: `enabledIf` holds and it is not executing.
+    public let isEnabled: Property<Bool>
+
+    /// Creates an action whose work is a stream, enabled while `enabledIf` is `true`.
+    public init(
+        enabledIf: Property<Bool> = Property(value: true),
+        execute work: @escaping @Sendable (Input) -> Signal<Output, Failure>
+    ) {
+        self.work = work
+        self.enabledIf = enabledIf
+        isExecuting = executing.readOnly
+        isEnabled = enabledIf.combineLatest(executing.readOnly) { enabled, executing in enabled && !executing }
+    }
+
+    /// Creates an action whose work is an `async` function; disposing the applied stream
+    /// cancels its task.
+    public convenience init(
+        enabledIf: Property<Bool> = Property(value: true),
+        execute work: @escaping @Sendable (Input) async throws(Failure) -> Output
+    ) {
+        self.init(enabledIf: enabledIf) { input in
+            Signal<Output, Failure>.task { () async throws(Failure) -> Output in try await work(input) }
+        }
+    }
+
+    /// The values of every execution.
+    public var values: Signal<Output, Never> { valuesSubject.signal }
+
+    /// The failures of every execution (not the refusals of a disabled action).
+    public var errors: Signal<Failure, Never> { errorsSubject.signal }
+
+    /// A stream that runs the work for `input` when subscribed, if the action is enabled and not
+    /// executing; otherwise it fails at once with ``ActionError/disabled``.
+    public func apply(_ input: Input) -> Signal<Output, ActionError<Failure>> {
+        Signal<Output, ActionError<Failure>> { [self] observer in
+            let started = running.withLock { running -> Bool in
+                guard !running, enabledIf.value else { return false }
+                running = true
+                return true
+            }
+            guard started else {
+                observer.sendFailed(.disabled)
+                return NopDisposable()
+            }
+            executing.value = true
+            let finished = Locked(false)
+            let finish: @Sendable () -> Void = { [self] in
+                let first = finished.withLock { done -> Bool in
+                    defer { done = true }
+                    return !done
+                }
+                guard first else { return }
+                running.withLock { $0 = false }
+                executing.value = false
+            }
+            let subscription = work(input).subscribe(Observer(
+                value: { [valuesSubject] value in
+                    valuesSubject.send(value)
+                    observer.send(value)
+                },
+                completion: { [errorsSubject] completion in
+                    finish()
+                    switch completion {
+                    case .completed:
+                        observer.sendCompleted()
+                    case .failed(let error):
+                        errorsSubject.send(error)
+                        observer.sendFailed(.failed(error))
+                    }
+                }
+            ))
+            return AnyDisposable {
+                subscription.dispose()
+                finish()
+            }
+        }
+    }
+
+    /// Applies the action and ignores the result stream (values and errors still reach
+    /// ``values`` and ``errors``). Returns the subscription, to cancel the work.
+    @discardableResult
+    public func execute(_ input: Input) -> any Disposable {
+        apply(input).sink()
+    }
+}
+
+extension Action where Input == Void {
+    /// Applies an action that takes no input.
+    public func apply() -> Signal<Output, ActionError<Failure>> {
+        apply(())
+    }
+
+    /// Applies an action that takes no input and ignores the result stream.
+    @discardableResult
+    public func execute() -> any Disposable {
+        execute(())
+    }
+}
