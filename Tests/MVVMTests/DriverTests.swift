@@ -119,7 +119,7 @@ import Testing
         #expect(subject.subscriberCount == 0, "the binding ended with the label's lifetime")
     }
 
-    @Test func bindsIntoAKeyPathOfAnObject() {
+    @MainActor @Test func bindsIntoAKeyPathOfAnObject() {
         let subject = PublishSubject<String, Never>()
         var label: Label? = Label()
         subject.signal.bind(to: label!, \.text)

@@ -71,16 +71,6 @@ extension Signal where Failure == Never {
         })
         return subscription
     }
-
-    /// Sets `object[keyPath:]` to every value until the stream ends or the object's lifetime
-    /// ends; the object is held weakly.
-    @discardableResult
-    public func bind<Root: LifetimeOwner & Sendable>(to object: Root, _ keyPath: ReferenceWritableKeyPath<Root, Value> & Sendable) -> any Disposable {
-        let holder = WeakBox(object)
-        return bind(to: BindingTarget(lifetime: object.lifetime) { value in
-            holder.object?[keyPath: keyPath] = value
-        })
-    }
 }
 
 /// A weak reference that can cross threads (the object is `Sendable`).
