@@ -17,7 +17,7 @@ let package = Package(
         .target(name: "Signals", swiftSettings: strict),
         .target(name: "SignalsTesting", dependencies: ["Signals"], swiftSettings: strict),
         .target(name: "MVVM", dependencies: ["Signals"], swiftSettings: strict),
-        .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strict),
+        .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting", "MVVM"], swiftSettings: strict),
         .testTarget(name: "SignalsTestingTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strict),
         .testTarget(name: "MVVMTests", dependencies: ["MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
     ]

@@ -1,10 +1,11 @@
 import Foundation
+import MVVM
 import Signals
 import SignalsTesting
 import Synchronization
 import Testing
 
-/// T-BEYOND2: every marble diagram in a doc comment of `Signals` is run as a test.
+/// T-BEYOND2: every marble diagram in a doc comment of `Signals` and `MVVM` is run as a test.
 ///
 /// The test reads the sources, extracts each ```` ```text ```` block of `label: diagram` lines
 /// and looks up a runner by file and last label. The runner builds the inputs from the block's
@@ -53,14 +54,17 @@ struct DocDiagram {
     }
 
     static func all() throws -> [DocDiagram] {
-        let root = URL(fileURLWithPath: #filePath)
+        let sources = URL(fileURLWithPath: #filePath)
             .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/Signals")
-        guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { return [] }
+            .appendingPathComponent("Sources")
         var result: [DocDiagram] = []
-        for case let url as URL in enumerator where url.pathExtension == "swift" {
-            let source = try String(contentsOf: url, encoding: .utf8)
-            result += parse(source, file: url.lastPathComponent)
+        for module in ["Signals", "MVVM"] {
+            let root = sources.appendingPathComponent(module)
+            guard let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
+            for case let url as URL in enumerator where url.pathExtension == "swift" {
+                let source = try String(contentsOf: url, encoding: .utf8)
+                result += parse(source, file: url.lastPathComponent)
+            }
         }
         return result
     }

@@ -1,3 +1,4 @@
+import MVVM
 import Signals
 import SignalsTesting
 import Synchronization
@@ -121,6 +122,18 @@ extension DocRunners {
         },
         "Buffer.swift#buffer(timeSpan)": run("buffer(timeSpan)", format: { (array: [String]) in array.joined() }) { scheduler, diagram in
             scheduler.cold(diagram.input()).signal.buffer(timeSpan: .seconds(3), maxCount: 2, on: scheduler)
+        },
+        "ViewModelLifecycle.swift#whileActive": { diagram in
+            let scheduler = TestScheduler()
+            let lifecycle = ViewModelLifecycle()
+            let marks = try! MarbleDiagram(parsing: diagram.input("active"))
+            for (tick, tickMarks) in marks.ticks {
+                for case .value(let flag) in tickMarks {
+                    scheduler.schedule(atTick: tick) { flag == "T" ? lifecycle.activate() : lifecycle.deactivate() }
+                }
+            }
+            let source = scheduler.hot(diagram.input())
+            return ["whileActive": scheduler.marbles(of: source.signal.forward(whileActive: lifecycle))]
         },
         "Share.swift#second": { diagram in
             let scheduler = TestScheduler()

@@ -1,0 +1,100 @@
+import Signals
+
+/// Navigation as view models see it: push a view model to show its screen, pop to go back
+/// (seed 000's `ViewModelServices.pushViewModel`). View models never know about screens.
+@MainActor
+public protocol NavigationService: AnyObject {
+    /// Shows the screen of `viewModel` on top of the current one.
+    func push(_ viewModel: any AnyObject & Sendable)
+    /// Goes back to the previous screen; does nothing on the first one.
+    func pop()
+}
+
+/// What happened to the navigation stack.
+public enum NavigationChange: Sendable {
+    case pushed(any AnyObject & Sendable)
+    case popped(any AnyObject & Sendable)
+}
+
+/// The navigation stack of view models. View models push and pop through it (as a
+/// ``NavigationService``); the view layer observes `changes` and builds each screen with a
+/// ``ScreenRegistry``. Headless tests use it as it is and look at `stack`.
+@MainActor
+public final class Navigator: NavigationService {
+    /// The view models on the stack, the visible one last.
+    public private(set) var stack: [any AnyObject & Sendable]
+    private let changesSubject = PublishSubject<NavigationChange, Never>()
+
+    /// Creates a navigator whose first screen shows `root`, if given.
+    public init(root: (any AnyObject & Sendable)? = nil) {
+        stack = root.map { [$0] } ?? []
+    }
+
+    /// Every push and pop, as it happens.
+    public nonisolated var changes: Signal<NavigationChange, Never> { changesSubject.signal }
+
+    /// The visible view model.
+    public var top: (any AnyObject & Sendable)? { stack.last }
+
+    public func push(_ viewModel: any AnyObject & Sendable) {
+        stack.append(viewModel)
+        changesSubject.send(.pushed(viewModel))
+    }
+
+    public func pop() {
+        guard stack.count > 1 else { return }
+        let popped = stack.removeLast()
+        changesSubject.send(.popped(popped))
+    }
+}
+
+/// A view model type with no screen registered.
+public struct UnregisteredScreenError: Error, CustomStringConvertible {
+    /// The view model's type name.
+    public let viewModelType: String
+
+    public var description: String {
+        "no screen is registered for \(viewModelType): register one with `registry.register(\(viewModelType).self) { viewModel in … }` before pushing it"
+    }
+}
+
+/// How the view layer maps view-model types to screens (its own `Screen` type).
+///
+/// ```swift
+/// registry.register(SearchResultsViewModel.self) { ResultsScreen(viewModel: $0) }
+/// let screen = registry.screen(for: navigator.top!)
+/// ```
+@MainActor
+public final class ScreenRegistry<Screen> {
+    private var factories: [ObjectIdentifier: (AnyObject) -> Screen] = [:]
+
+    public init() {}
+
+    /// Registers how to build the screen of `type`'s view models (replacing an earlier one).
+    public func register<ViewModel: AnyObject>(_ type: ViewModel.Type, _ make: @escaping @MainActor (ViewModel) -> Screen) {
+        factories[ObjectIdentifier(type)] = { viewModel in make(viewModel as! ViewModel) }
+    }
+
+    /// Whether a screen is registered for this view model's type.
+    public func canShow(_ viewModel: AnyObject) -> Bool {
+        factories[ObjectIdentifier(type(of: viewModel))] != nil
+    }
+
+    /// Builds the screen of `viewModel`; throws if its type has none registered.
+    public func makeScreen(for viewModel: AnyObject) throws(UnregisteredScreenError) -> Screen {
+        guard let make = factories[ObjectIdentifier(type(of: viewModel))] else {
+            throw UnregisteredScreenError(viewModelType: String(describing: type(of: viewModel)))
+        }
+        return make(viewModel)
+    }
+
+    /// Builds the screen of `viewModel`. A view model type with no screen is a programmer
+    /// error: this stops with a message naming the type and how to register it.
+    public func screen(for viewModel: AnyObject) -> Screen {
+        do {
+            return try makeScreen(for: viewModel)
+        } catch {
+            preconditionFailure(error.description)
+        }
+    }
+}

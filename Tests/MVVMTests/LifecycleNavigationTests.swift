@@ -1,0 +1,78 @@
+import MVVM
+import Signals
+import SignalsTesting
+import Testing
+
+/// T-UI5: view-model lifecycle.
+@Suite struct LifecycleTests {
+    @Test func reportsBecomingActiveAndInactive() {
+        let lifecycle = ViewModelLifecycle()
+        let appeared = Recorder<Void, Never>()
+        appeared.subscribe(to: lifecycle.didBecomeActive)
+        let disappeared = Recorder<Void, Never>()
+        disappeared.subscribe(to: lifecycle.didBecomeInactive)
+        #expect(!lifecycle.isActive.value)
+        lifecycle.activate()
+        lifecycle.activate()
+        lifecycle.deactivate()
+        lifecycle.activate()
+        #expect(appeared.values.count == 2, "reload when the screen appears again")
+        #expect(disappeared.values.count == 1)
+    }
+
+    @Test func forwardsOnlyWhileActiveAndResubscribesOnReactivation() {
+        let scheduler = TestScheduler()
+        let lifecycle = ViewModelLifecycle()
+        // The documented diagram: the lifecycle changes come first at their ticks.
+        scheduler.schedule(atTick: 1) { lifecycle.activate() }
+        scheduler.schedule(atTick: 5) { lifecycle.deactivate() }
+        scheduler.schedule(atTick: 7) { lifecycle.activate() }
+        let source = scheduler.hot("ab-c-d-e-f-|")
+        let forwarded = scheduler.record(source.signal.forward(whileActive: lifecycle))
+        scheduler.run()
+        #expect(scheduler.diagram(of: forwarded) == "-b-c---e-f-|")
+        #expect(source.subscriptions == ["-^---!", "-------^---!"])
+    }
+}
+
+/// T-UI6: navigation from view models.
+@MainActor @Suite struct NavigationTests {
+    final class SearchViewModel: Sendable {}
+    final class ResultsViewModel: Sendable {
+        let query: String
+        init(query: String) { self.query = query }
+    }
+
+    @Test func viewModelsPushAndPopThroughTheService() {
+        let navigator = Navigator(root: SearchViewModel())
+        let changes = Recorder<NavigationChange, Never>()
+        changes.subscribe(to: navigator.changes)
+        let service: any NavigationService = navigator
+        service.push(ResultsViewModel(query: "sunset"))
+        #expect(navigator.stack.count == 2)
+        #expect((navigator.top as? ResultsViewModel)?.query == "sunset")
+        service.pop()
+        service.pop()
+        #expect(navigator.stack.count == 1, "the first screen is never popped")
+        #expect(changes.values.count == 2)
+    }
+
+    @Test func theViewLayerMapsViewModelTypesToScreens() throws {
+        let registry = ScreenRegistry<String>()
+        registry.register(ResultsViewModel.self) { "Results for \($0.query)" }
+        #expect(registry.screen(for: ResultsViewModel(query: "cat")) == "Results for cat")
+        #expect(registry.canShow(ResultsViewModel(query: "")))
+        #expect(!registry.canShow(SearchViewModel()))
+    }
+
+    @Test func anUnregisteredViewModelTypeIsAClearError() {
+        let registry = ScreenRegistry<String>()
+        do {
+            _ = try registry.makeScreen(for: SearchViewModel())
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.viewModelType == "SearchViewModel")
+            #expect(error.description.contains("register(SearchViewModel.self)"))
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import MVVM
+import Signals
+import SignalsTesting
+import Testing
+
+/// T-UI7: paged lists as seed 004 describes them (page size 15, first/next/refresh, a short
+/// page ends paging, a new key resets to page 1, no duplicate requests while loading).
+@Suite struct PagedListTests {
+    /// A fake service: `count` items per key, answering after one second of virtual time.
+    final class Catalog: Sendable {
+        let scheduler: TestScheduler
+        let counts: [Int: Int]
+        let requests = Locked<[(key: Int, page: Int, size: Int)]>([])
+        let failNext = Locked(false)
+
+        init(scheduler: TestScheduler, counts: [Int: Int]) {
+            self.scheduler = scheduler
+            self.counts = counts
+        }
+
+        func fetch(_ key: Int, _ page: Int, _ size: Int) -> Signal<[String], TestError> {
+            requests.withLock { $0.append((key, page, size)) }
+            if failNext.withLock({ let fail = $0; $0 = false; return fail }) {
+                return Signal.fail(TestError("server unavailable")).delay(for: .zero, on: scheduler)
+            }
+            let total = counts[key] ?? 0
+            let start = (page - 1) * size
+            let items = start < total ? (start..<min(total, start + size)).map { "\(key)-\($0)" } : []
+            return Signal.just(items).delay(for: .seconds(1), on: scheduler)
+        }
+    }
+
+    func makeList(_ catalog: Catalog) -> PagedList<Int, String, TestError> {
+        PagedList(pageSize: 15) { key, page, size in catalog.fetch(key, page, size) }
+    }
+
+    @Test func firstPageThenNextPagesUntilAShortPage() {
+        let scheduler = TestScheduler()
+        let catalog = Catalog(scheduler: scheduler, counts: [2: 44])
+        let list = makeList(catalog)
+        let loading = scheduler.record(list.isLoading.signal)
+        list.load(key: 2)
+        scheduler.run()
+        #expect(list.items.value.count == 15)
+        #expect(list.hasMore.value)
+        list.loadNextPage()
+        scheduler.run()
+        list.loadNextPage()
+        scheduler.run()
+        #expect(list.items.value.count == 44)
+        #expect(list.page.value == 3)
+        #expect(!list.hasMore.value, "14 items on page 3 < 15: no more pages")
+        list.loadNextPage()
+        scheduler.run()
+        #expect(catalog.requests.value.map(\.page) == [1, 2, 3], "no request past the end")
+        #expect(catalog.requests.value.allSatisfy { $0.key == 2 && $0.size == 15 })
+        #expect(loading.values == [false, true, false, true, false, true, false])
+    }
+
+    @Test func noDuplicatePageRequestWhileLoading() {
+        let scheduler = TestScheduler()
+        let catalog = Catalog(scheduler: scheduler, counts: [1: 100])
+        let list = makeList(catalog)
+        list.load(key: 1)
+        scheduler.run()
+        list.loadNextPage()
+        list.loadNextPage()
+        list.loadNextPage()
+        scheduler.run()
+        #expect(catalog.requests.value.map(\.page) == [1, 2])
+        #expect(list.items.value.count == 30)
+    }
+
+    @Test func aNewKeyResetsToPageOneAndDropsTheOldAnswer() {
+        let scheduler = TestScheduler()
+        let catalog = Catalog(scheduler: scheduler, counts: [1: 100, 2: 7])
+        let list = makeList(catalog)
+        list.load(key: 1)
+        scheduler.run()
+        list.loadNextPage()
+        list.load(key: 2)
+        scheduler.run()
+        #expect(list.items.value == (0..<7).map { "2-\($0)" })
+        #expect(list.page.value == 1)
+        #expect(!list.hasMore.value)
+    }
+
+    @Test func refreshReplacesTheItemsWithPageOne() {
+        let scheduler = TestScheduler()
+        let catalog = Catalog(scheduler: scheduler, counts: [1: 40])
+        let list = makeList(catalog)
+        list.load(key: 1)
+        scheduler.run()
+        list.loadNextPage()
+        scheduler.run()
+        #expect(list.items.value.count == 30)
+        list.refresh()
+        #expect(list.items.value.count == 30, "items stay while the refresh loads")
+        scheduler.run()
+        #expect(list.items.value.count == 15)
+        #expect(list.page.value == 1)
+    }
+
+    @Test func anEmptyCategoryHasNoItemsAndNoMore() {
+        let scheduler = TestScheduler()
+        let list = makeList(Catalog(scheduler: scheduler, counts: [0: 0]))
+        list.load(key: 0)
+        scheduler.run()
+        #expect(list.items.value.isEmpty)
+        #expect(!list.hasMore.value)
+    }
+
+    @Test func aFailureKeepsTheItemsAndThePageCanBeAskedAgain() {
+        let scheduler = TestScheduler()
+        let catalog = Catalog(scheduler: scheduler, counts: [1: 40])
+        let list = makeList(catalog)
+        let errors = scheduler.record(list.errors)
+        list.load(key: 1)
+        scheduler.run()
+        catalog.failNext.withLock { $0 = true }
+        list.loadNextPage()
+        scheduler.run()
+        #expect(list.items.value.count == 15)
+        #expect(list.error.value == TestError("server unavailable"))
+        #expect(errors.values.count == 1)
+        #expect(!list.isLoading.value)
+        list.loadNextPage()
+        scheduler.run()
+        #expect(list.items.value.count == 30)
+        #expect(list.error.value == nil)
+        #expect(catalog.requests.value.map(\.page) == [1, 2, 2])
+    }
+}
