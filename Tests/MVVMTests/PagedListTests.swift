@@ -131,3 +131,26 @@ import Testing
         #expect(catalog.requests.value.map(\.page) == [1, 2, 2])
     }
 }
+
+/// T-UI7: an array of cell view models built from models.
+@Suite struct CellViewModelTests {
+    struct Goods: Sendable { let id: Int; let name: String; let price: Double }
+    struct GoodsCellViewModel: Sendable, Equatable {
+        let title: String
+        let price: String
+        init(_ goods: Goods) {
+            title = goods.name
+            price = "¥\(goods.price)"
+        }
+    }
+
+    @Test func cellViewModelsFollowTheModels() {
+        let models = MutableProperty<[Goods]>([])
+        let cells = models.readOnly.mapEach(GoodsCellViewModel.init)
+        let recorder = Recorder<[GoodsCellViewModel], Never>()
+        recorder.subscribe(to: models.signal.mapEach(GoodsCellViewModel.init))
+        models.value = [Goods(id: 1, name: "Tea", price: 12.5)]
+        #expect(cells.value == [GoodsCellViewModel(Goods(id: 1, name: "Tea", price: 12.5))])
+        #expect(recorder.values.map { $0.map(\.title) } == [[], ["Tea"]])
+    }
+}
