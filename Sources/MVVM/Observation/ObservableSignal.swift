@@ -18,8 +18,10 @@ import Signals
 /// main actor. **Coalescing:** changes made in one main-actor turn are delivered once, as the
 /// value at the end of the turn (Observation reports that *a* change is coming, not each one).
 /// Values equal to the last delivered one are still delivered (add `removeDuplicates()` to drop
-/// them). The stream completes when the object is deinitialised, if it is a ``LifetimeOwner``,
-/// and otherwise at the first change notification after it has gone.
+/// them). The stream completes when the object is deinitialised if it is a ``LifetimeOwner``
+/// (give view models a `Lifetime.Token`). Observation has no hook for deinitialisation, so for
+/// other objects the stream cannot see the object go: it holds it weakly and ends only when
+/// disposed.
 @MainActor
 public func observe<Root: Observable & AnyObject & SendableMetatype, Value: Sendable>(
     _ root: Root,
