@@ -2,8 +2,10 @@ import Signals
 
 /// Navigation as view models see it: push a view model to show its screen, pop to go back
 /// (seed 000's `ViewModelServices.pushViewModel`). View models never know about screens.
-@MainActor
-public protocol NavigationService: AnyObject {
+///
+/// Thread-safe: a view model may push from whatever thread its work finishes on; the view layer
+/// observes the changes on the main actor (`navigator.changes.asDriver()`).
+public protocol NavigationService: AnyObject, Sendable {
     /// Shows the screen of `viewModel` on top of the current one.
     func push(_ viewModel: any AnyObject & Sendable)
     /// Goes back to the previous screen; does nothing on the first one.
@@ -19,32 +21,35 @@ public enum NavigationChange: Sendable {
 /// The navigation stack of view models. View models push and pop through it (as a
 /// ``NavigationService``); the view layer observes `changes` and builds each screen with a
 /// ``ScreenRegistry``. Headless tests use it as it is and look at `stack`.
-@MainActor
 public final class Navigator: NavigationService {
-    /// The view models on the stack, the visible one last.
-    public private(set) var stack: [any AnyObject & Sendable]
+    private let entries: Locked<[any AnyObject & Sendable]>
     private let changesSubject = PublishSubject<NavigationChange, Never>()
 
     /// Creates a navigator whose first screen shows `root`, if given.
     public init(root: (any AnyObject & Sendable)? = nil) {
-        stack = root.map { [$0] } ?? []
+        entries = Locked(root.map { [$0] } ?? [])
     }
 
-    /// Every push and pop, as it happens.
-    public nonisolated var changes: Signal<NavigationChange, Never> { changesSubject.signal }
+    /// The view models on the stack, the visible one last.
+    public var stack: [any AnyObject & Sendable] { entries.value }
+
+    /// Every push and pop, in order.
+    public var changes: Signal<NavigationChange, Never> { changesSubject.signal }
 
     /// The visible view model.
-    public var top: (any AnyObject & Sendable)? { stack.last }
+    public var top: (any AnyObject & Sendable)? { entries.value.last }
 
     public func push(_ viewModel: any AnyObject & Sendable) {
-        stack.append(viewModel)
+        entries.withLock { $0.append(viewModel) }
         changesSubject.send(.pushed(viewModel))
     }
 
     public func pop() {
-        guard stack.count > 1 else { return }
-        let popped = stack.removeLast()
-        changesSubject.send(.popped(popped))
+        let popped = entries.withLock { stack -> (any AnyObject & Sendable)? in
+            guard stack.count > 1 else { return nil }
+            return stack.removeLast()
+        }
+        if let popped { changesSubject.send(.popped(popped)) }
     }
 }
 
