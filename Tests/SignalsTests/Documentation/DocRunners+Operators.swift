@@ -93,6 +93,9 @@ extension DocRunners {
     ]
 
     static let timeAndSharing: [String: Runner] = [
+        "DelaySubscription.swift#delaySubscription": run("delaySubscription") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.delaySubscription(for: .seconds(2), on: scheduler)
+        },
         "Delay.swift#delay": run("delay") { scheduler, diagram in
             scheduler.cold(diagram.input()).signal.delay(for: .seconds(2), on: scheduler)
         },

@@ -129,6 +129,8 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
         // T-OP5
         OperatorCase(name: "delay", timed: { $0.delay(for: .seconds(1), on: $1) },
                      completing: ("-a-b-|", "--a-b-|"), failing: ("-a-#", "--a#")),
+        OperatorCase(name: "delaySubscription", timed: { $0.delaySubscription(for: .seconds(1), on: $1) },
+                     completing: ("-a-b-|", "--a-b-|"), failing: ("-a-#", "--a-#")),
         OperatorCase(name: "debounce", timed: { $0.debounce(for: .seconds(1), on: $1) },
                      completing: ("-a-b-|", "--a-b|"), failing: ("-a-#", "--a#")),
         OperatorCase(name: "throttle", timed: { $0.throttle(for: .seconds(3), on: $1) },

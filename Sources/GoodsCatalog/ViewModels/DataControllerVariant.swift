@@ -1,0 +1,135 @@
+import Foundation
+import MVVM
+import Signals
+
+// GD-4: the same goods list "without bindings": a DataController requests and holds the models
+// and calls back; a factory turns models into view models; the view exposes `bind(viewModel:)`
+// and reports taps through a delegate; the screen controller is the glue (seed 004's second
+// half). It runs on the same GoodsService as the bound version.
+
+/// Requests goods pages and holds the models (seed 004's `GoodsListDataController`).
+public final class GoodsListDataController: Sendable {
+    public let sortID: String
+    private let service: any GoodsService
+    private let state = Locked<(models: [Goods], page: Int, hasMore: Bool, loading: Bool)>(([], 0, true, false))
+    private let request = SerialDisposable()
+
+    public init(sortID: String, service: any GoodsService) {
+        self.sortID = sortID
+        self.service = service
+    }
+
+    /// The models loaded so far (seed 004's `goodsListModelArray`).
+    public var goodsListModelArray: [Goods] { state.value.models }
+    /// Whether another page may exist.
+    public var hasMore: Bool { state.value.hasMore }
+
+    /// Requests page 1 and replaces the models; calls `success` or `fail` when it answers.
+    public func requestFirstPage(success: @escaping @Sendable () -> Void, fail: @escaping @Sendable (GoodsError) -> Void) {
+        request(page: 1, success: success, fail: fail)
+    }
+
+    /// Requests the next page and appends it; does nothing while loading or after the last page.
+    public func requestNextPage(success: @escaping @Sendable () -> Void, fail: @escaping @Sendable (GoodsError) -> Void) {
+        let page = state.withLock { state -> Int? in
+            guard !state.loading, state.hasMore, state.page > 0 else { return nil }
+            return state.page + 1
+        }
+        guard let page else { return }
+        request(page: page, success: success, fail: fail)
+    }
+
+    private func request(page: Int, success: @escaping @Sendable () -> Void, fail: @escaping @Sendable (GoodsError) -> Void) {
+        state.withLock { $0.loading = true }
+        let state = self.state
+        let pageSize = GoodsListViewModel.pageSize
+        request.inner = service.goods(GoodsPageRequest(id: sortID, page: page, num: pageSize)).sink(
+            value: { goods in
+                state.withLock { state in
+                    state.models = page == 1 ? goods : state.models + goods
+                    state.page = page
+                    state.hasMore = goods.count >= pageSize
+                    state.loading = false
+                }
+                success()
+            },
+            completion: { completion in
+                if case .failed(let error) = completion {
+                    state.withLock { $0.loading = false }
+                    fail(error)
+                }
+            }
+        )
+    }
+}
+
+/// What the list view shows, built once per render (no bindings).
+public struct GoodsListStaticViewModel: Sendable, Equatable {
+    public let title: String
+    public let cellViewModelArray: [GoodsCellViewModel]
+    public let hasMore: Bool
+}
+
+/// Turns models into view models (seed 004's `viewModelWithGoodsModel:` factory).
+public enum GoodsListViewModelFactory {
+    public static func viewModel(with goods: [Goods], hasMore: Bool) -> GoodsListStaticViewModel {
+        GoodsListStaticViewModel(title: "商品列表", cellViewModelArray: goods.map(GoodsCellViewModel.init), hasMore: hasMore)
+    }
+}
+
+/// The events the list view reports (seed 004's `GoodsListViewDelegate`).
+public protocol GoodsListViewDelegate: AnyObject, Sendable {
+    func didSelectRow(goodsID: String)
+    func didReachEnd()
+    func didPullToRefresh()
+}
+
+/// The list view, as the screen controller sees it.
+public protocol GoodsListViewProtocol: AnyObject, Sendable {
+    func bind(viewModel: GoodsListStaticViewModel)
+    func show(error: String)
+}
+
+/// The glue: owns the data controller, renders into the view, handles its delegate events.
+public final class GoodsListScreenController: GoodsListViewDelegate {
+    public let dataController: GoodsListDataController
+    private let services: GoodsServices
+    private let view: Locked<(any GoodsListViewProtocol)?>
+
+    public init(sortID: String, services: GoodsServices) {
+        self.services = services
+        dataController = GoodsListDataController(sortID: sortID, service: services.goods)
+        view = Locked(nil)
+    }
+
+    /// Attaches the view (held weakly by the caller's screen) and loads page 1.
+    public func viewDidLoad(_ view: any GoodsListViewProtocol) {
+        self.view.withLock { $0 = view }
+        fetchFirstPage()
+    }
+
+    private func fetchFirstPage() {
+        dataController.requestFirstPage(success: { [weak self] in self?.render() }, fail: { [weak self] in self?.show($0) })
+    }
+
+    private func render() {
+        let viewModel = GoodsListViewModelFactory.viewModel(with: dataController.goodsListModelArray, hasMore: dataController.hasMore)
+        view.value?.bind(viewModel: viewModel)
+    }
+
+    private func show(_ error: GoodsError) {
+        view.value?.show(error: error.message)
+    }
+
+    public func didSelectRow(goodsID: String) {
+        services.navigator.push(GoodsDetailViewModel(goodsID: goodsID, services: services))
+    }
+
+    public func didReachEnd() {
+        dataController.requestNextPage(success: { [weak self] in self?.render() }, fail: { [weak self] in self?.show($0) })
+    }
+
+    public func didPullToRefresh() {
+        fetchFirstPage()
+    }
+}

@@ -1,0 +1,189 @@
+import Foundation
+import MVVM
+import Signals
+
+/// What the goods screens need: the service and navigation.
+public struct GoodsServices: Sendable {
+    public let goods: any GoodsService
+    public let navigator: any NavigationService
+
+    public init(goods: any GoodsService, navigator: any NavigationService) {
+        self.goods = goods
+        self.navigator = navigator
+    }
+}
+
+/// One row of the category list.
+public struct CategoryCellViewModel: Sendable, Equatable {
+    public let sortID: String
+    public let title: String
+
+    public init(_ category: GoodsCategory) {
+        sortID = category.sortID
+        title = category.name
+    }
+}
+
+/// GD-1: the categories (seed 004's SortList); choosing one opens its goods list.
+public final class CategoryListViewModel: Sendable {
+    public let title = "分类 Categories"
+    public let rows: Property<[CategoryCellViewModel]>
+    public let isLoading: Property<Bool>
+    public let errorText: Property<String?>
+    private let categories = MutableProperty<[GoodsCategory]>([])
+    private let loading = MutableProperty(false)
+    private let error = MutableProperty<String?>(nil)
+    private let request = SerialDisposable()
+    private let services: GoodsServices
+
+    public init(services: GoodsServices) {
+        self.services = services
+        rows = categories.readOnly.mapEach(CategoryCellViewModel.init)
+        isLoading = loading.readOnly
+        errorText = error.readOnly
+    }
+
+    /// Loads the categories (again).
+    public func load() {
+        loading.value = true
+        error.value = nil
+        let categories = self.categories, loading = self.loading, error = self.error
+        request.inner = services.goods.categories().sink(
+            value: { categories.value = $0 },
+            completion: { completion in
+                loading.value = false
+                if case .failed(let failure) = completion { error.value = failure.message }
+            }
+        )
+    }
+
+    /// GD-1: opens the goods list of the category at `index`.
+    public func select(index: Int) {
+        let list = categories.value
+        guard list.indices.contains(index) else { return }
+        services.navigator.push(GoodsListViewModel(category: list[index], services: services))
+    }
+}
+
+/// One row of the goods list: id, name, formatted price.
+public struct GoodsCellViewModel: Sendable, Equatable {
+    public let goodsID: String
+    public let name: String
+    public let price: String
+
+    public init(_ goods: Goods) {
+        goodsID = goods.goodsID
+        name = goods.goodsName
+        price = PriceFormat.text(goods.goodsPrice)
+    }
+}
+
+/// GD-2, GD-3: the goods of one category, 15 per page, with refresh and load-more.
+///
+/// `first()` (also pull-to-refresh) asks for page 1 and replaces the rows; `next()` (also
+/// load-more at the end of the list) asks for the next page and appends; a page shorter than 15
+/// ends paging; `show(category:)` switches to another category from page 1. Selecting a row
+/// sends its goodsID on `clicks` and opens the detail screen.
+public final class GoodsListViewModel: Sendable {
+    public static let pageSize = 15
+
+    public let title = "商品列表"
+    public let category: Property<GoodsCategory>
+    public let rows: Property<[GoodsCellViewModel]>
+    public let isLoading: Property<Bool>
+    public let hasMore: Property<Bool>
+    public let page: Property<Int>
+    public let errorText: Property<String?>
+    /// GD-3: the goodsID of each selected row.
+    public let clicks: Signal<String, Never>
+
+    private let currentCategory: MutableProperty<GoodsCategory>
+    private let list: PagedList<String, Goods, GoodsError>
+    private let clickSubject = PublishSubject<String, Never>()
+    private let services: GoodsServices
+
+    public init(category: GoodsCategory, services: GoodsServices) {
+        self.services = services
+        currentCategory = MutableProperty(category)
+        self.category = currentCategory.readOnly
+        let service = services.goods
+        list = PagedList(pageSize: Self.pageSize) { sortID, page, size in
+            service.goods(GoodsPageRequest(id: sortID, page: page, num: size))
+        }
+        rows = list.items.mapEach(GoodsCellViewModel.init)
+        isLoading = list.isLoading
+        hasMore = list.hasMore
+        page = list.page
+        errorText = list.error.map { $0?.message }
+        clicks = clickSubject.signal
+    }
+
+    /// GD-2: page 1, replacing the rows (first load and pull-to-refresh).
+    public func first() {
+        list.load(key: currentCategory.value.sortID)
+    }
+
+    /// GD-2: the next page, appended; nothing while loading or after the last page.
+    public func next() {
+        list.loadNextPage()
+    }
+
+    /// GD-2: another category, from page 1.
+    public func show(category: GoodsCategory) {
+        currentCategory.value = category
+        list.load(key: category.sortID)
+    }
+
+    /// GD-3: the user selected the row at `index`.
+    public func select(index: Int) {
+        let items = list.items.value
+        guard items.indices.contains(index) else { return }
+        let goods = items[index]
+        clickSubject.send(goods.goodsID)
+        services.navigator.push(GoodsDetailViewModel(goodsID: goods.goodsID, services: services))
+    }
+}
+
+/// GD-3: one product's detail, loaded by id.
+public final class GoodsDetailViewModel: Sendable {
+    public let goodsID: String
+    public let title: Property<String>
+    public let priceText: Property<String>
+    public let summary: Property<String>
+    public let isLoading: Property<Bool>
+    public let errorText: Property<String?>
+    private let goods = MutableProperty<Goods?>(nil)
+    private let loading = MutableProperty(false)
+    private let error = MutableProperty<String?>(nil)
+    private let request = SerialDisposable()
+    private let services: GoodsServices
+
+    public init(goodsID: String, services: GoodsServices) {
+        self.goodsID = goodsID
+        self.services = services
+        title = goods.readOnly.map { $0?.goodsName ?? "商品详情" }
+        priceText = goods.readOnly.map { $0.map { PriceFormat.text($0.goodsPrice) } ?? "" }
+        summary = goods.readOnly.map { $0?.summary ?? "" }
+        isLoading = loading.readOnly
+        errorText = error.readOnly
+    }
+
+    /// Loads the product (again).
+    public func load() {
+        loading.value = true
+        error.value = nil
+        let goods = self.goods, loading = self.loading, error = self.error
+        request.inner = services.goods.goods(id: goodsID).sink(
+            value: { goods.value = $0 },
+            completion: { completion in
+                loading.value = false
+                if case .failed(let failure) = completion { error.value = failure.message }
+            }
+        )
+    }
+
+    /// Back to the list.
+    public func back() {
+        services.navigator.pop()
+    }
+}

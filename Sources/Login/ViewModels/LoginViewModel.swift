@@ -1,0 +1,94 @@
+import MVVM
+import Signals
+
+/// What the login view models need: the service and navigation (seed 000's services object).
+public struct LoginServices: Sendable {
+    public let login: any LoginService
+    public let navigator: any NavigationService
+
+    public init(login: any LoginService, navigator: any NavigationService) {
+        self.login = login
+        self.navigator = navigator
+    }
+}
+
+/// LG-1, LG-VM1, LG-VM2: the login screen's view model (seed 002).
+///
+/// Inputs: `userName`, `password`. `isLoginEnabled` holds when both have at least 3 characters
+/// (false at start). The `login` action reports one of three outcomes on three outputs:
+/// `loggedIn` (and pushes the success screen), `failures` (the request was fine but a rule
+/// refused it), `errors` (network or server). `statusText` shows the last failure or error until
+/// the user types again or retries; the typed text is never cleared.
+public final class LoginViewModel: Sendable {
+    public let title = "Login"
+    public let userName = MutableProperty("")
+    public let password = MutableProperty("")
+    public let isLoginEnabled: Property<Bool>
+    public let login: Action<Void, LoginOutcome, LoginError>
+    public let isLoggingIn: Property<Bool>
+    public let statusText: Property<String?>
+
+    /// LG-VM2: signed in.
+    public let loggedIn: Signal<User, Never>
+    /// LG-VM2: a business rule refused the login; the text says why.
+    public let failures: Signal<String, Never>
+    /// LG-VM2: the request failed; the text says what happened.
+    public let errors: Signal<String, Never>
+
+    private let status = MutableProperty<String?>(nil)
+    private let bag = DisposeBag()
+
+    public init(services: LoginServices) {
+        let userName = self.userName
+        let password = self.password
+        let enabled = userName.readOnly.combineLatest(password.readOnly) { $0.count >= 3 && $1.count >= 3 }
+        isLoginEnabled = enabled
+        let service = services.login
+        login = Action(enabledIf: enabled) { _ in
+            service.login(userName: userName.value, password: password.value)
+        }
+        isLoggingIn = login.isExecuting
+        statusText = status.readOnly
+
+        loggedIn = login.values.compactMap { outcome in
+            if case .success(let user) = outcome { return user }
+            return nil
+        }
+        failures = login.values.compactMap { outcome in
+            if case .failure(let reason) = outcome { return reason }
+            return nil
+        }
+        errors = login.errors.map(\.message)
+
+        let status = self.status
+        let navigator = services.navigator
+        loggedIn.sink(value: { user in
+            status.value = nil
+            navigator.push(LoginSuccessViewModel(user: user, navigator: navigator))
+        }).disposed(by: bag)
+        failures.merge(with: errors).sink(value: { status.value = $0 }).disposed(by: bag)
+        // Typing again clears the message.
+        userName.changes.merge(with: password.changes).sink(value: { _ in status.value = nil }).disposed(by: bag)
+    }
+}
+
+/// LG-2: the screen after a successful login. Shows who signed in, never the password.
+public final class LoginSuccessViewModel: Sendable {
+    public let title = "Welcome"
+    public let user: User
+    public let greeting: String
+    public let userNameText: String
+    private let navigator: any NavigationService
+
+    public init(user: User, navigator: any NavigationService) {
+        self.user = user
+        self.navigator = navigator
+        greeting = "Welcome, \(user.displayName)!"
+        userNameText = "Signed in as \(user.userName)"
+    }
+
+    /// Goes back to the login screen.
+    public func back() {
+        navigator.pop()
+    }
+}

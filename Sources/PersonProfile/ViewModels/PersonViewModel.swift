@@ -1,0 +1,26 @@
+import Foundation
+
+/// PV-VM1: what the person screen shows, formatted.
+///
+/// `nameText` is "Dr. first last" with a non-empty salutation and "first last" without one;
+/// `birthdateText` reads like "Thursday January 1, 1970". Dates are formatted in English and
+/// UTC unless a locale and time zone are given (the user's own, if the app asks for them).
+public final class PersonViewModel: Sendable {
+    public let person: Person
+    public let nameText: String
+    public let birthdateText: String
+
+    public init(person: Person, locale: Locale = Locale(identifier: "en_US_POSIX"), timeZone: TimeZone = TimeZone(identifier: "UTC")!) {
+        self.person = person
+        if let salutation = person.salutation, !salutation.isEmpty {
+            nameText = "\(salutation) \(person.firstName) \(person.lastName)"
+        } else {
+            nameText = "\(person.firstName) \(person.lastName)"
+        }
+        let formatter = DateFormatter()
+        formatter.locale = locale
+        formatter.timeZone = timeZone
+        formatter.dateFormat = "EEEE MMMM d, yyyy"
+        birthdateText = formatter.string(from: person.birthdate)
+    }
+}

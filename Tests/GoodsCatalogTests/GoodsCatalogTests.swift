@@ -1,0 +1,263 @@
+import Foundation
+import GoodsCatalog
+import MVVM
+import Signals
+import SignalsTesting
+import Testing
+
+/// Records every page request, forwarding to the offline catalog.
+final class SpyGoodsService: GoodsService {
+    let base: OfflineGoodsService
+    let requests = Locked<[GoodsPageRequest]>([])
+
+    init(base: OfflineGoodsService) { self.base = base }
+
+    func categories() -> Signal<[GoodsCategory], GoodsError> { base.categories() }
+    func goods(_ request: GoodsPageRequest) -> Signal<[Goods], GoodsError> {
+        requests.withLock { $0.append(request) }
+        return base.goods(request)
+    }
+    func goods(id: String) -> Signal<Goods, GoodsError> { base.goods(id: id) }
+}
+
+final class GoodsFixture: Sendable {
+    let scheduler = TestScheduler()
+    let offline: OfflineGoodsService
+    let spy: SpyGoodsService
+    let navigator = Navigator()
+    let services: GoodsServices
+
+    init() {
+        offline = OfflineGoodsService(scheduler: scheduler, latency: .milliseconds(400))
+        spy = SpyGoodsService(base: offline)
+        services = GoodsServices(goods: spy, navigator: navigator)
+    }
+
+    func category(_ sortID: String) -> GoodsCategory {
+        OfflineGoodsService.categories.first { $0.category.sortID == sortID }!.category
+    }
+}
+
+@Suite struct GoodsCatalogTests {
+    /// GD-M1: the catalog's categories make 0, 1 and several pages of 15.
+    @Test func catalogCoversEveryPagingCase() {
+        let counts = OfflineGoodsService.categories.map(\.count).sorted()
+        #expect(counts == [0, 7, 15, 16, 44, 100])
+        #expect(OfflineGoodsService.categories.count >= 6)
+        let tea = OfflineGoodsService.allGoods(sortID: "1")
+        #expect(tea.count == 7)
+        #expect(Set(tea.map(\.goodsID)).count == 7)
+        #expect(tea.allSatisfy { $0.goodsPrice > 0 })
+    }
+
+    /// GD-1: choosing a category opens the goods list for its sortID.
+    @Test func choosingACategoryOpensItsList() {
+        let fixture = GoodsFixture()
+        let categories = CategoryListViewModel(services: fixture.services)
+        categories.load()
+        #expect(categories.isLoading.value)
+        fixture.scheduler.run()
+        #expect(categories.rows.value.count == 6)
+        #expect(categories.rows.value.first?.title == "茶叶 Tea")
+        categories.select(index: 1)
+        let list = fixture.navigator.top as? GoodsListViewModel
+        #expect(list?.category.value.sortID == "2")
+        #expect(list?.title == "商品列表")
+    }
+
+    /// GD-2: {id, page, num: 15}; first replaces, next appends, a short page ends paging.
+    @Test func pagingFollowsSeed004() {
+        let fixture = GoodsFixture()
+        let list = GoodsListViewModel(category: fixture.category("2"), services: fixture.services)
+        list.first()
+        fixture.scheduler.run()
+        #expect(list.rows.value.count == 15)
+        #expect(list.hasMore.value)
+        list.next()
+        fixture.scheduler.run()
+        #expect(list.rows.value.count == 30)
+        list.next()
+        fixture.scheduler.run()
+        #expect(list.rows.value.count == 44)
+        #expect(!list.hasMore.value, "page 3 had 14 < 15 items")
+        list.next()
+        fixture.scheduler.run()
+        #expect(fixture.spy.requests.value == [
+            GoodsPageRequest(id: "2", page: 1, num: 15),
+            GoodsPageRequest(id: "2", page: 2, num: 15),
+            GoodsPageRequest(id: "2", page: 3, num: 15),
+        ])
+        list.first()
+        fixture.scheduler.run()
+        #expect(list.rows.value.count == 15, "pull to refresh: page 1 replaces the rows")
+        #expect(fixture.spy.requests.value.last == GoodsPageRequest(id: "2", page: 1, num: 15))
+    }
+
+    /// GD-2: exactly 15 items ask once more and find an empty page; 16 make two pages; 0 is empty.
+    @Test func pageBoundaries() {
+        let fixture = GoodsFixture()
+        let fifteen = GoodsListViewModel(category: fixture.category("3"), services: fixture.services)
+        fifteen.first()
+        fixture.scheduler.run()
+        #expect(fifteen.hasMore.value)
+        fifteen.next()
+        fixture.scheduler.run()
+        #expect(fifteen.rows.value.count == 15)
+        #expect(!fifteen.hasMore.value)
+
+        let sixteen = GoodsListViewModel(category: fixture.category("5"), services: fixture.services)
+        sixteen.first()
+        fixture.scheduler.run()
+        sixteen.next()
+        fixture.scheduler.run()
+        #expect(sixteen.rows.value.count == 16)
+        #expect(!sixteen.hasMore.value)
+
+        let empty = GoodsListViewModel(category: fixture.category("6"), services: fixture.services)
+        empty.first()
+        fixture.scheduler.run()
+        #expect(empty.rows.value.isEmpty)
+        #expect(!empty.hasMore.value)
+    }
+
+    /// GD-2: a new sortID resets to page 1; no duplicate page requests while loading; each item
+    /// has a cell view model with id, name and formatted price.
+    @Test func newCategoryResetsAndNoDuplicateRequests() {
+        let fixture = GoodsFixture()
+        let list = GoodsListViewModel(category: fixture.category("4"), services: fixture.services)
+        list.first()
+        fixture.scheduler.run()
+        list.next()
+        list.next()
+        list.next()
+        fixture.scheduler.run()
+        #expect(fixture.spy.requests.value.map(\.page) == [1, 2])
+        list.show(category: fixture.category("1"))
+        fixture.scheduler.run()
+        #expect(fixture.spy.requests.value.last == GoodsPageRequest(id: "1", page: 1, num: 15))
+        #expect(list.rows.value.count == 7)
+        #expect(list.page.value == 1)
+        let first = list.rows.value[0]
+        #expect(first.goodsID == "1-1")
+        #expect(first.name == "Longjing green tea")
+        #expect(first.price.hasPrefix("¥"))
+        #expect(first.price.split(separator: ".").last?.count == 2)
+    }
+
+    /// GD-2: prices are formatted the same way everywhere.
+    @Test func priceFormatting() {
+        #expect(PriceFormat.text(Decimal(string: "12.5")!) == "¥12.50")
+        #expect(PriceFormat.text(Decimal(string: "1299")!) == "¥1,299.00")
+    }
+
+    /// GD-2: a failing page keeps the rows and shows the message; retrying works.
+    @Test func failuresKeepTheRows() {
+        let fixture = GoodsFixture()
+        let list = GoodsListViewModel(category: fixture.category("2"), services: fixture.services)
+        list.first()
+        fixture.scheduler.run()
+        fixture.offline.failRequests(with: GoodsError("The catalog is unavailable."))
+        list.next()
+        fixture.scheduler.run()
+        #expect(list.rows.value.count == 15)
+        #expect(list.errorText.value == "The catalog is unavailable.")
+        fixture.offline.failRequests(with: nil)
+        list.next()
+        fixture.scheduler.run()
+        #expect(list.rows.value.count == 30)
+        #expect(list.errorText.value == nil)
+    }
+
+    /// GD-3: selecting an item sends its goodsID on the click signal and opens the detail.
+    @Test func selectingAnItemSendsItsIDAndOpensTheDetail() {
+        let fixture = GoodsFixture()
+        let list = GoodsListViewModel(category: fixture.category("1"), services: fixture.services)
+        let clicks = fixture.scheduler.record(list.clicks)
+        list.first()
+        fixture.scheduler.run()
+        list.select(index: 2)
+        #expect(clicks.values == ["1-3"])
+        let detail = fixture.navigator.top as? GoodsDetailViewModel
+        #expect(detail?.goodsID == "1-3")
+        detail?.load()
+        fixture.scheduler.run()
+        #expect(detail?.title.value == "Jasmine pearls")
+        #expect(detail?.priceText.value.hasPrefix("¥") == true)
+    }
+
+    /// GD: the whole app without a view: category → page 1 → page 2 → end → detail.
+    @Test func wholeAppFlowWithoutAView() {
+        let fixture = GoodsFixture()
+        let categories = CategoryListViewModel(services: fixture.services)
+        fixture.navigator.push(categories)
+        categories.load()
+        fixture.scheduler.run()
+        categories.select(index: 4) // Toys, 16 items
+        let list = fixture.navigator.top as! GoodsListViewModel
+        list.first()
+        fixture.scheduler.run()
+        #expect(list.rows.value.count == 15)
+        list.next()
+        fixture.scheduler.run()
+        #expect(list.rows.value.count == 16)
+        #expect(!list.hasMore.value)
+        list.select(index: 15)
+        let detail = fixture.navigator.top as! GoodsDetailViewModel
+        detail.load()
+        fixture.scheduler.run()
+        #expect(detail.goodsID == "5-16")
+        detail.back()
+        #expect(fixture.navigator.top === list)
+    }
+}
+
+/// GD-4: the same screens without bindings, on the same service.
+@Suite struct DataControllerVariantTests {
+    final class FakeListView: GoodsListViewProtocol, @unchecked Sendable {
+        // SAFETY: used from the test's thread only (virtual time).
+        var bound: [GoodsListStaticViewModel] = []
+        var errors: [String] = []
+        func bind(viewModel: GoodsListStaticViewModel) { bound.append(viewModel) }
+        func show(error: String) { errors.append(error) }
+    }
+
+    /// GD-4: data controller → factory → view.bind; taps through the delegate; the controller glues.
+    @Test func screenControllerGluesDataControllerFactoryAndView() {
+        let fixture = GoodsFixture()
+        let controller = GoodsListScreenController(sortID: "2", services: fixture.services)
+        let view = FakeListView()
+        controller.viewDidLoad(view)
+        fixture.scheduler.run()
+        #expect(view.bound.last?.cellViewModelArray.count == 15)
+        #expect(view.bound.last?.title == "商品列表")
+        controller.didReachEnd()
+        controller.didReachEnd()
+        fixture.scheduler.run()
+        #expect(view.bound.last?.cellViewModelArray.count == 30)
+        #expect(fixture.spy.requests.value.map(\.page) == [1, 2], "the same paging rules as the bound version")
+        controller.didSelectRow(goodsID: "2-5")
+        #expect((fixture.navigator.top as? GoodsDetailViewModel)?.goodsID == "2-5")
+        controller.didPullToRefresh()
+        fixture.scheduler.run()
+        #expect(view.bound.last?.cellViewModelArray.count == 15)
+    }
+
+    /// GD-4: the factory turns models into the same cell view models as the bound version.
+    @Test func factoryMatchesTheBoundVersion() {
+        let goods = OfflineGoodsService.allGoods(sortID: "1")
+        let made = GoodsListViewModelFactory.viewModel(with: goods, hasMore: false)
+        #expect(made.cellViewModelArray == goods.map(GoodsCellViewModel.init))
+    }
+
+    /// GD-4: errors reach the view through the controller.
+    @Test func errorsReachTheView() {
+        let fixture = GoodsFixture()
+        fixture.offline.failRequests(with: GoodsError("Offline."))
+        let controller = GoodsListScreenController(sortID: "2", services: fixture.services)
+        let view = FakeListView()
+        controller.viewDidLoad(view)
+        fixture.scheduler.run()
+        #expect(view.errors == ["Offline."])
+        #expect(view.bound.isEmpty)
+    }
+}
