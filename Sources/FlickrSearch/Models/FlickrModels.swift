@@ -1,0 +1,77 @@
+import Foundation
+
+/// FS-M1: a photo.
+public struct FlickrPhoto: Sendable, Equatable, Identifiable {
+    public let identifier: String
+    public let title: String
+    /// The photo's image (FS-A2's `https://live.staticflickr.com/{server}/{id}_{secret}_m.jpg`).
+    public let url: URL
+    /// Tags, for the offline catalog's search (the live API searches them itself).
+    public let tags: [String]
+
+    public var id: String { identifier }
+
+    public init(identifier: String, title: String, url: URL, tags: [String] = []) {
+        self.identifier = identifier
+        self.title = title
+        self.url = url
+        self.tags = tags
+    }
+
+    /// FS-A2: the URL of a photo from its server, id and secret.
+    public static func imageURL(server: String, id: String, secret: String) -> URL {
+        URL(string: "https://live.staticflickr.com/\(server)/\(id)_\(secret)_m.jpg")!
+    }
+}
+
+/// FS-M2: the answer to one search.
+public struct FlickrSearchResults: Sendable, Equatable {
+    public let searchString: String
+    public let photos: [FlickrPhoto]
+    /// How many photos match in all (more than `photos` holds when there are several pages).
+    public let totalResults: Int
+
+    public init(searchString: String, photos: [FlickrPhoto], totalResults: Int) {
+        self.searchString = searchString
+        self.photos = photos
+        self.totalResults = totalResults
+    }
+}
+
+/// FS-M3: a photo's counts.
+public struct FlickrPhotoMetadata: Sendable, Equatable {
+    public let favourites: Int
+    public let comments: Int
+
+    public init(favourites: Int, comments: Int) {
+        self.favourites = favourites
+        self.comments = comments
+    }
+}
+
+/// What can go wrong talking to Flickr (FS-A6), each case saying what to do.
+public enum FlickrError: Error, Equatable, CustomStringConvertible {
+    /// No API key is set; the variable to set is named.
+    case missingAPIKey(variable: String)
+    /// Flickr answered `stat: fail` with this code and message (100: invalid key).
+    case api(code: Int, message: String)
+    /// The HTTP status was not a success.
+    case http(status: Int, message: String)
+    /// The request did not answer in time.
+    case timeout
+    /// The network could not be reached.
+    case transport(String)
+    /// The answer was not the JSON expected; says which field.
+    case decoding(String)
+
+    public var description: String {
+        switch self {
+        case .missingAPIKey(let variable): return "No Flickr API key: set \(variable), or run offline."
+        case .api(let code, let message): return "Flickr refused the request (\(code)): \(message)"
+        case .http(let status, let message): return "Flickr answered HTTP \(status): \(message)"
+        case .timeout: return "Flickr did not answer in time. Check your connection and try again."
+        case .transport(let message): return "Could not reach Flickr: \(message)"
+        case .decoding(let message): return "Flickr's answer was not understood: \(message)"
+        }
+    }
+}

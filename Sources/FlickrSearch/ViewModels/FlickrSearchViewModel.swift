@@ -1,0 +1,115 @@
+import Foundation
+import MVVM
+import Signals
+
+/// FS-VM1b: one entry of the recent searches.
+public struct RecentSearch: Sendable, Equatable {
+    public let searchString: String
+    public let totalResults: Int
+    /// The first photo's image, if the search found any ([fix]: no crash without photos).
+    public let thumbnail: URL?
+
+    public init(searchString: String, totalResults: Int, thumbnail: URL?) {
+        self.searchString = searchString
+        self.totalResults = totalResults
+        self.thumbnail = thumbnail
+    }
+}
+
+/// FS-V7: a recent-search row: the text and the total with a grouping separator ("1,973").
+public struct RecentSearchRow: Sendable, Equatable {
+    public let text: String
+    public let totalText: String
+    public let thumbnail: URL?
+
+    public init(_ search: RecentSearch) {
+        text = search.searchString
+        totalText = CountFormat.grouped(search.totalResults)
+        thumbnail = search.thumbnail
+    }
+}
+
+/// FS-V5: the alert shown when a search cannot reach Flickr.
+public struct ConnectionAlert: Sendable, Equatable {
+    public let title = "Connection Error"
+    public let message = "There was a problem reaching Flickr."
+    public let dismiss = "OK"
+    /// What went wrong, for the curious (the status line).
+    public let detail: String
+}
+
+/// Counts with a grouping separator, pinned to English ("1,973").
+public enum CountFormat {
+    public static func grouped(_ count: Int) -> String {
+        let formatter = NumberFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.numberStyle = .decimal
+        formatter.usesGroupingSeparator = true
+        formatter.groupingSeparator = ","
+        formatter.groupingSize = 3
+        return formatter.string(from: NSNumber(value: count)) ?? String(count)
+    }
+}
+
+/// FS-VM1, FS-VM1b: the search screen (seed 000's `RWTFlickrSearchViewModel`).
+///
+/// The search is valid when the text has more than 3 characters. `executeSearch` is enabled
+/// only when valid and not already running; on success it records the search at the top of the
+/// recent searches and pushes a results view model; its errors are `connectionErrors` and
+/// become the "Connection Error" alert. The typed text is kept whatever happens.
+public final class FlickrSearchViewModel: Sendable {
+    public static let maximumRecentSearches = 10
+
+    public let title = "Flickr Search"
+    public let searchText = MutableProperty("")
+    public let isSearchValid: Property<Bool>
+    public let executeSearch: Action<Void, FlickrSearchResults, FlickrError>
+    public let isSearching: Property<Bool>
+    public let connectionErrors: Signal<FlickrError, Never>
+    public let alerts: Signal<ConnectionAlert, Never>
+    public let recentSearches: Property<[RecentSearch]>
+    public let recentRows: Property<[RecentSearchRow]>
+
+    private let history = MutableProperty<[RecentSearch]>([])
+    private let services: FlickrServices
+    private let bag = DisposeBag()
+
+    public init(services: FlickrServices) {
+        self.services = services
+        let searchText = self.searchText
+        // FS-VM1: valid when more than 3 characters, distinct changes only.
+        isSearchValid = Property(initial: false, then: searchText.signal.map { $0.count > 3 }.removeDuplicates())
+        let search = services.search
+        executeSearch = Action(enabledIf: isSearchValid) { _ in search.search(searchText.value) }
+        isSearching = executeSearch.isExecuting
+        connectionErrors = executeSearch.errors
+        alerts = connectionErrors.map { ConnectionAlert(detail: $0.description) }
+        recentSearches = history.readOnly
+        recentRows = history.readOnly.mapEach(RecentSearchRow.init)
+
+        let history = self.history
+        executeSearch.values.sink(value: { results in
+            Self.record(results, in: history)
+            services.push(FlickrSearchResultsViewModel(results: results, services: services))
+        }).disposed(by: bag)
+    }
+
+    /// FS-VM1b: inserts the search at the top; a repeated search string moves its entry to the top
+    /// ([fix]: compared by value); at most 10 entries.
+    static func record(_ results: FlickrSearchResults, in history: MutableProperty<[RecentSearch]>) {
+        let entry = RecentSearch(searchString: results.searchString, totalResults: results.totalResults, thumbnail: results.photos.first?.url)
+        history.modify { list in
+            list.removeAll { $0.searchString == entry.searchString }
+            list.insert(entry, at: 0)
+            if list.count > maximumRecentSearches { list.removeLast(list.count - maximumRecentSearches) }
+        }
+    }
+
+    /// FS-VM1b: selecting a recent search sets the text and runs the search again.
+    public func selectRecentSearch(at index: Int) {
+        let list = history.value
+        guard list.indices.contains(index) else { return }
+        searchText.value = list[index].searchString
+        executeSearch.execute()
+    }
+}
