@@ -22,6 +22,7 @@ let package = Package(
         .target(name: "Login", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
         .target(name: "GoodsCatalog", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
         .target(name: "FlickrSearch", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
+        .target(name: "MovieInfo", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting", "MVVM"], swiftSettings: strict),
         .testTarget(name: "SignalsTestingTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strict),
         .testTarget(name: "MVVMTests", dependencies: ["MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
@@ -29,5 +30,6 @@ let package = Package(
         .testTarget(name: "LoginTests", dependencies: ["Login", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
         .testTarget(name: "GoodsCatalogTests", dependencies: ["GoodsCatalog", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
         .testTarget(name: "FlickrSearchTests", dependencies: ["FlickrSearch", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
+        .testTarget(name: "MovieInfoTests", dependencies: ["MovieInfo", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
     ]
 )

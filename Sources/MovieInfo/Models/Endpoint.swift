@@ -1,0 +1,52 @@
+/// MI-S1: the four movie lists, in the order of the segmented control.
+public enum Endpoint: String, Sendable, CaseIterable {
+    case nowPlaying = "now_playing"
+    case popular
+    case upcoming
+    case topRated = "top_rated"
+
+    /// MI-S1: 0 → now playing, 1 → popular, 2 → upcoming, 3 → top rated; `nil` otherwise.
+    public init?(index: Int) {
+        guard Self.allCases.indices.contains(index) else { return nil }
+        self = Self.allCases[index]
+    }
+
+    /// MI-S3: the path under `/3`.
+    public var path: String { "/movie/\(rawValue)" }
+
+    /// MI-1: the segment's title.
+    public var title: String {
+        switch self {
+        case .nowPlaying: return "Now Playing"
+        case .popular: return "Popular"
+        case .upcoming: return "Upcoming"
+        case .topRated: return "Top Rated"
+        }
+    }
+}
+
+/// MI-S2: what can go wrong fetching movies, each case saying what to do.
+public enum MovieError: Error, Equatable, CustomStringConvertible {
+    /// No API key is set; the variable is named.
+    case missingAPIKey(variable: String)
+    /// The network could not be reached.
+    case transport(String)
+    /// The request did not answer in time.
+    case timeout
+    /// A non-2xx answer, with TMDb's `status_message` when it sent one.
+    case invalidResponse(status: Int, message: String?)
+    /// The answer was not the JSON expected; says which field.
+    case decoding(String)
+
+    public var description: String {
+        switch self {
+        case .missingAPIKey(let variable): return "No TMDb API key: set \(variable), or run offline."
+        case .transport(let message): return "Could not reach TMDb: \(message)"
+        case .timeout: return "TMDb did not answer in time. Check your connection and try again."
+        case .invalidResponse(let status, let message):
+            if let message { return "TMDb answered \(status): \(message)" }
+            return "TMDb answered HTTP \(status)."
+        case .decoding(let message): return "TMDb's answer was not understood: \(message)"
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+
+/// MI-VM3, MI-CELL: one movie row, formatted.
+public struct MovieCellViewModel: Sendable, Equatable {
+    public let id: Int
+    public let title: String
+    public let overview: String
+    public let posterURL: URL?
+    /// Medium style, English, UTC: "Mar 8, 2019"; "Release date unknown" without one.
+    public let releaseDateText: String
+    /// "⭐️" repeated Int(voteAverage) times.
+    public let ratingText: String
+
+    public init(_ movie: Movie) {
+        id = movie.id
+        title = movie.title
+        overview = movie.overview
+        posterURL = movie.posterURL
+        releaseDateText = movie.releaseDate.map(MovieFormat.mediumDate) ?? "Release date unknown"
+        ratingText = MovieFormat.stars(movie.voteAverage)
+    }
+}
+
+/// Formatting pinned to English and UTC.
+public enum MovieFormat {
+    public static func mediumDate(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateStyle = .medium
+        formatter.timeStyle = .none
+        return formatter.string(from: date)
+    }
+
+    public static func stars(_ voteAverage: Double) -> String {
+        String(repeating: "⭐️", count: max(0, Int(voteAverage)))
+    }
+
+    /// "2h 9m", "58m".
+    public static func runtime(_ minutes: Int) -> String {
+        minutes >= 60 ? "\(minutes / 60)h \(minutes % 60)m" : "\(minutes)m"
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import MVVM
+import Signals
+
+/// What a movie list shows at one moment.
+struct MovieListState: Sendable {
+    var movies: [Movie] = []
+    var isFetching = false
+    var error: String?
+}
+
+/// MI-1, MI-VM1: the Movies tab: a segmented control of the four lists, the list, a spinner and
+/// an info label for errors.
+///
+/// On each endpoint: movies = [], isFetching = true, error = nil, then fetch; success →
+/// isFetching false and the movies; failure → isFetching false and the error text. The first
+/// endpoint is Now Playing. Switching again before an answer cancels the old request.
+public final class MovieListViewModel: Sendable {
+    public let segments = Endpoint.allCases.map(\.title)
+    /// MI-1: the selected segment (0 = Now Playing).
+    public let selectedIndex = MutableProperty(0)
+    public let endpoint: Property<Endpoint>
+    public let movies: Property<[MovieCellViewModel]>
+    public let isFetching: Property<Bool>
+    public let errorText: Property<String?>
+
+    private let state = MutableProperty(MovieListState())
+    private let subscription: any Disposable
+    private let services: MovieServices
+
+    public init(services: MovieServices) {
+        self.services = services
+        endpoint = selectedIndex.readOnly.map { Endpoint(index: $0) ?? .nowPlaying }
+        movies = state.readOnly.map { $0.movies.map(MovieCellViewModel.init) }
+        isFetching = state.readOnly.map(\.isFetching)
+        errorText = state.readOnly.map(\.error)
+        let service = services.movies
+        subscription = endpoint.signal
+            .removeDuplicates()
+            .flatMapLatest { endpoint -> Signal<MovieListState, Never> in
+                service.fetchMovies(from: endpoint)
+                    .map { MovieListState(movies: $0.results, isFetching: false, error: nil) }
+                    .catch { error in Signal.just(MovieListState(movies: [], isFetching: false, error: error.description)) }
+                    .prepend(MovieListState(movies: [], isFetching: true, error: nil))
+            }
+            .subscribe(state.observer)
+    }
+
+    deinit {
+        subscription.dispose()
+    }
+
+    /// Opens the detail of the movie at `index`.
+    public func select(index: Int) {
+        let list = state.value.movies
+        guard list.indices.contains(index) else { return }
+        services.navigator.push(MovieDetailViewModel(movieID: list[index].id, title: list[index].title, services: services))
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import MVVM
+import Signals
+
+/// MI-2, MI-VM2: the Search tab: a search field, the list, a spinner and an info label.
+///
+/// The query is throttled to one request per second (the latest query of each second wins) and
+/// repeated queries are dropped. An empty query shows no movies and the hint; otherwise movies
+/// are cleared, the spinner runs, then the **first 5** results show, or "No result for {query}",
+/// or the error text. [fix] A stale answer never overwrites a newer query's: the old request is
+/// cancelled when a newer query arrives.
+public final class MovieSearchViewModel: Sendable {
+    public static let hint = "Start searching your favorite movies"
+    public static let throttleInterval: Duration = .seconds(1)
+    public static let maximumResults = 5
+
+    public let query = MutableProperty("")
+    public let movies: Property<[MovieCellViewModel]>
+    public let isFetching: Property<Bool>
+    /// MI-2: the info label, first "Start searching your favorite movies".
+    public let infoText: Property<String?>
+
+    private let state = MutableProperty(MovieListState(movies: [], isFetching: false, error: MovieSearchViewModel.hint))
+    private let subscription: any Disposable
+    private let services: MovieServices
+
+    public init(services: MovieServices) {
+        self.services = services
+        movies = state.readOnly.map { $0.movies.map(MovieCellViewModel.init) }
+        isFetching = state.readOnly.map(\.isFetching)
+        infoText = state.readOnly.map(\.error)
+        let service = services.movies
+        subscription = query.signal
+            .throttle(for: Self.throttleInterval, on: services.scheduler)
+            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+            .removeDuplicates()
+            .flatMapLatest { query -> Signal<MovieListState, Never> in
+                guard !query.isEmpty else {
+                    return .just(MovieListState(movies: [], isFetching: false, error: Self.hint))
+                }
+                return service.searchMovie(query: query)
+                    .map { response in
+                        response.results.isEmpty
+                            ? MovieListState(movies: [], isFetching: false, error: "No result for \(query)")
+                            : MovieListState(movies: Array(response.results.prefix(Self.maximumResults)), isFetching: false, error: nil)
+                    }
+                    .catch { error in Signal.just(MovieListState(movies: [], isFetching: false, error: error.description)) }
+                    .prepend(MovieListState(movies: [], isFetching: true, error: nil))
+            }
+            .subscribe(state.observer)
+    }
+
+    deinit {
+        subscription.dispose()
+    }
+
+    /// Opens the detail of the result at `index`.
+    public func select(index: Int) {
+        let list = state.value.movies
+        guard list.indices.contains(index) else { return }
+        services.navigator.push(MovieDetailViewModel(movieID: list[index].id, title: list[index].title, services: services))
+    }
+}
+
+/// MI-1, MI-2: the tab bar: Movies and Search.
+public final class MoviesTabsViewModel: Sendable {
+    public let tabs = ["Movies", "Search"]
+    public let selectedTab = MutableProperty(0)
+    public let list: MovieListViewModel
+    public let search: MovieSearchViewModel
+
+    public init(services: MovieServices) {
+        list = MovieListViewModel(services: services)
+        search = MovieSearchViewModel(services: services)
+    }
+}
