@@ -179,6 +179,21 @@ final class FlickrFixture: Sendable {
     }
 }
 
+@Suite struct FlickrServicesTests {
+    /// FS-S2: the view models get the search service and navigation through one services object;
+    /// the search view model drives navigation by pushing the results view model, and the view
+    /// layer maps that type to a screen.
+    @MainActor @Test func viewModelsNavigateThroughTheServices() throws {
+        let fixture = FlickrFixture()
+        fixture.runSearch("bridge")
+        let pushed = try #require(fixture.navigator.top as? FlickrSearchResultsViewModel)
+        let registry = ScreenRegistry<String>()
+        registry.register(FlickrSearchResultsViewModel.self) { "results screen: \($0.title)" }
+        #expect(registry.screen(for: pushed) == "results screen: bridge")
+        #expect(!registry.canShow(fixture.search), "the search screen is not registered in this test")
+    }
+}
+
 @Suite struct FlickrResultsTests {
     /// FS-VM2: the results screen is titled by the search string, one item per photo.
     @Test func oneItemPerPhoto() {

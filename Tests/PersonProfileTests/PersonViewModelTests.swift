@@ -50,3 +50,16 @@ import Testing
         #expect(texts.contains("Ada Lovelace — Sunday December 10, 1815"))
     }
 }
+
+/// PV-M1: the person model holds salutation (optional), first and last name and birthdate, and
+/// is a value: copies never change each other.
+@Suite struct PersonModelTests {
+    @Test func personIsAnImmutableValue() {
+        let epoch = Date(timeIntervalSince1970: 0)
+        let person = Person(salutation: nil, firstName: "first", lastName: "last", birthdate: epoch)
+        let copy = person
+        #expect(copy == person)
+        #expect(person.salutation == nil)
+        #expect(Person(salutation: "Dr.", firstName: "first", lastName: "last", birthdate: epoch) != person)
+    }
+}
