@@ -17,19 +17,22 @@ let package = Package(
         .target(name: "Signals", swiftSettings: strict),
         .target(name: "SignalsTesting", dependencies: ["Signals"], swiftSettings: strict),
         .target(name: "MVVM", dependencies: ["Signals"], swiftSettings: strict),
+        .target(name: "LiveHTTP", dependencies: ["Signals"], swiftSettings: strict),
         // The seed apps, headless: models, services, offline catalogs, view models.
         .target(name: "PersonProfile", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
         .target(name: "Login", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
         .target(name: "GoodsCatalog", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
-        .target(name: "FlickrSearch", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
-        .target(name: "MovieInfo", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
+        .target(name: "FlickrSearch", dependencies: ["Signals", "MVVM", "LiveHTTP"], swiftSettings: strict),
+        .target(name: "MovieInfo", dependencies: ["Signals", "MVVM", "LiveHTTP"], swiftSettings: strict),
         .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting", "MVVM"], swiftSettings: strict),
         .testTarget(name: "SignalsTestingTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strict),
         .testTarget(name: "MVVMTests", dependencies: ["MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
         .testTarget(name: "PersonProfileTests", dependencies: ["PersonProfile", "Signals", "SignalsTesting"], swiftSettings: strict),
         .testTarget(name: "LoginTests", dependencies: ["Login", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
         .testTarget(name: "GoodsCatalogTests", dependencies: ["GoodsCatalog", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
-        .testTarget(name: "FlickrSearchTests", dependencies: ["FlickrSearch", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
-        .testTarget(name: "MovieInfoTests", dependencies: ["MovieInfo", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
+        // A loopback HTTP server for the live clients' tests (never a product).
+        .target(name: "LoopbackServer", path: "Tests/Support/LoopbackServer", swiftSettings: strict),
+        .testTarget(name: "FlickrSearchTests", dependencies: ["FlickrSearch", "MVVM", "Signals", "SignalsTesting", "LiveHTTP", "LoopbackServer"], swiftSettings: strict),
+        .testTarget(name: "MovieInfoTests", dependencies: ["MovieInfo", "MVVM", "Signals", "SignalsTesting", "LiveHTTP", "LoopbackServer"], swiftSettings: strict),
     ]
 )

@@ -53,9 +53,19 @@ public struct FlickrPhotoMetadata: Sendable, Equatable {
 public enum FlickrError: Error, Equatable, CustomStringConvertible {
     /// No API key is set; the variable to set is named.
     case missingAPIKey(variable: String)
-    /// Flickr answered `stat: fail` with this code and message (100: invalid key).
+    /// A setting in the environment is not usable; says which and why.
+    case invalidConfiguration(String)
+    /// Flickr rejected the key (`stat: fail`, code 100).
+    case invalidAPIKey(String)
+    /// The photo or resource does not exist (code 1, or HTTP 404).
+    case notFound(String)
+    /// Too many requests (HTTP 429); says when to try again if Flickr said.
+    case rateLimited(retryAfter: String?)
+    /// Flickr's servers failed (HTTP 5xx).
+    case server(status: Int)
+    /// Flickr answered `stat: fail` with another code.
     case api(code: Int, message: String)
-    /// The HTTP status was not a success.
+    /// Another unexpected HTTP status.
     case http(status: Int, message: String)
     /// The request did not answer in time.
     case timeout
@@ -67,6 +77,12 @@ public enum FlickrError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .missingAPIKey(let variable): return "No Flickr API key: set \(variable), or run offline."
+        case .invalidConfiguration(let message): return message
+        case .invalidAPIKey(let message): return "Flickr rejected the API key (\(message)). Check FLICKR_API_KEY."
+        case .notFound(let message): return "Not found on Flickr: \(message)"
+        case .rateLimited(let retryAfter):
+            return "Flickr is limiting requests." + (retryAfter.map { " Try again in \($0)." } ?? " Try again later.")
+        case .server(let status): return "Flickr's servers failed (HTTP \(status)). Try again later."
         case .api(let code, let message): return "Flickr refused the request (\(code)): \(message)"
         case .http(let status, let message): return "Flickr answered HTTP \(status): \(message)"
         case .timeout: return "Flickr did not answer in time. Check your connection and try again."

@@ -29,11 +29,21 @@ public enum Endpoint: String, Sendable, CaseIterable {
 public enum MovieError: Error, Equatable, CustomStringConvertible {
     /// No API key is set; the variable is named.
     case missingAPIKey(variable: String)
+    /// A setting in the environment is not usable; says which and why.
+    case invalidConfiguration(String)
+    /// TMDb rejected the key (HTTP 401), with its `status_message`.
+    case invalidAPIKey(String)
+    /// The resource does not exist (HTTP 404), with TMDb's message.
+    case notFound(String)
+    /// Too many requests (HTTP 429); says when to try again if TMDb said.
+    case rateLimited(retryAfter: String?)
+    /// TMDb's servers failed (HTTP 5xx).
+    case server(status: Int)
     /// The network could not be reached.
     case transport(String)
     /// The request did not answer in time.
     case timeout
-    /// A non-2xx answer, with TMDb's `status_message` when it sent one.
+    /// Another non-2xx answer, with TMDb's `status_message` when it sent one.
     case invalidResponse(status: Int, message: String?)
     /// The answer was not the JSON expected; says which field.
     case decoding(String)
@@ -41,6 +51,12 @@ public enum MovieError: Error, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .missingAPIKey(let variable): return "No TMDb API key: set \(variable), or run offline."
+        case .invalidConfiguration(let message): return message
+        case .invalidAPIKey(let message): return "TMDb rejected the API key: \(message) Check TMDB_API_KEY."
+        case .notFound(let message): return "Not found on TMDb: \(message)"
+        case .rateLimited(let retryAfter):
+            return "TMDb is limiting requests." + (retryAfter.map { " Try again in \($0)." } ?? " Try again later.")
+        case .server(let status): return "TMDb's servers failed (HTTP \(status)). Try again later."
         case .transport(let message): return "Could not reach TMDb: \(message)"
         case .timeout: return "TMDb did not answer in time. Check your connection and try again."
         case .invalidResponse(let status, let message):

@@ -1,0 +1,169 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Signals
+
+/// One GET request.
+public struct HTTPRequest: Sendable, Equatable {
+    public var url: URL
+    public var headers: [String: String]
+    /// How long the request may wait for an answer before failing with ``HTTPFailure/timeout``.
+    public var timeout: Duration
+
+    public init(url: URL, headers: [String: String] = [:], timeout: Duration = .seconds(15)) {
+        self.url = url
+        self.headers = headers
+        self.timeout = timeout
+    }
+}
+
+/// What the server answered.
+public struct HTTPResponse: Sendable, Equatable {
+    public let status: Int
+    /// Header names lowercased.
+    public let headers: [String: String]
+    public let body: Data
+
+    public init(status: Int, headers: [String: String], body: Data) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Whether the status is 2xx.
+    public var isSuccess: Bool { (200..<300).contains(status) }
+
+    /// The `Retry-After` header as a human phrase ("30 s", or the date it names), if present.
+    public var retryAfter: String? {
+        guard let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        if let seconds = Int(value) { return "\(seconds) s" }
+        return value
+    }
+}
+
+/// Why a request got no answer.
+public enum HTTPFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No answer within the request's timeout.
+    case timeout
+    /// The host could not be reached (no network, connection refused, DNS).
+    case unreachable(String)
+    /// Another transport problem (the connection dropped, a malformed answer).
+    case transport(String)
+
+    public var description: String {
+        switch self {
+        case .timeout: return "the request timed out"
+        case .unreachable(let detail): return "the server could not be reached (\(detail))"
+        case .transport(let detail): return detail
+        }
+    }
+}
+
+/// Makes GET requests as cold streams over URLSession (FoundationNetworking on Linux): each
+/// subscription is one request, disposing it cancels the request (closing its connection), and
+/// the answer arrives on a URLSession thread.
+public final class HTTPClient: Sendable {
+    private let session: URLSession
+
+    /// A client with its own ephemeral session (no cache, no cookies).
+    public init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration)
+    }
+
+    /// The GET request as a stream: one ``HTTPResponse`` (whatever its status) then completion,
+    /// or an ``HTTPFailure``.
+    public func get(_ request: HTTPRequest) -> Signal<HTTPResponse, HTTPFailure> {
+        let session = self.session
+        return Signal { observer in
+            var urlRequest = URLRequest(url: request.url)
+            urlRequest.httpMethod = "GET"
+            urlRequest.timeoutInterval = Self.seconds(request.timeout)
+            urlRequest.cachePolicy = .reloadIgnoringLocalCacheData
+            for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+            let task = session.dataTask(with: urlRequest) { data, response, error in
+                if let error {
+                    if let failure = Self.failure(for: error) { observer.sendFailed(failure) }
+                    return
+                }
+                guard let http = response as? HTTPURLResponse else {
+                    observer.sendFailed(.transport("the answer was not HTTP"))
+                    return
+                }
+                var headers: [String: String] = [:]
+                for (name, value) in http.allHeaderFields {
+                    headers[String(describing: name).lowercased()] = String(describing: value)
+                }
+                observer.send(HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data()))
+                observer.sendCompleted()
+            }
+            task.resume()
+            return AnyDisposable { task.cancel() }
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    /// Maps URLSession's errors; `nil` for a cancellation (the subscription was disposed).
+    static func failure(for error: any Error) -> HTTPFailure? {
+        let nsError = error as NSError
+        guard nsError.domain == NSURLErrorDomain else { return .transport(error.localizedDescription) }
+        switch nsError.code {
+        case NSURLErrorCancelled:
+            return nil
+        case NSURLErrorTimedOut:
+            return .timeout
+        case NSURLErrorNotConnectedToInternet, NSURLErrorCannotConnectToHost, NSURLErrorCannotFindHost,
+             NSURLErrorDNSLookupFailed, NSURLErrorNetworkConnectionLost, NSURLErrorInternationalRoamingOff:
+            return .unreachable(nsError.localizedDescription)
+        default:
+            return .transport(nsError.localizedDescription)
+        }
+    }
+}
+
+/// Reads settings from the environment, with clear names for what is missing.
+public struct Environment: Sendable {
+    public let values: [String: String]
+
+    public init(_ values: [String: String] = ProcessInfo.processInfo.environment) {
+        self.values = values
+    }
+
+    /// A non-empty value, trimmed.
+    public subscript(_ name: String) -> String? {
+        guard let value = values[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
+        return value
+    }
+
+    /// A URL from `name`, or `fallback` when unset; `nil` if set but not a valid http(s) URL.
+    public func url(_ name: String, default fallback: URL) -> URL? {
+        guard let text = self[name] else { return fallback }
+        guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else { return nil }
+        return url
+    }
+}
+
+/// Where a JSON decoding error happened, as a readable path ("photos.total").
+public func describe(_ error: DecodingError) -> String {
+    func path(_ keys: [any CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }.joined(separator: ".").replacingOccurrences(of: ".[", with: "[")
+    }
+    switch error {
+    case .keyNotFound(let key, let context):
+        let parent = path(context.codingPath)
+        return "missing field '\(parent.isEmpty ? key.stringValue : parent + "." + key.stringValue)'"
+    case .typeMismatch(_, let context), .valueNotFound(_, let context):
+        return "unexpected value at '\(path(context.codingPath))': \(context.debugDescription)"
+    case .dataCorrupted(let context):
+        let at = path(context.codingPath)
+        return at.isEmpty ? "the body is not valid JSON" : "invalid value at '\(at)': \(context.debugDescription)"
+    @unknown default:
+        return "\(error)"
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import LiveHTTP
+import Signals
+
+/// The live TMDb v3 client (MI-S3…S5): the four lists, title search and a movie with videos and
+/// credits. One request per subscription, cancelled when disposed, with a timeout.
+public final class LiveMovieService: MovieService {
+    /// How the client authenticates: a v3 API key as `api_key`, or a v4 read access token as a
+    /// bearer header.
+    public enum Credential: Sendable, Equatable {
+        case apiKey(String)
+        case bearer(String)
+    }
+
+    /// Where and how to call TMDb.
+    public struct Configuration: Sendable, Equatable {
+        public static let defaultBaseURL = URL(string: "https://api.themoviedb.org")!
+
+        public var credential: Credential
+        public var baseURL: URL
+        public var timeout: Duration
+
+        public init(credential: Credential, baseURL: URL = defaultBaseURL, timeout: Duration = .seconds(15)) {
+            self.credential = credential
+            self.baseURL = baseURL
+            self.timeout = timeout
+        }
+
+        /// From `TMDB_API_KEY` (a v3 key, or a v4 token, which is recognised by its JWT form) or
+        /// `TMDB_READ_ACCESS_TOKEN`, and optionally `TMDB_BASE_URL`.
+        public static func fromEnvironment(_ environment: Environment = Environment()) throws(MovieError) -> Configuration {
+            let credential: Credential
+            if let token = environment["TMDB_READ_ACCESS_TOKEN"] {
+                credential = .bearer(token)
+            } else if let key = environment["TMDB_API_KEY"] {
+                credential = key.hasPrefix("eyJ") && key.contains(".") ? .bearer(key) : .apiKey(key)
+            } else {
+                throw .missingAPIKey(variable: "TMDB_API_KEY")
+            }
+            guard let base = environment.url("TMDB_BASE_URL", default: defaultBaseURL) else {
+                throw .invalidConfiguration("TMDB_BASE_URL is not an http(s) URL: \(environment["TMDB_BASE_URL"] ?? "")")
+            }
+            return Configuration(credential: credential, baseURL: base)
+        }
+    }
+
+    public let configuration: Configuration
+    private let client: HTTPClient
+
+    public init(configuration: Configuration, client: HTTPClient = HTTPClient()) {
+        self.configuration = configuration
+        self.client = client
+    }
+
+    /// MI-S3: `GET /3/movie/{now_playing|popular|upcoming|top_rated}?api_key=…`.
+    public func fetchMovies(from endpoint: Endpoint) -> Signal<MoviesResponse, MovieError> {
+        get("/3" + endpoint.path, [])
+    }
+
+    /// MI-S4: `GET /3/search/movie?api_key&query=…&include_adult=false&language=en-US`.
+    public func searchMovie(query: String) -> Signal<MoviesResponse, MovieError> {
+        get("/3/search/movie", [("query", query), ("include_adult", "false"), ("language", "en-US")])
+    }
+
+    /// MI-S5: `GET /3/movie/{id}?append_to_response=videos,credits`.
+    public func fetchMovie(id: Int) -> Signal<MovieDetail, MovieError> {
+        get("/3/movie/\(id)", [("append_to_response", "videos,credits")])
+    }
+
+    /// The URL of a request.
+    public func url(path: String, _ parameters: [(String, String)]) -> URL {
+        var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false)!
+        let basePath = components.path.hasSuffix("/") ? String(components.path.dropLast()) : components.path
+        components.path = basePath + path
+        var items: [(String, String)] = []
+        if case .apiKey(let key) = configuration.credential { items.append(("api_key", key)) }
+        components.queryItems = (items + parameters).map { URLQueryItem(name: $0.0, value: $0.1) }
+        return components.url!
+    }
+
+    private func get<Body: Decodable & Sendable>(_ path: String, _ parameters: [(String, String)]) -> Signal<Body, MovieError> {
+        var headers = ["Accept": "application/json"]
+        if case .bearer(let token) = configuration.credential { headers["Authorization"] = "Bearer \(token)" }
+        let request = HTTPRequest(url: url(path: path, parameters), headers: headers, timeout: configuration.timeout)
+        return client.get(request)
+            .mapError { failure -> MovieError in
+                switch failure {
+                case .timeout: return .timeout
+                case .unreachable(let detail), .transport(let detail): return .transport(detail)
+                }
+            }
+            .flatMap { response -> Signal<Body, MovieError> in
+                switch Self.decode(Body.self, from: response) {
+                case .success(let body): return .just(body)
+                case .failure(let error): return .fail(error)
+                }
+            }
+    }
+
+    struct ErrorBody: Decodable {
+        let statusMessage: String?
+        enum CodingKeys: String, CodingKey { case statusMessage = "status_message" }
+    }
+
+    /// Checks the status (using TMDb's `status_message`), then decodes the body.
+    static func decode<Body: Decodable>(_ type: Body.Type, from response: HTTPResponse) -> Result<Body, MovieError> {
+        guard response.isSuccess else {
+            let message = (try? JSONDecoder().decode(ErrorBody.self, from: response.body))?.statusMessage
+            switch response.status {
+            case 401: return .failure(.invalidAPIKey(message ?? "HTTP 401"))
+            case 404: return .failure(.notFound(message ?? "HTTP 404"))
+            case 429: return .failure(.rateLimited(retryAfter: response.retryAfter))
+            case 500...599: return .failure(.server(status: response.status))
+            default: return .failure(.invalidResponse(status: response.status, message: message))
+            }
+        }
+        do {
+            return .success(try JSONDecoder().decode(Body.self, from: response.body))
+        } catch let error as DecodingError {
+            return .failure(.decoding(describe(error)))
+        } catch {
+            return .failure(.decoding("\(error)"))
+        }
+    }
+}
