@@ -18,6 +18,7 @@ let package = Package(
         .target(name: "SignalsTesting", dependencies: ["Signals"], swiftSettings: strict),
         .target(name: "MVVM", dependencies: ["Signals"], swiftSettings: strict),
         .target(name: "LiveHTTP", dependencies: ["Signals"], swiftSettings: strict),
+        .target(name: "TerminalUI", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
         // The seed apps, headless: models, services, offline catalogs, view models.
         .target(name: "PersonProfile", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
         .target(name: "Login", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
@@ -30,6 +31,7 @@ let package = Package(
         .testTarget(name: "PersonProfileTests", dependencies: ["PersonProfile", "Signals", "SignalsTesting"], swiftSettings: strict),
         .testTarget(name: "LoginTests", dependencies: ["Login", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
         .testTarget(name: "GoodsCatalogTests", dependencies: ["GoodsCatalog", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
         // A loopback HTTP server for the live clients' tests (never a product).
         .target(name: "LoopbackServer", path: "Tests/Support/LoopbackServer", swiftSettings: strict),
         .testTarget(name: "FlickrSearchTests", dependencies: ["FlickrSearch", "MVVM", "Signals", "SignalsTesting", "LiveHTTP", "LoopbackServer"], swiftSettings: strict),

@@ -1,0 +1,60 @@
+import MVVM
+import Signals
+
+// Bindings between widgets and view models (RxCocoa's control bindings). They are main-actor,
+// hold the widget weakly, and end when the widget or the source goes away.
+
+extension TextField {
+    /// Two-way: the property's value shows in the field, and the user's edits set the property.
+    @discardableResult
+    public func bind(to property: MutableProperty<String>) -> any Disposable {
+        let composite = CompositeDisposable()
+        composite += property.signal.bind(to: self, \.text)
+        composite += textChanges.take(during: lifetime).sink(value: { property.value = $0 })
+        return composite
+    }
+}
+
+extension SegmentedControl {
+    /// Two-way: the property selects the segment, and the user's choice sets the property.
+    @discardableResult
+    public func bind(to property: MutableProperty<Int>) -> any Disposable {
+        let composite = CompositeDisposable()
+        composite += property.signal.bind(to: self, \.selectedIndex)
+        composite += selectionChanges.take(during: lifetime).sink(value: { property.value = $0 })
+        return composite
+    }
+}
+
+extension TabBar {
+    /// Two-way: the property selects the tab, and the user's choice sets the property.
+    @discardableResult
+    public func bind(to property: MutableProperty<Int>) -> any Disposable {
+        let composite = CompositeDisposable()
+        composite += property.signal.bind(to: self, \.selectedIndex)
+        composite += selectionChanges.take(during: lifetime).sink(value: { property.value = $0 })
+        return composite
+    }
+}
+
+extension Button {
+    /// The button follows the action: enabled with `isEnabled`, busy while `isExecuting`, and a
+    /// press applies the action with `input`.
+    @discardableResult
+    public func bind<Input: Sendable, Output: Sendable, Failure: Error>(
+        to action: Action<Input, Output, Failure>,
+        input: @escaping @MainActor () -> Input
+    ) -> any Disposable {
+        let composite = CompositeDisposable()
+        composite += action.isEnabled.signal.bind(to: self, \.isEnabled)
+        composite += action.isExecuting.signal.bind(to: self, \.isBusy)
+        onPress = { action.execute(input()) }
+        return composite
+    }
+
+    /// The button follows an action that takes no input.
+    @discardableResult
+    public func bind<Output: Sendable, Failure: Error>(to action: Action<Void, Output, Failure>) -> any Disposable {
+        bind(to: action, input: {})
+    }
+}

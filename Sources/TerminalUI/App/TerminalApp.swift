@@ -1,0 +1,157 @@
+import Dispatch
+import Signals
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs a screen on a terminal: reads keys, draws frames, and restores the terminal however the
+/// app ends (quit, a thrown error, Ctrl-C, SIGTERM, SIGINT, SIGHUP, or a crash signal).
+///
+/// Main-actor work and input share the main queue: keys arrive from a reader thread and are
+/// handled on the main actor; drawing is coalesced to one frame per main-actor turn however many
+/// views changed. Window size changes (SIGWINCH) lay the screen out again and redraw it.
+@MainActor
+public final class TerminalApp {
+    public let screen: TerminalScreen
+    public let device: any TerminalDevice
+    private var renderer = Renderer()
+    private var parser = KeyParser()
+    private var frameScheduled = false
+    private var continuation: CheckedContinuation<Void, Never>?
+    private var sources: [any DispatchSourceProtocol] = []
+    private var input: (any Disposable)?
+    private var escapeFlush: DispatchWorkItem?
+    /// Called for every key before the screen sees it; return `true` to consume it.
+    public var keyFilter: (@MainActor (Key) -> Bool)?
+    /// Frames drawn so far (for tests and diagnostics).
+    public private(set) var framesDrawn = 0
+
+    public init(screen: TerminalScreen, device: any TerminalDevice) {
+        self.screen = screen
+        self.device = device
+        screen.needsDisplay = { [weak self] in self?.setNeedsDisplay() }
+    }
+
+    /// Schedules one frame for the end of this main-actor turn.
+    public func setNeedsDisplay() {
+        guard !frameScheduled else { return }
+        frameScheduled = true
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated { self.drawNow() }
+        }
+    }
+
+    /// Draws a frame at once (only the cells that changed).
+    public func drawNow() {
+        frameScheduled = false
+        let buffer = screen.render(size: device.size)
+        let bytes = renderer.render(buffer)
+        if !bytes.isEmpty { device.write(bytes) }
+        framesDrawn += 1
+    }
+
+    /// Feeds input bytes as the terminal would (tests use it too).
+    public func receive(_ bytes: [UInt8]) {
+        handle(parser.parse(bytes))
+        escapeFlush?.cancel()
+        if parser.hasPending {
+            let work = DispatchWorkItem { [weak self] in
+                MainActor.assumeIsolated {
+                    guard let self else { return }
+                    self.handle(self.parser.flush())
+                }
+            }
+            escapeFlush = work
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(40), execute: work)
+        }
+    }
+
+    /// Handles keys as if typed.
+    public func handle(_ keys: [Key]) {
+        for key in keys {
+            if case .control("c") = key {
+                quit()
+                return
+            }
+            if keyFilter?(key) == true { continue }
+            screen.handle(key)
+        }
+        setNeedsDisplay()
+    }
+
+    /// Redraws everything (after a resize or when the screen may have been disturbed).
+    public func redrawAll() {
+        renderer.invalidate()
+        drawNow()
+    }
+
+    /// Ends `run()`; the terminal is restored.
+    public func quit() {
+        continuation?.resume()
+        continuation = nil
+    }
+
+    /// Takes over the terminal and runs until `quit()` (or Ctrl-C). The terminal is restored
+    /// when it returns or throws, and by the signal handlers if the process is ended.
+    public func run() async throws {
+        try device.enterRawMode()
+        defer {
+            for source in sources { source.cancel() }
+            sources = []
+            input?.dispose()
+            input = nil
+            device.restore()
+        }
+        if device.isProcessTerminal { installSignalHandlers() }
+        input = device.startReading { bytes in
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { self.receive(bytes) }
+            }
+        }
+        startSpinnerTimer()
+        redrawAll()
+        await withCheckedContinuation { continuation in
+            self.continuation = continuation
+        }
+    }
+
+    private func installSignalHandlers() {
+        for signalNumber in [SIGWINCH, SIGTERM, SIGINT, SIGHUP] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+            source.setEventHandler { [weak self] in
+                MainActor.assumeIsolated {
+                    guard let self else { return }
+                    if signalNumber == SIGWINCH {
+                        self.redrawAll()
+                    } else {
+                        self.device.restore()
+                        exit(128 + signalNumber)
+                    }
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    private func startSpinnerTimer() {
+        let timer = DispatchSource.makeTimerSource(queue: .main)
+        timer.schedule(deadline: .now() + .milliseconds(100), repeating: .milliseconds(100))
+        timer.setEventHandler { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                Self.spinners(in: self.screen.root).forEach { $0.tick() }
+            }
+        }
+        timer.resume()
+        sources.append(timer)
+    }
+
+    static func spinners(in view: View) -> [Spinner] {
+        guard !view.isHidden else { return [] }
+        return (view as? Spinner).map { [$0] } ?? view.children.flatMap { spinners(in: $0) }
+    }
+}

@@ -1,0 +1,162 @@
+/// A position on the screen: column `x`, row `y`, from the top left (0, 0).
+public struct Point: Sendable, Hashable {
+    public var x: Int
+    public var y: Int
+    public init(x: Int, y: Int) { self.x = x; self.y = y }
+}
+
+/// A width and a height, in cells.
+public struct Size: Sendable, Hashable, CustomStringConvertible {
+    public var width: Int
+    public var height: Int
+    public init(width: Int, height: Int) { self.width = width; self.height = height }
+    public static let zero = Size(width: 0, height: 0)
+    public var description: String { "\(width)×\(height)" }
+}
+
+/// A rectangle of cells.
+public struct Rect: Sendable, Hashable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = max(0, width)
+        self.height = max(0, height)
+    }
+
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+
+    /// The part of this rectangle inside `other`.
+    public func intersection(_ other: Rect) -> Rect {
+        let left = max(x, other.x), top = max(y, other.y)
+        let right = min(maxX, other.maxX), bottom = min(maxY, other.maxY)
+        return Rect(x: left, y: top, width: right - left, height: bottom - top)
+    }
+
+    /// This rectangle shrunk by `amount` on every side.
+    public func inset(by amount: Int) -> Rect {
+        Rect(x: x + amount, y: y + amount, width: width - 2 * amount, height: height - 2 * amount)
+    }
+
+    public func contains(_ point: Point) -> Bool {
+        point.x >= x && point.x < maxX && point.y >= y && point.y < maxY
+    }
+}
+
+/// One cell: a grapheme and its style. The right half of a wide grapheme is a continuation
+/// cell (empty text) so that every column is accounted for.
+public struct Cell: Sendable, Hashable {
+    public var text: String
+    public var style: Style
+
+    public init(_ text: String = " ", style: Style = .plain) {
+        self.text = text
+        self.style = style
+    }
+
+    public static let blank = Cell()
+    static let continuation = Cell("")
+
+    public var isContinuation: Bool { text.isEmpty }
+}
+
+/// A grid of styled cells the views draw into and the renderer diffs.
+public struct ScreenBuffer: Sendable, Equatable {
+    public private(set) var size: Size
+    private var cells: [Cell]
+    /// Where the terminal cursor should be after drawing (for text fields), if shown.
+    public var cursor: Point?
+
+    public init(size: Size) {
+        self.size = size
+        cells = Array(repeating: .blank, count: max(0, size.width * size.height))
+    }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        get { cells[y * size.width + x] }
+        set { cells[y * size.width + x] = newValue }
+    }
+
+    /// Every cell back to blank.
+    public mutating func clear() {
+        for index in cells.indices { cells[index] = .blank }
+        cursor = nil
+    }
+
+    /// Fills `rect` (clipped to the screen) with `character` in `style`.
+    public mutating func fill(_ rect: Rect, with character: Character = " ", style: Style = .plain) {
+        let area = rect.intersection(Rect(x: 0, y: 0, width: size.width, height: size.height))
+        guard !area.isEmpty else { return }
+        for y in area.y..<area.maxY {
+            for x in area.x..<area.maxX { self[x, y] = Cell(String(character), style: style) }
+        }
+    }
+
+    /// Writes `text` at (`x`, `y`) in `style`, inside `clip` (the screen by default). A wide
+    /// grapheme that would straddle the clip's right edge is replaced by a space; one whose left
+    /// half would be cut is skipped. Returns the column after the last one written.
+    @discardableResult
+    public mutating func write(_ text: String, x: Int, y: Int, style: Style = .plain, clip: Rect? = nil) -> Int {
+        let screen = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        let area = (clip ?? screen).intersection(screen)
+        guard y >= area.y, y < area.maxY else { return x }
+        var column = x
+        for character in text {
+            let width = DisplayWidth.of(character)
+            if width == 0 {
+                // A combining mark joins the previous cell.
+                if column - 1 >= area.x, column - 1 < area.maxX, column > x {
+                    var previous = self[column - 1, y]
+                    if previous.isContinuation, column - 2 >= area.x { previous = self[column - 2, y] }
+                    previous.text.append(character)
+                    if self[column - 1, y].isContinuation { self[column - 2, y] = previous } else { self[column - 1, y] = previous }
+                }
+                continue
+            }
+            if column >= area.maxX { break }
+            if column < area.x {
+                column += width
+                continue
+            }
+            if width == 2 && column + 1 >= area.maxX {
+                self[column, y] = Cell(" ", style: style)
+                column += 1
+                break
+            }
+            clearWideNeighbours(x: column, y: y, width: width)
+            self[column, y] = Cell(String(character), style: style)
+            if width == 2 { self[column + 1, y] = Cell(Cell.continuation.text, style: style) }
+            column += width
+        }
+        return column
+    }
+
+    /// Overwriting half of a wide grapheme blanks its other half.
+    private mutating func clearWideNeighbours(x: Int, y: Int, width: Int) {
+        if self[x, y].isContinuation, x > 0 { self[x - 1, y] = Cell(" ", style: self[x - 1, y].style) }
+        let end = x + width
+        if end < size.width, self[end, y].isContinuation { self[end, y] = Cell(" ", style: self[end, y].style) }
+    }
+
+    /// The visible text of each row (continuation cells contribute nothing), trailing spaces kept.
+    public var lines: [String] {
+        (0..<size.height).map { y in
+            (0..<size.width).reduce(into: "") { line, x in line += self[x, y].text }
+        }
+    }
+
+    /// The visible text as one string, rows joined with newlines, trailing spaces trimmed.
+    public var text: String {
+        lines.map { line in
+            var trimmed = Substring(line)
+            while trimmed.last == " " { trimmed.removeLast() }
+            return String(trimmed)
+        }.joined(separator: "\n")
+    }
+}

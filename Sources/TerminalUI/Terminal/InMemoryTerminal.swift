@@ -1,0 +1,188 @@
+import Signals
+
+/// A terminal in memory: it interprets the ANSI output written to it (cursor moves, clears,
+/// SGR styles, UTF-8 text with wide graphemes) into a grid, so tests can check what a person
+/// would see, and counts the bytes written.
+public final class InMemoryTerminal: TerminalDevice, @unchecked Sendable {
+    // SAFETY: used from the main actor (the run loop) or a single test thread.
+    public private(set) var size: Size
+    public private(set) var grid: ScreenBuffer
+    public private(set) var bytesWritten = 0
+    public private(set) var writes = 0
+    public private(set) var cursor = Point(x: 0, y: 0)
+    public private(set) var isCursorVisible = true
+    public private(set) var isAlternateScreen = false
+    public private(set) var isBracketedPaste = false
+    public private(set) var isRaw = false
+    private var style = Style.plain
+    private var pending: [UInt8] = []
+
+    public init(size: Size) {
+        self.size = size
+        grid = ScreenBuffer(size: size)
+    }
+
+    /// Simulates the user resizing the window (the grid keeps what fits).
+    public func resize(to size: Size) {
+        var next = ScreenBuffer(size: size)
+        for y in 0..<min(size.height, self.size.height) {
+            for x in 0..<min(size.width, self.size.width) { next[x, y] = grid[x, y] }
+        }
+        self.size = size
+        grid = next
+    }
+
+    public func enterRawMode() throws { isRaw = true }
+
+    public func restore() { isRaw = false }
+
+    /// What is on screen, trailing spaces trimmed.
+    public var text: String { grid.text }
+
+    /// Row `y` as seen, trailing spaces trimmed.
+    public func line(_ y: Int) -> String {
+        var line = Substring(grid.lines[y])
+        while line.last == " " { line.removeLast() }
+        return String(line)
+    }
+
+    /// The style of the cell at (`x`, `y`).
+    public func style(x: Int, y: Int) -> Style { grid[x, y].style }
+
+    public func write(_ bytes: [UInt8]) {
+        bytesWritten += bytes.count
+        writes += 1
+        pending += bytes
+        interpret()
+    }
+
+    private func interpret() {
+        var index = 0
+        var text: [UInt8] = []
+        func flushText() {
+            guard !text.isEmpty else { return }
+            for character in String(decoding: text, as: UTF8.self) { put(character) }
+            text.removeAll()
+        }
+        while index < pending.count {
+            let byte = pending[index]
+            if byte == 0x1B {
+                flushText()
+                guard index + 1 < pending.count else { break }
+                if pending[index + 1] == UInt8(ascii: "[") {
+                    var end = index + 2
+                    while end < pending.count, !(0x40...0x7E).contains(pending[end]) { end += 1 }
+                    guard end < pending.count else { break }
+                    let parameters = String(decoding: pending[(index + 2)..<end], as: UTF8.self)
+                    control(parameters, final: pending[end])
+                    index = end + 1
+                } else {
+                    index += 2
+                }
+                continue
+            }
+            if byte == 0x0D { flushText(); cursor.x = 0; index += 1; continue }
+            if byte == 0x0A { flushText(); cursor.y = min(size.height - 1, cursor.y + 1); index += 1; continue }
+            text.append(byte)
+            index += 1
+        }
+        flushText()
+        pending.removeFirst(index)
+    }
+
+    private func put(_ character: Character) {
+        guard cursor.y < size.height, cursor.x < size.width else { return }
+        let width = DisplayWidth.of(character)
+        if width == 0 { return }
+        grid.write(String(character), x: cursor.x, y: cursor.y, style: style)
+        cursor.x += width
+    }
+
+    private func control(_ parameters: String, final: UInt8) {
+        let numbers = parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0.filter(\.isNumber)) }
+        switch final {
+        case UInt8(ascii: "H"), UInt8(ascii: "f"):
+            let row = (numbers.first ?? 1) ?? 1
+            let column = (numbers.count > 1 ? numbers[1] : 1) ?? 1
+            cursor = Point(x: max(0, column - 1), y: max(0, row - 1))
+        case UInt8(ascii: "J"):
+            if parameters == "2" { grid.clear() }
+        case UInt8(ascii: "K"):
+            grid.fill(Rect(x: cursor.x, y: cursor.y, width: size.width - cursor.x, height: 1))
+        case UInt8(ascii: "m"):
+            applySGR(numbers.map { $0 ?? 0 })
+        case UInt8(ascii: "h"), UInt8(ascii: "l"):
+            let on = final == UInt8(ascii: "h")
+            switch parameters {
+            case "?25": isCursorVisible = on
+            case "?1049": isAlternateScreen = on
+            case "?2004": isBracketedPaste = on
+            default: break
+            }
+        default:
+            break
+        }
+    }
+
+    private func applySGR(_ codes: [Int]) {
+        var index = 0
+        let codes = codes.isEmpty ? [0] : codes
+        while index < codes.count {
+            let code = codes[index]
+            switch code {
+            case 0: style = .plain
+            case 1: style.bold = true
+            case 2: style.dim = true
+            case 4: style.underline = true
+            case 7: style.reverse = true
+            case 22: style.bold = false; style.dim = false
+            case 24: style.underline = false
+            case 27: style.reverse = false
+            case 30...37: style.foreground = TerminalColor.standard(code - 30)
+            case 39: style.foreground = nil
+            case 40...47: style.background = TerminalColor.standard(code - 40)
+            case 49: style.background = nil
+            case 90...97: style.foreground = TerminalColor.standard(code - 90 + 8)
+            case 100...107: style.background = TerminalColor.standard(code - 100 + 8)
+            case 38, 48:
+                if index + 2 < codes.count, codes[index + 1] == 5 {
+                    let color = TerminalColor.indexed(UInt8(clamping: codes[index + 2]))
+                    if code == 38 { style.foreground = color } else { style.background = color }
+                    index += 2
+                }
+            default: break
+            }
+            index += 1
+        }
+    }
+}
+
+extension TerminalColor {
+    static func standard(_ index: Int) -> TerminalColor {
+        let all: [TerminalColor] = [.black, .red, .green, .yellow, .blue, .magenta, .cyan, .white,
+                                    .brightBlack, .brightRed, .brightGreen, .brightYellow, .brightBlue, .brightMagenta, .brightCyan, .brightWhite]
+        return all[max(0, min(15, index))]
+    }
+}
+
+/// Where frames are written: a real terminal, or one in memory for tests.
+public protocol TerminalDevice: AnyObject, Sendable {
+    /// The size in cells.
+    var size: Size { get }
+    /// Writes bytes (one call per frame).
+    func write(_ bytes: [UInt8])
+    /// Raw mode, alternate screen, bracketed paste, hidden cursor.
+    func enterRawMode() throws
+    /// Undoes everything `enterRawMode` did.
+    func restore()
+    /// Starts delivering input bytes (on any thread); `nil` when input is fed by other means
+    /// (tests). Disposing stops reading.
+    func startReading(_ onBytes: @escaping @Sendable ([UInt8]) -> Void) -> (any Disposable)?
+    /// Whether this is the process's own terminal, so the app should handle its signals.
+    var isProcessTerminal: Bool { get }
+}
+
+extension InMemoryTerminal {
+    public func startReading(_ onBytes: @escaping @Sendable ([UInt8]) -> Void) -> (any Disposable)? { nil }
+    public var isProcessTerminal: Bool { false }
+}

@@ -1,0 +1,105 @@
+import Signals
+
+/// Text on one line (cut with "…" when too long), or wrapped over several lines.
+@MainActor
+public final class Label: View {
+    public var text: String { didSet { if text != oldValue { setNeedsDisplay() } } }
+    public var style: Style { didSet { setNeedsDisplay() } }
+    /// Wraps at word boundaries instead of cutting.
+    public var wraps: Bool
+
+    public init(_ text: String = "", style: Style = .plain, wraps: Bool = false) {
+        self.text = text
+        self.style = style
+        self.wraps = wraps
+        super.init()
+    }
+
+    public override func intrinsicSize(in available: Size) -> Size {
+        guard !text.isEmpty else { return Size(width: 0, height: 1) }
+        if wraps { return Size(width: available.width, height: max(1, Self.wrap(text, width: available.width).count)) }
+        return Size(width: min(available.width, DisplayWidth.of(text)), height: 1)
+    }
+
+    public override func draw(into buffer: inout ScreenBuffer) {
+        let lines = wraps ? Self.wrap(text, width: frame.width) : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        for (index, line) in lines.prefix(frame.height).enumerated() {
+            buffer.write(wraps ? line : DisplayWidth.truncate(line, to: frame.width), x: frame.x, y: frame.y + index, style: style, clip: frame)
+        }
+    }
+
+    /// Word-wraps `text` to `width` columns (long words are cut).
+    public static func wrap(_ text: String, width: Int) -> [String] {
+        guard width > 0 else { return [] }
+        var lines: [String] = []
+        for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            var line = ""
+            for word in paragraph.split(separator: " ") {
+                var word = String(word)
+                while DisplayWidth.of(word) > width {
+                    if !line.isEmpty { lines.append(line); line = "" }
+                    let head = DisplayWidth.prefix(of: word, fitting: width).text
+                    lines.append(head)
+                    word = String(word.dropFirst(head.count))
+                }
+                let candidate = line.isEmpty ? word : line + " " + word
+                if DisplayWidth.of(candidate) <= width {
+                    line = candidate
+                } else {
+                    lines.append(line)
+                    line = word
+                }
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+}
+
+/// A line at the bottom of a screen for hints and errors.
+@MainActor
+public final class StatusLine: View {
+    public enum Kind: Sendable { case hint, error }
+    public var text: String { didSet { if text != oldValue { setNeedsDisplay() } } }
+    public var kind: Kind { didSet { setNeedsDisplay() } }
+
+    public init(_ text: String = "", kind: Kind = .hint) {
+        self.text = text
+        self.kind = kind
+        super.init()
+        heightPolicy = .fixed(1)
+    }
+
+    public override func draw(into buffer: inout ScreenBuffer) {
+        let style = kind == .error ? Style(bold: true, foreground: .red) : Style(dim: true)
+        buffer.write(DisplayWidth.truncate(text, to: frame.width), x: frame.x, y: frame.y, style: style, clip: frame)
+    }
+}
+
+/// An activity indicator; shows nothing while not animating.
+@MainActor
+public final class Spinner: View {
+    public static let frames = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"]
+    public var isAnimating = false { didSet { if isAnimating != oldValue { setNeedsDisplay() } } }
+    public var label: String { didSet { setNeedsDisplay() } }
+    public private(set) var frameIndex = 0
+
+    public init(label: String = "") {
+        self.label = label
+        super.init()
+        heightPolicy = .fixed(1)
+    }
+
+    /// Advances the animation (the run loop calls it about ten times a second).
+    public func tick() {
+        guard isAnimating else { return }
+        frameIndex = (frameIndex + 1) % Self.frames.count
+        setNeedsDisplay()
+    }
+
+    public override func draw(into buffer: inout ScreenBuffer) {
+        guard isAnimating else { return }
+        let text = Self.frames[frameIndex] + (label.isEmpty ? "" : " " + label)
+        buffer.write(text, x: frame.x, y: frame.y, style: Style(foreground: .cyan), clip: frame)
+    }
+}
