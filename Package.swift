@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "SignalsTesting", targets: ["SignalsTesting"]),
         .library(name: "MVVM", targets: ["MVVM"]),
+        .library(name: "TerminalUI", targets: ["TerminalUI"]),
     ],
     targets: [
         .target(name: "Signals", swiftSettings: strict),

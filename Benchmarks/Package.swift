@@ -15,5 +15,10 @@ let package = Package(
             dependencies: [.product(name: "Signals", package: "MVVMKit"), "MallocCounter"],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        .executableTarget(
+            name: "FrameBench",
+            dependencies: [.product(name: "TerminalUI", package: "MVVMKit")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

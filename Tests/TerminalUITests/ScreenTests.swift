@@ -291,3 +291,35 @@ final class Harness {
         #expect(!terminal.isRaw, "Ctrl-C quits and restores the terminal")
     }
 }
+
+@MainActor @Suite struct TabAndStatusTests {
+    @Test func tabBarSwitchesContentWithLeftAndRight() {
+        let movies = Label("movie list"), search = TextField(placeholder: "Search movies")
+        let tabs = TabBar([(title: "Movies", content: movies), (title: "Search", content: search)])
+        let selection = MutableProperty(0)
+        tabs.bind(to: selection)
+        let harness = Harness(tabs, size: Size(width: 40, height: 10))
+        #expect(harness.line(0).contains("Movies") && harness.line(0).contains("Search"))
+        #expect(harness.text.contains("movie list"))
+        #expect(!harness.text.contains("Search movies"))
+        harness.press(.right)
+        #expect(selection.value == 1)
+        #expect(harness.text.contains("Search movies"))
+        #expect(!harness.text.contains("movie list"))
+        selection.value = 0
+        harness.app.drawNow()
+        #expect(harness.text.contains("movie list"))
+    }
+
+    @Test func statusLineShowsHintsAndErrors() {
+        let status = StatusLine("Tab: next field")
+        let harness = Harness(Stack(.vertical, [Label("body"), status]), size: Size(width: 30, height: 6))
+        #expect(harness.text.contains("Tab: next field"))
+        #expect(harness.terminal.style(x: 0, y: 1).dim)
+        status.text = "Could not reach Flickr"
+        status.kind = .error
+        harness.app.drawNow()
+        #expect(harness.line(1) == "Could not reach Flickr")
+        #expect(harness.terminal.style(x: 0, y: 1).foreground == .red)
+    }
+}
