@@ -35,6 +35,7 @@ public final class ListView: View {
     private let selections = PublishSubject<Int, Never>()
     private let visible = BehaviorSubject<Range<Int>, Never>(0..<0)
     private let nearEnd = PublishSubject<Void, Never>()
+    private let moves = PublishSubject<Int, Never>()
 
     public init(emptyText: String = "") {
         self.emptyText = emptyText
@@ -46,6 +47,8 @@ public final class ListView: View {
     public nonisolated var selected: Signal<Int, Never> { selections.signal }
     /// The rows on screen, each time they change.
     public nonisolated var visibleRows: Signal<Range<Int>, Never> { visible.signal.removeDuplicates() }
+    /// The highlighted row, each time the user moves it.
+    public nonisolated var selectionChanges: Signal<Int, Never> { moves.signal }
     /// Emits when the selection reaches the last row (load more).
     public nonisolated var reachedEnd: Signal<Void, Never> { nearEnd.signal }
 
@@ -59,7 +62,9 @@ public final class ListView: View {
         guard !rows.isEmpty else { return }
         let clamped = max(0, min(rows.count - 1, index))
         let reached = clamped == rows.count - 1 && selection != clamped
+        let moved = clamped != selection
         selection = clamped
+        if moved { moves.send(clamped) }
         clampScroll()
         setNeedsDisplay()
         reportVisibleRows()

@@ -27,10 +27,6 @@ public final class NavigationStack: View {
         if let root { push(root) }
     }
 
-    deinit {
-        MainActor.assumeIsolated { subscription?.dispose() }
-    }
-
     /// The visible screen.
     public var top: Page? { pages.last }
 
@@ -58,7 +54,8 @@ public final class NavigationStack: View {
     public func bind(to navigator: Navigator, registry: ScreenRegistry<Page>) {
         for viewModel in navigator.stack { push(registry.screen(for: viewModel)) }
         onBack = { navigator.pop() }
-        subscription = navigator.changes.asDriver().signal.sink(value: { [weak self] change in
+        subscription?.dispose()
+        subscription = navigator.changes.asDriver().signal.take(during: lifetime).sink(value: { [weak self] change in
             MainActor.assumeIsolated {
                 guard let self else { return }
                 switch change {

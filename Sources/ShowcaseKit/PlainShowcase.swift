@@ -1,0 +1,284 @@
+import FlickrSearch
+import Foundation
+import GoodsCatalog
+import LiveHTTP
+import Login
+import MVVM
+import MovieInfo
+import PersonProfile
+import Signals
+import SignalsTesting
+import TerminalUI
+
+/// What plain mode was asked to do.
+public struct PlainOptions: Sendable {
+    public var search: String?
+    public var list: String?
+    public var category: String?
+    public var page: Int
+    public var user: String?
+    public var password: String?
+
+    public init(search: String? = nil, list: String? = nil, category: String? = nil, page: Int = 1, user: String? = nil, password: String? = nil) {
+        self.search = search
+        self.list = list
+        self.category = category
+        self.page = page
+        self.user = user
+        self.password = password
+    }
+}
+
+/// Plain mode: the same view models driven by arguments, printing the resulting view state as
+/// text (another view of the same view models, for scripts and pipes). Offline, time runs
+/// virtually, so the output is immediate and the same every time; live, it waits for the APIs.
+public struct PlainShowcase {
+    let app: ShowcaseApp
+    let options: PlainOptions
+    let mode: ServiceMode
+    let environment: Environment
+
+    public init(app: ShowcaseApp, options: PlainOptions, mode: ServiceMode, environment: Environment = Environment()) {
+        self.app = app
+        self.options = options
+        self.mode = mode
+        self.environment = environment
+    }
+
+    /// The text of the view state; throws a ``ServiceSetupError`` for unusable arguments.
+    public func run() throws -> String {
+        let clock = PlainClock(live: mode == .live)
+        let navigator = Navigator()
+        let factory = ServiceFactory(mode: mode, environment: environment, scheduler: clock.scheduler, navigator: navigator)
+        switch app {
+        case .flickr: return try flickr(factory, clock, navigator)
+        case .person: return person()
+        case .login: return try login(factory, clock, navigator)
+        case .movies: return try movies(factory, clock)
+        case .goods: return try goods(factory, clock, navigator)
+        case .goodsDataController: return try goodsDataController(factory, clock)
+        }
+    }
+
+    // MARK: Flickr
+
+    func flickr(_ factory: ServiceFactory, _ clock: PlainClock, _ navigator: Navigator) throws -> String {
+        let viewModel = FlickrSearchViewModel(services: try factory.flickr())
+        navigator.push(viewModel)
+        var out = [viewModel.title, String(repeating: "=", count: viewModel.title.count)]
+        guard let text = options.search else {
+            out.append("Search: (empty) — pass --search TEXT (more than 3 characters)")
+            return out.joined(separator: "\n")
+        }
+        viewModel.searchText.value = text
+        out.append("Search: \(text)")
+        guard viewModel.isSearchValid.value else {
+            out.append("Go is disabled: the search needs more than 3 characters.")
+            return out.joined(separator: "\n")
+        }
+        let errors = Recorder<ConnectionAlert, Never>()
+        errors.subscribe(to: viewModel.alerts)
+        viewModel.executeSearch.execute()
+        clock.settle { !viewModel.isSearching.value }
+        if let alert = errors.values.last {
+            out.append("\(alert.title): \(alert.message)")
+            out.append("  (\(alert.detail))")
+            return out.joined(separator: "\n")
+        }
+        guard let results = navigator.top as? FlickrSearchResultsViewModel else {
+            out.append("No answer.")
+            return out.joined(separator: "\n")
+        }
+        let shown = Array(results.items.prefix(10))
+        for item in shown { item.isVisible.value = true }
+        clock.advance(by: .seconds(2)) { shown.allSatisfy { $0.countsText.value != nil } }
+        out.append("")
+        out.append("Results for \"\(results.title)\": \(CountFormat.grouped(results.results.totalResults)) photos" +
+                   (results.results.totalResults > results.items.count ? " (showing \(results.items.count))" : ""))
+        for (index, item) in results.items.prefix(20).enumerated() {
+            let counts = item.countsText.value.map { "  \($0)" } ?? ""
+            out.append(String(format: "%3d. ", index + 1) + item.title + counts)
+        }
+        if results.items.count > 20 { out.append("     … \(results.items.count - 20) more") }
+        out.append("")
+        out.append("Recent searches:")
+        for row in viewModel.recentRows.value { out.append("  \(row.text) · \(row.totalText) photos") }
+        return out.joined(separator: "\n")
+    }
+
+    // MARK: Person
+
+    func person() -> String {
+        var out = ["Person", "======"]
+        for viewModel in PersonCatalog.people.map({ PersonViewModel(person: $0) }) {
+            out.append("\(viewModel.nameText) — \(viewModel.birthdateText)")
+        }
+        return out.joined(separator: "\n")
+    }
+
+    // MARK: Login
+
+    func login(_ factory: ServiceFactory, _ clock: PlainClock, _ navigator: Navigator) throws -> String {
+        let viewModel = LoginViewModel(services: factory.login())
+        navigator.push(viewModel)
+        viewModel.userName.value = options.user ?? ""
+        viewModel.password.value = options.password ?? ""
+        var out = ["Login", "=====", "User name: \(viewModel.userName.value)", "Password: " + String(repeating: "•", count: viewModel.password.value.count)]
+        out.append("Login button: " + (viewModel.isLoginEnabled.value ? "enabled" : "disabled (both fields need at least 3 characters)"))
+        guard viewModel.isLoginEnabled.value else { return out.joined(separator: "\n") }
+        viewModel.login.execute()
+        clock.settle { !viewModel.isLoggingIn.value }
+        if let success = navigator.top as? LoginSuccessViewModel {
+            out += ["", success.greeting, success.userNameText]
+        } else if let status = viewModel.statusText.value {
+            out += ["", status]
+        }
+        return out.joined(separator: "\n")
+    }
+
+    // MARK: Movies
+
+    func movies(_ factory: ServiceFactory, _ clock: PlainClock) throws -> String {
+        let app = MoviesTabsViewModel(services: try factory.movies())
+        var out: [String] = []
+        if let query = options.search {
+            app.selectedTab.value = 1
+            app.search.query.value = query
+            clock.advance(by: .seconds(2)) { !app.search.isFetching.value && app.search.infoText.value != MovieSearchViewModel.hint }
+            clock.settle { !app.search.isFetching.value }
+            out += ["Movies › Search", "===============", "Query: \(query)"]
+            if let info = app.search.infoText.value { out.append(info) }
+            out += app.search.movies.value.enumerated().map { Self.movieLine($0.offset, $0.element) }
+            return out.joined(separator: "\n")
+        }
+        let names = ["now-playing": 0, "popular": 1, "upcoming": 2, "top-rated": 3]
+        let requested = options.list ?? "now-playing"
+        guard let index = names[requested] else {
+            throw ServiceSetupError(description: "unknown list '\(requested)': use now-playing, popular, upcoming or top-rated")
+        }
+        app.list.selectedIndex.value = index
+        clock.settle { !app.list.isFetching.value }
+        out += ["Movies › \(app.list.segments[index])", String(repeating: "=", count: 9 + app.list.segments[index].count)]
+        out.append(app.list.segments.enumerated().map { $0.offset == index ? "[\($0.element)]" : $0.element }.joined(separator: " | "))
+        if let error = app.list.errorText.value { out.append(error) }
+        out += app.list.movies.value.enumerated().map { Self.movieLine($0.offset, $0.element) }
+        return out.joined(separator: "\n")
+    }
+
+    static func movieLine(_ index: Int, _ cell: MovieCellViewModel) -> String {
+        String(format: "%2d. ", index + 1) + "\(cell.title)  \(cell.ratingText)  (\(cell.releaseDateText))"
+    }
+
+    // MARK: Goods
+
+    func goods(_ factory: ServiceFactory, _ clock: PlainClock, _ navigator: Navigator) throws -> String {
+        let services = factory.goods()
+        let categories = CategoryListViewModel(services: services)
+        navigator.push(categories)
+        categories.load()
+        clock.settle { !categories.isLoading.value }
+        guard let id = options.category else {
+            var out = [categories.title, "=================="]
+            out += categories.rows.value.map { "  \($0.sortID). \($0.title)" }
+            out.append("Pass --category ID (and --page N) to see a category's goods.")
+            return out.joined(separator: "\n")
+        }
+        guard let index = categories.rows.value.firstIndex(where: { $0.sortID == id }) else {
+            throw ServiceSetupError(description: "unknown category '\(id)': use one of \(categories.rows.value.map(\.sortID).joined(separator: ", "))")
+        }
+        categories.select(index: index)
+        guard let list = navigator.top as? GoodsListViewModel else { return "No list." }
+        list.first()
+        clock.settle { !list.isLoading.value }
+        while list.page.value < options.page && list.hasMore.value {
+            list.next()
+            clock.settle { !list.isLoading.value }
+        }
+        var out = ["\(list.title) · \(list.category.value.name)", "================"]
+        out += list.rows.value.enumerated().map { String(format: "%3d. ", $0.offset + 1) + $0.element.name.padded(to: 36) + $0.element.price }
+        if list.rows.value.isEmpty { out.append("(no goods)") }
+        out.append("page \(list.page.value) · \(list.rows.value.count) items · " + (list.hasMore.value ? "more pages" : "end of list"))
+        if let error = list.errorText.value { out.append(error) }
+        return out.joined(separator: "\n")
+    }
+
+    func goodsDataController(_ factory: ServiceFactory, _ clock: PlainClock) throws -> String {
+        let services = factory.goods()
+        let id = options.category ?? "2"
+        guard OfflineGoodsService.categories.contains(where: { $0.category.sortID == id }) else {
+            throw ServiceSetupError(description: "unknown category '\(id)'")
+        }
+        let controller = GoodsListScreenController(sortID: id, services: services)
+        let view = PlainGoodsListView()
+        controller.viewDidLoad(view)
+        clock.settle { view.bound.value != nil || view.error.value != nil }
+        while (view.bound.value?.hasMore ?? false) && (view.pages.value < options.page) {
+            let before = view.pages.value
+            controller.didReachEnd()
+            clock.settle { view.pages.value > before || view.error.value != nil }
+        }
+        var out = ["商品列表 (DataController) · category \(id)", "=================================="]
+        for (index, cell) in (view.bound.value?.cellViewModelArray ?? []).enumerated() {
+            out.append(String(format: "%3d. ", index + 1) + cell.name.padded(to: 36) + cell.price)
+        }
+        out.append("pages loaded: \(view.pages.value) · " + ((view.bound.value?.hasMore ?? false) ? "more pages" : "end of list"))
+        if let error = view.error.value { out.append(error) }
+        return out.joined(separator: "\n")
+    }
+}
+
+/// GD-4's list view, as text: records what it is bound to.
+final class PlainGoodsListView: GoodsListViewProtocol {
+    let bound = Locked<GoodsListStaticViewModel?>(nil)
+    let pages = Locked(0)
+    let error = Locked<String?>(nil)
+
+    func bind(viewModel: GoodsListStaticViewModel) {
+        bound.withLock { $0 = viewModel }
+        pages.withLock { $0 += 1 }
+    }
+
+    func show(error message: String) {
+        error.withLock { $0 = message }
+    }
+}
+
+/// Time for plain mode: virtual (instant) offline, real when talking to the live APIs.
+final class PlainClock: Sendable {
+    let scheduler: any Scheduler
+    private let virtual: TestScheduler?
+
+    init(live: Bool) {
+        if live {
+            virtual = nil
+            scheduler = SerialQueueScheduler(label: "showcase.plain")
+        } else {
+            let test = TestScheduler()
+            virtual = test
+            scheduler = test
+        }
+    }
+
+    /// Lets time pass until nothing is scheduled (virtual) or `done` holds (live, 30 s at most).
+    func settle(_ done: () -> Bool) {
+        if let virtual {
+            virtual.advance(by: .seconds(30))
+            return
+        }
+        wait(seconds: 30, until: done)
+    }
+
+    /// Lets `duration` pass (virtual), or waits until `done` or `duration` (live).
+    func advance(by duration: Duration, until done: () -> Bool) {
+        if let virtual {
+            virtual.advance(by: duration)
+            return
+        }
+        wait(seconds: Double(duration.components.seconds) + 0.5, until: done)
+    }
+
+    private func wait(seconds: Double, until done: () -> Bool) {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !done() && Date() < deadline { usleep(20_000) }
+    }
+}

@@ -1,0 +1,336 @@
+import FlickrSearch
+import Foundation
+import GoodsCatalog
+import Login
+import MVVM
+import MovieInfo
+import PersonProfile
+import Signals
+import TerminalUI
+
+/// The terminal screens of every app, built only from TerminalUI widgets bound to the headless
+/// view models: the views hold no presentation logic.
+@MainActor
+public enum Screens {
+    static let hint = "Tab: next • Enter: choose • Esc: back • Ctrl-C: quit"
+
+    /// How every view-model type is shown.
+    public static func registry() -> ScreenRegistry<NavigationStack.Page> {
+        let registry = ScreenRegistry<NavigationStack.Page>()
+        registry.register(LauncherViewModel.self, launcher)
+        registry.register(FlickrSearchViewModel.self, flickrSearch)
+        registry.register(FlickrSearchResultsViewModel.self, flickrResults)
+        registry.register(PersonBrowserViewModel.self, person)
+        registry.register(LoginViewModel.self, login)
+        registry.register(LoginSuccessViewModel.self, loginSuccess)
+        registry.register(MoviesTabsViewModel.self, movies)
+        registry.register(MovieDetailViewModel.self, movieDetail)
+        registry.register(CategoryListViewModel.self, categories)
+        registry.register(GoodsListViewModel.self, goodsList)
+        registry.register(GoodsDetailViewModel.self, goodsDetail)
+        registry.register(GoodsDataControllerCategories.self, dataControllerCategories)
+        registry.register(GoodsDataControllerPage.self, dataControllerList)
+        return registry
+    }
+
+    // MARK: Launcher
+
+    static func launcher(_ viewModel: LauncherViewModel) -> NavigationStack.Page {
+        let list = ListView()
+        list.rows = viewModel.rows.map { ListView.Row([$0.title, $0.summary]) }
+        list.selected.take(during: list.lifetime).sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
+        let view = Stack(.vertical, spacing: 1, [
+            Label("Apps from the MVVM tutorials, running on MVVMKit. Enter opens one.", style: .dim),
+            list,
+            StatusLine("↑↓: choose • Enter: open • Esc: back to this list • Ctrl-C: quit"),
+        ])
+        return .init(title: viewModel.title, view: view)
+    }
+
+    // MARK: Flickr
+
+    static func flickrSearch(_ viewModel: FlickrSearchViewModel) -> NavigationStack.Page {
+        let field = TextField(placeholder: "Search Flickr (more than 3 characters)")
+        field.bind(to: viewModel.searchText)
+        field.submissions.take(during: field.lifetime).sink(value: { _ in viewModel.executeSearch.execute() }).disposed(by: field.bag)
+        let go = Button("Go")
+        go.bind(to: viewModel.executeSearch)
+        let spinner = Spinner(label: "Searching Flickr…")
+        viewModel.isSearching.signal.bind(to: spinner, \.isAnimating)
+        let recent = ListView(emptyText: "No searches yet")
+        recent.rows = []
+        viewModel.recentRows.signal
+            .map { rows in rows.map { ListView.Row("\($0.text)  ·  \($0.totalText) photos") } }
+            .bind(to: recent, \.rows)
+        recent.selected.take(during: recent.lifetime).sink(value: { viewModel.selectRecentSearch(at: $0) }).disposed(by: recent.bag)
+        let view = Stack(.vertical, spacing: 1, [
+            Stack(.horizontal, spacing: 1, [field, go]),
+            spinner,
+            Label("Recent searches", style: .bold),
+            recent,
+            StatusLine(hint),
+        ])
+        // FS-V5: connection errors become the alert; the typed text stays.
+        viewModel.alerts.asDriver().signal.take(during: view.lifetime).sink(value: { [weak view] alert in
+            MainActor.assumeIsolated {
+                view?.host?.present(title: alert.title, message: alert.message, button: alert.dismiss)
+            }
+        }).disposed(by: view.bag)
+        return .init(title: viewModel.title, view: view)
+    }
+
+    static func flickrResults(_ viewModel: FlickrSearchResultsViewModel) -> NavigationStack.Page {
+        let list = ListView(emptyText: "No photos found.")
+        let items = viewModel.items
+        Property.combineLatest(items.map(\.countsText)).signal
+            .map { counts in
+                zip(items, counts).map { item, counts in ListView.Row([item.title, counts ?? "  loading counts…"]) }
+            }
+            .bind(to: list, \.rows)
+        // FS-V8: rows tell their item view models when they scroll in and out of view.
+        list.visibleRows.take(during: list.lifetime).sink(value: { range in
+            for (index, item) in items.enumerated() { item.isVisible.value = range.contains(index) }
+        }).disposed(by: list.bag)
+        let summary = "\(CountFormat.grouped(viewModel.results.totalResults)) photos" +
+            (viewModel.results.totalResults > items.count ? " (showing \(items.count))" : "")
+        let view = Stack(.vertical, spacing: 1, [Label(summary, style: .dim), list, StatusLine("Counts load for rows on screen for a second • Esc: back")])
+        return .init(title: viewModel.title, view: view)
+    }
+
+    // MARK: Person
+
+    static func person(_ viewModel: PersonBrowserViewModel) -> NavigationStack.Page {
+        let name = Label(style: .bold), birthdate = Label()
+        viewModel.current.signal.map(\.nameText).bind(to: name, \.text)
+        viewModel.current.signal.map { "Born " + $0.birthdateText }.bind(to: birthdate, \.text)
+        let list = ListView()
+        list.rows = viewModel.people.map { ListView.Row($0.person.firstName + " " + $0.person.lastName) }
+        list.selectionChanges.take(during: list.lifetime).sink(value: { viewModel.selected.value = $0 }).disposed(by: list.bag)
+        let card = Border(title: "PersonViewModel", Stack(.vertical, [name, birthdate]))
+        let view = Stack(.vertical, spacing: 1, [card, list, StatusLine("↑↓: another person • Esc: back")])
+        return .init(title: viewModel.title, view: view)
+    }
+
+    // MARK: Login
+
+    static func login(_ viewModel: LoginViewModel) -> NavigationStack.Page {
+        let user = TextField(placeholder: "User name (3+ characters)")
+        user.bind(to: viewModel.userName)
+        let password = SecureField(placeholder: "Password (3+ characters)")
+        password.bind(to: viewModel.password)
+        password.submissions.take(during: password.lifetime).sink(value: { _ in viewModel.login.execute() }).disposed(by: password.bag)
+        let button = Button("Login")
+        button.bind(to: viewModel.login)
+        let spinner = Spinner(label: "Signing in…")
+        viewModel.isLoggingIn.signal.bind(to: spinner, \.isAnimating)
+        let status = StatusLine("", kind: .error)
+        viewModel.statusText.signal.map { $0 ?? "" }.bind(to: status, \.text)
+        let view = Stack(.vertical, spacing: 1, [
+            Label("User name"), user,
+            Label("Password"), password,
+            button, spinner, status,
+            Label("Try ada/lovelace (success), grace/hopper (needs verification), alan/turing (server down).", style: .dim, wraps: true),
+        ])
+        return .init(title: viewModel.title, view: view)
+    }
+
+    static func loginSuccess(_ viewModel: LoginSuccessViewModel) -> NavigationStack.Page {
+        let back = Button("Back") { viewModel.back() }
+        let view = Stack(.vertical, spacing: 1, [Label(viewModel.greeting, style: .bold), Label(viewModel.userNameText), back])
+        return .init(title: viewModel.title, view: view)
+    }
+
+    // MARK: Movies
+
+    nonisolated static func movieRows(_ cells: [MovieCellViewModel]) -> [ListView.Row] {
+        cells.map { ListView.Row(["\($0.title)  \($0.ratingText)", "\($0.releaseDateText) · \($0.overview)"]) }
+    }
+
+    static func movies(_ viewModel: MoviesTabsViewModel) -> NavigationStack.Page {
+        let listModel = viewModel.list, searchModel = viewModel.search
+        let segments = SegmentedControl(listModel.segments)
+        segments.bind(to: listModel.selectedIndex)
+        let listSpinner = Spinner(label: "Loading…")
+        listModel.isFetching.signal.bind(to: listSpinner, \.isAnimating)
+        let listInfo = Label(style: Style(foreground: .red))
+        listModel.errorText.signal.map { $0 ?? "" }.bind(to: listInfo, \.text)
+        let list = ListView()
+        listModel.movies.signal.map(movieRows).bind(to: list, \.rows)
+        list.selected.take(during: list.lifetime).sink(value: { listModel.select(index: $0) }).disposed(by: list.bag)
+        let moviesTab = Stack(.vertical, [segments, listSpinner, listInfo, list])
+
+        let query = TextField(placeholder: "Search movies")
+        query.bind(to: searchModel.query)
+        let searchSpinner = Spinner(label: "Searching…")
+        searchModel.isFetching.signal.bind(to: searchSpinner, \.isAnimating)
+        let searchInfo = Label(style: .dim)
+        searchModel.infoText.signal.map { $0 ?? "" }.bind(to: searchInfo, \.text)
+        let results = ListView()
+        searchModel.movies.signal.map(movieRows).bind(to: results, \.rows)
+        results.selected.take(during: results.lifetime).sink(value: { searchModel.select(index: $0) }).disposed(by: results.bag)
+        let searchTab = Stack(.vertical, [query, searchSpinner, searchInfo, results])
+
+        let tabs = TabBar([(title: viewModel.tabs[0], content: moviesTab), (title: viewModel.tabs[1], content: searchTab)])
+        tabs.bind(to: viewModel.selectedTab)
+        let view = Stack(.vertical, [tabs, StatusLine("←→ on the tabs or segments: switch • Enter: details • Esc: back")])
+        return .init(title: "Movies", view: view)
+    }
+
+    static func movieDetail(_ viewModel: MovieDetailViewModel) -> NavigationStack.Page {
+        let release = Label(), rating = Label(), genres = Label(), runtime = Label(), cast = Label(wraps: true)
+        let trailer = Label(style: .underline), overview = Label(wraps: true), error = Label(style: Style(foreground: .red))
+        viewModel.releaseText.signal.map { "Released: \($0)" }.bind(to: release, \.text)
+        viewModel.ratingText.signal.map { "Rating:   \($0)" }.bind(to: rating, \.text)
+        viewModel.genresText.signal.map { "Genres:   \($0)" }.bind(to: genres, \.text)
+        viewModel.runtimeText.signal.map { "Runtime:  \($0)" }.bind(to: runtime, \.text)
+        viewModel.castText.signal.map { "Cast:     \($0)" }.bind(to: cast, \.text)
+        viewModel.trailerURL.signal.map { $0.map { "Trailer:  \($0.absoluteString)" } ?? "" }.bind(to: trailer, \.text)
+        viewModel.overview.signal.bind(to: overview, \.text)
+        viewModel.errorText.signal.map { $0 ?? "" }.bind(to: error, \.text)
+        let spinner = Spinner(label: "Loading details…")
+        viewModel.isLoading.signal.bind(to: spinner, \.isAnimating)
+        viewModel.load()
+        let view = Stack(.vertical, [spinner, error, release, rating, genres, runtime, cast, trailer, Label(""), overview])
+        return .init(title: viewModel.title, view: view)
+    }
+
+    // MARK: Goods
+
+    static func categories(_ viewModel: CategoryListViewModel) -> NavigationStack.Page {
+        let list = ListView(emptyText: "Loading categories…")
+        viewModel.rows.signal.map { $0.map { ListView.Row($0.title) } }.bind(to: list, \.rows)
+        list.selected.take(during: list.lifetime).sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
+        let error = Label(style: Style(foreground: .red))
+        viewModel.errorText.signal.map { $0 ?? "" }.bind(to: error, \.text)
+        viewModel.load()
+        return .init(title: viewModel.title, view: Stack(.vertical, [error, list, StatusLine(hint)]))
+    }
+
+    nonisolated static func goodsRows(_ cells: [GoodsCellViewModel]) -> [ListView.Row] {
+        cells.map { ListView.Row(DisplayWidth.truncate($0.name, to: 34).padded(to: 36) + $0.price) }
+    }
+
+    static func goodsList(_ viewModel: GoodsListViewModel) -> NavigationStack.Page {
+        let list = ListView(emptyText: "No goods in this category.")
+        viewModel.rows.signal.map(goodsRows).bind(to: list, \.rows)
+        list.selected.take(during: list.lifetime).sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
+        // GD-2: load-more at the end of the list.
+        list.reachedEnd.take(during: list.lifetime).sink(value: { viewModel.next() }).disposed(by: list.bag)
+        let spinner = Spinner(label: "Loading…")
+        viewModel.isLoading.signal.bind(to: spinner, \.isAnimating)
+        let status = StatusLine()
+        viewModel.page.signal.combineLatest(viewModel.hasMore.signal, viewModel.rows.signal.map(\.count)) { page, more, count in
+            "\(viewModel.category.value.name) · page \(page) · \(count) items · " + (more ? "↓ at the end loads more" : "end of list")
+        }.bind(to: status, \.text)
+        let error = Label(style: Style(foreground: .red))
+        viewModel.errorText.signal.map { $0 ?? "" }.bind(to: error, \.text)
+        let refresh = Button("Refresh") { viewModel.first() }
+        viewModel.first()
+        let view = Stack(.vertical, [refresh, spinner, error, list, status])
+        return .init(title: viewModel.title, view: view)
+    }
+
+    static func goodsDetail(_ viewModel: GoodsDetailViewModel) -> NavigationStack.Page {
+        let name = Label(style: .bold), price = Label(), summary = Label(wraps: true)
+        viewModel.title.signal.bind(to: name, \.text)
+        viewModel.priceText.signal.map { "Price: \($0)" }.bind(to: price, \.text)
+        viewModel.summary.signal.bind(to: summary, \.text)
+        viewModel.load()
+        let view = Stack(.vertical, spacing: 1, [name, price, Label("ID: \(viewModel.goodsID)", style: .dim), summary])
+        return .init(title: "商品详情", view: view)
+    }
+
+    static func dataControllerCategories(_ model: GoodsDataControllerCategories) -> NavigationStack.Page {
+        let list = ListView()
+        list.rows = model.categories.map { ListView.Row($0.name) }
+        list.selected.take(during: list.lifetime).sink(value: { model.select(index: $0) }).disposed(by: list.bag)
+        return .init(title: model.title, view: Stack(.vertical, [list, StatusLine(hint)]))
+    }
+
+    static func dataControllerList(_ page: GoodsDataControllerPage) -> NavigationStack.Page {
+        let view = DataControllerListView(controller: page.controller)
+        page.controller.viewDidLoad(view)
+        return .init(title: "商品列表 · " + page.category.name, view: view)
+    }
+}
+
+/// GD-4: the list view of the DataController version: it shows what it is bound to and reports
+/// taps through its delegate (the screen controller); no bindings.
+@MainActor
+final class DataControllerListView: View, GoodsListViewProtocol {
+    private let list = ListView(emptyText: "Loading…")
+    private let status = StatusLine()
+    private weak var delegate: (any GoodsListViewDelegate)?
+    private var goodsIDs: [String] = []
+    private let controller: GoodsListScreenController
+
+    init(controller: GoodsListScreenController) {
+        self.controller = controller
+        delegate = controller
+        super.init()
+        heightPolicy = .fill
+        let refresh = Button("Refresh") { [weak self] in self?.delegate?.didPullToRefresh() }
+        add(Stack(.vertical, [refresh, list, status]))
+        list.selected.take(during: lifetime).sink(value: { [weak self] index in
+            MainActor.assumeIsolated {
+                guard let self, self.goodsIDs.indices.contains(index) else { return }
+                self.delegate?.didSelectRow(goodsID: self.goodsIDs[index])
+            }
+        }).disposed(by: bag)
+        list.reachedEnd.take(during: lifetime).sink(value: { [weak self] in
+            MainActor.assumeIsolated { self?.delegate?.didReachEnd() }
+        }).disposed(by: bag)
+    }
+
+    nonisolated func bind(viewModel: GoodsListStaticViewModel) {
+        onMain { [weak self] in
+            guard let self else { return }
+            self.goodsIDs = viewModel.cellViewModelArray.map(\.goodsID)
+            self.list.rows = Screens.goodsRows(viewModel.cellViewModelArray)
+            self.status.kind = .hint
+            self.status.text = "\(viewModel.cellViewModelArray.count) items · " + (viewModel.hasMore ? "↓ at the end loads more" : "end of list")
+        }
+    }
+
+    nonisolated func show(error: String) {
+        onMain { [weak self] in
+            self?.status.kind = .error
+            self?.status.text = error
+        }
+    }
+}
+
+/// Runs `body` on the main actor: now if already there, otherwise on the main queue.
+func onMain(_ body: @escaping @MainActor @Sendable () -> Void) {
+    if MainScheduler.isMainThread {
+        MainActor.assumeIsolated { body() }
+    } else {
+        DispatchQueue.main.async { MainActor.assumeIsolated { body() } }
+    }
+}
+
+extension String {
+    func padded(to columns: Int) -> String {
+        self + String(repeating: " ", count: max(1, columns - DisplayWidth.of(self)))
+    }
+}
+
+extension View {
+    /// Subscriptions that live as long as the view.
+    var bag: DisposeBag { ViewBags.bag(for: self) }
+}
+
+/// One dispose bag per view, released with the view.
+@MainActor
+enum ViewBags {
+    private static var bags: [ObjectIdentifier: DisposeBag] = [:]
+
+    static func bag(for view: View) -> DisposeBag {
+        let id = ObjectIdentifier(view)
+        if let bag = bags[id] { return bag }
+        let bag = DisposeBag()
+        bags[id] = bag
+        view.lifetime.observeEnded { Task { @MainActor in bags[id] = nil } }
+        return bag
+    }
+}

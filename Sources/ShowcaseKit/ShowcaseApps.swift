@@ -1,0 +1,184 @@
+import FlickrSearch
+import Foundation
+import GoodsCatalog
+import LiveHTTP
+import Login
+import MVVM
+import MovieInfo
+import PersonProfile
+import Signals
+
+/// The seed apps the showcase runs.
+public enum ShowcaseApp: String, CaseIterable, Sendable {
+    case flickr, person, login, movies, goods
+    case goodsDataController = "goods-dc"
+
+    public var title: String {
+        switch self {
+        case .flickr: return "Flickr search"
+        case .person: return "Person"
+        case .login: return "Login"
+        case .movies: return "Movies"
+        case .goods: return "Goods catalog"
+        case .goodsDataController: return "Goods catalog (DataController)"
+        }
+    }
+
+    /// One line about the app and the tutorial it comes from.
+    public var summary: String {
+        switch self {
+        case .flickr: return "Search photos, recent searches, counts for visible rows (ReactiveCocoa, seed 000)"
+        case .person: return "A view model formats a person's name and birthday (seed 001)"
+        case .login: return "Login enabled at 3+3 characters; success, failure and error (seed 002)"
+        case .movies: return "TMDb lists in tabs and a throttled search (RxSwift, seed 003)"
+        case .goods: return "Categories, a paged goods list and details, with bindings (seed 004)"
+        case .goodsDataController: return "The same goods list without bindings: DataController and delegate (seed 004)"
+        }
+    }
+}
+
+/// Whether the apps talk to the live APIs.
+public enum ServiceMode: Sendable, Equatable {
+    case offline
+    case live
+}
+
+/// What went wrong choosing the services, with what to do.
+public struct ServiceSetupError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+}
+
+/// Builds each app's services: the embedded catalogs by default, the live clients when asked.
+public struct ServiceFactory: Sendable {
+    public let mode: ServiceMode
+    public let environment: Environment
+    public let scheduler: any Scheduler
+    public let navigator: Navigator
+
+    public init(mode: ServiceMode, environment: Environment = Environment(), scheduler: any Scheduler, navigator: Navigator) {
+        self.mode = mode
+        self.environment = environment
+        self.scheduler = scheduler
+        self.navigator = navigator
+    }
+
+    /// The mode to use: `--live` asks for the live APIs; otherwise they are used when a key is
+    /// set for the app; otherwise offline.
+    public static func mode(for app: ShowcaseApp, live: Bool, environment: Environment) -> ServiceMode {
+        if live { return .live }
+        switch app {
+        case .flickr: return environment["FLICKR_API_KEY"] == nil ? .offline : .live
+        case .movies: return environment["TMDB_API_KEY"] == nil && environment["TMDB_READ_ACCESS_TOKEN"] == nil ? .offline : .live
+        default: return .offline
+        }
+    }
+
+    /// Checks that the live mode can run this app; says which variable to set if not.
+    public static func checkLive(_ app: ShowcaseApp, environment: Environment) -> ServiceSetupError? {
+        do {
+            switch app {
+            case .flickr: _ = try LiveFlickrService.Configuration.fromEnvironment(environment)
+            case .movies: _ = try LiveMovieService.Configuration.fromEnvironment(environment)
+            default: return nil
+            }
+            return nil
+        } catch {
+            return ServiceSetupError(description: "\(error)")
+        }
+    }
+
+    public func flickr() throws -> FlickrServices {
+        let search: any FlickrSearchService
+        if mode == .live {
+            do {
+                search = LiveFlickrService(configuration: try LiveFlickrService.Configuration.fromEnvironment(environment))
+            } catch {
+                throw ServiceSetupError(description: error.description)
+            }
+        } else {
+            search = OfflineFlickrService(scheduler: scheduler)
+        }
+        return FlickrServices(search: search, navigator: navigator, scheduler: scheduler)
+    }
+
+    public func movies() throws -> MovieServices {
+        let movies: any MovieService
+        if mode == .live {
+            do {
+                movies = LiveMovieService(configuration: try LiveMovieService.Configuration.fromEnvironment(environment))
+            } catch {
+                throw ServiceSetupError(description: error.description)
+            }
+        } else {
+            movies = OfflineMovieService(scheduler: scheduler)
+        }
+        return MovieServices(movies: movies, navigator: navigator, scheduler: scheduler)
+    }
+
+    public func login() -> LoginServices {
+        LoginServices(login: OfflineLoginService(scheduler: scheduler), navigator: navigator)
+    }
+
+    public func goods() -> GoodsServices {
+        GoodsServices(goods: OfflineGoodsService(scheduler: scheduler), navigator: navigator)
+    }
+}
+
+/// The launcher's view model: the list of apps.
+public final class LauncherViewModel: Sendable {
+    public let title = "MVVMKit showcase"
+    public let apps = ShowcaseApp.allCases
+    private let open: @Sendable (ShowcaseApp) -> Void
+
+    public init(open: @escaping @Sendable (ShowcaseApp) -> Void) {
+        self.open = open
+    }
+
+    public var rows: [(title: String, summary: String)] { apps.map { ($0.title, $0.summary) } }
+
+    public func select(index: Int) {
+        guard apps.indices.contains(index) else { return }
+        open(apps[index])
+    }
+}
+
+/// PV-V: the person screen's model: the catalog and the selected person.
+public final class PersonBrowserViewModel: Sendable {
+    public let title = "Person"
+    public let people = PersonCatalog.people.map { PersonViewModel(person: $0) }
+    public let selected = MutableProperty(0)
+
+    public init() {}
+
+    public var current: Property<PersonViewModel> {
+        let people = self.people
+        return selected.readOnly.map { people[max(0, min(people.count - 1, $0))] }
+    }
+}
+
+/// GD-4: a marker for the DataController version of a category's goods list.
+public final class GoodsDataControllerPage: Sendable {
+    public let category: GoodsCategory
+    public let controller: GoodsListScreenController
+
+    public init(category: GoodsCategory, services: GoodsServices) {
+        self.category = category
+        controller = GoodsListScreenController(sortID: category.sortID, services: services)
+    }
+}
+
+/// GD-4: the categories for the DataController version.
+public final class GoodsDataControllerCategories: Sendable {
+    public let title = "分类 Categories (DataController)"
+    public let categories = OfflineGoodsService.categories.map(\.category)
+    public let services: GoodsServices
+
+    public init(services: GoodsServices) {
+        self.services = services
+    }
+
+    public func select(index: Int) {
+        guard categories.indices.contains(index) else { return }
+        services.navigator.push(GoodsDataControllerPage(category: categories[index], services: services))
+    }
+}
