@@ -76,27 +76,3 @@ import Testing
         #expect(printed.values == ["AAA", "666", "你好!"])
     }
 }
-
-/// The README's first-screen example compiles and behaves as the README says.
-@Suite struct ReadmeExampleTests {
-    final class GreetingViewModel: Sendable {
-        let name = MutableProperty("")
-        let greeting: Property<String>
-        let isValid: Signal<Bool, Never>
-
-        init() {
-            greeting = name.readOnly.map { $0.isEmpty ? "Hello!" : "Hello, \($0)!" }
-            isValid = name.signal.map { $0.count > 3 }.removeDuplicates()
-        }
-    }
-
-    @Test func greetingFollowsTheName() {
-        let viewModel = GreetingViewModel()
-        let valid = Recorder<Bool, Never>()
-        valid.subscribe(to: viewModel.isValid)
-        #expect(viewModel.greeting.value == "Hello!")
-        for text in ["A", "Ada", "Ada L", "Ada Lovelace"] { viewModel.name.value = text }
-        #expect(viewModel.greeting.value == "Hello, Ada Lovelace!")
-        #expect(valid.values == [false, true])
-    }
-}

@@ -1,0 +1,173 @@
+#!/usr/bin/env bash
+# End-to-end tests of the real `showcase` binary in tmux: type and press keys as a person
+# would, and assert what the screen shows. Usage: showcase-e2e.sh PATH/TO/showcase
+set -u
+BIN="${1:?usage: showcase-e2e.sh PATH/TO/showcase}"
+SESSION="showcase-e2e-$$"
+WIDTH=100
+HEIGHT=32
+passed=0
+failed=0
+
+screen() { tmux capture-pane -t "$SESSION" -p; }
+styled() { tmux capture-pane -t "$SESSION" -e -p; }
+keys() { tmux send-keys -t "$SESSION" "$@"; }
+literal() { tmux send-keys -t "$SESSION" -l "$1"; }
+
+# Waits (up to 10 s) until the screen shows TEXT.
+wait_for() {
+  local text="$1" deadline=$((SECONDS + 10))
+  while (( SECONDS < deadline )); do
+    screen | grep -qF -- "$text" && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# Waits until the screen does not show TEXT.
+wait_gone() {
+  local text="$1" deadline=$((SECONDS + 10))
+  while (( SECONDS < deadline )); do
+    screen | grep -qF -- "$text" || return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+check() {
+  local name="$1"; shift
+  if "$@"; then
+    passed=$((passed + 1)); echo "ok - $name"
+  else
+    failed=$((failed + 1)); echo "not ok - $name"
+    screen | sed 's/^/    | /'
+  fi
+}
+
+# A button is drawn dim while disabled and bold when enabled.
+button_dim() { styled | grep -qF $'\e[2m'"[ $1 ]"; }
+button_enabled() { styled | grep -qF $'\e[1m'"[ $1 ]"; }
+
+start_shell() {
+  tmux kill-session -t "$SESSION" 2>/dev/null
+  tmux new-session -d -s "$SESSION" -x "$WIDTH" -y "$HEIGHT" "env -i PATH=$PATH HOME=${HOME:-/tmp} TERM=xterm-256color bash --norc --noprofile"
+  keys "export PS1='e2e\$ '; clear" Enter
+  wait_for 'e2e$' || { echo "could not start a shell in tmux"; exit 1; }
+}
+
+open_app() {
+  keys "clear; $BIN $*" Enter
+}
+
+quit_app() {
+  keys C-c
+  wait_for 'e2e$'
+}
+
+start_shell
+
+# Launcher
+open_app
+check "launcher lists every app" wait_for "Goods catalog (DataController)"
+check "launcher shows Flickr search" wait_for "Flickr search"
+quit_app
+
+# LG-1, LG-VM1, LG-2: login enabled only after 3+3 characters; success screen
+open_app login
+wait_for "User name"
+literal "ad"; keys Tab; literal "pwd"
+check "login disabled with 2 + 3 characters" bash -c "sleep 0.3; $(declare -f styled); SESSION=$SESSION; styled | grep -qF \$'\\e[2m[ Login ]'"
+keys BTab; literal "a"
+check "login enabled with 3 + 3 characters" bash -c "sleep 0.3; $(declare -f styled); SESSION=$SESSION; styled | grep -qF \$'\\e[1m[ Login ]'"
+keys Tab; keys BSpace BSpace BSpace; literal "lovelace"; keys Enter
+check "login reaches the success screen" wait_for "Welcome, Ada Lovelace!"
+check "success screen shows the user name" wait_for "Signed in as ada"
+check "the password is never shown" bash -c "! tmux capture-pane -t $SESSION -p | grep -q lovelace"
+quit_app
+
+# FS: Go enabled after 4 characters, results, a recent search on top after going back
+open_app flickr
+wait_for "Flickr Search"
+literal "sun"
+check "Go disabled with 3 characters" bash -c "sleep 0.3; $(declare -f styled); SESSION=$SESSION; styled | grep -qF \$'\\e[2m[ Go ]'"
+literal "set"
+check "Go enabled with more than 3 characters" bash -c "sleep 0.3; $(declare -f styled); SESSION=$SESSION; styled | grep -qF \$'\\e[1m[ Go ]'"
+keys Enter
+check "search shows the results list" wait_for "120 photos (showing 100)"
+check "results list the photos" wait_for "Golden sunset in Kyoto"
+check "visible rows load their counts" wait_for "♥"
+keys Escape
+check "back on the search screen" wait_for "Recent searches"
+check "the recent search is at the top" wait_for "› sunset  ·  120 photos"
+check "the typed text stayed" bash -c "tmux capture-pane -t $SESSION -p | sed -n 3p | grep -q '^sunset'"
+quit_app
+
+# MI-1, MI-2: tab switching from Now Playing to Top Rated, and a search showing at most 5 results
+top_rated_first=$("$BIN" movies --plain --list top-rated | sed -n 4p | sed -E 's/^ *1\. (.*)  ⭐.*/\1/')
+open_app movies
+check "movies start on Now Playing" wait_for "Now Playing"
+keys Tab Right Right Right
+check "Top Rated lists its movies" wait_for "$top_rated_first"
+keys BTab Right
+check "the Search tab shows its hint" wait_for "Start searching your favorite movies"
+keys Tab; literal "storm"
+check "search shows results" wait_for "Storm"
+sleep 1
+count=$(screen | grep -c "Storm  ⭐")
+check "search shows at most 5 results (saw $count)" test "$count" -ge 1 -a "$count" -le 5
+quit_app
+
+# GD: goods paging to page 2 and the end of the list, then a detail
+open_app goods
+check "categories are listed" wait_for "文具 Stationery"
+keys Down Enter
+check "the goods list opens on page 1" wait_for "page 1 · 15 items"
+keys Tab End
+check "reaching the end loads page 2" wait_for "page 2 · 30 items"
+keys End
+check "paging stops at the end of the list" wait_for "page 3 · 44 items · end of list"
+keys Enter
+check "selecting an item opens its detail" wait_for "商品详情"
+check "the detail shows the price" wait_for "Price: ¥"
+quit_app
+
+# GD-4: the DataController version pages too
+open_app goods-dc
+wait_for "玩具 Toys"
+keys Down Down Down Down Enter
+check "DataController list loads" wait_for "15 items"
+keys Tab End
+check "DataController list reaches the end" wait_for "16 items · end of list"
+quit_app
+
+# PV-V: person labels
+open_app person
+check "person name label" wait_for "Dr. Grace Hopper"
+check "person birthdate label" wait_for "Born Sunday December 9, 1906"
+keys Tab Down
+check "another person" wait_for "Ada Lovelace"
+quit_app
+
+# Ctrl-C from inside an app leaves the terminal usable
+keys "stty -a > /tmp/stty.before.$$" Enter
+open_app flickr
+wait_for "Flickr Search"
+literal "snow"
+keys C-c
+wait_for 'e2e$'
+keys "clear; stty -a > /tmp/stty.after.$$; diff /tmp/stty.before.$$ /tmp/stty.after.$$ && echo STTY-UNCHANGED" Enter
+check "Ctrl-C restores the terminal (stty -a unchanged)" wait_for "STTY-UNCHANGED"
+keys "echo typed-after-quit" Enter
+check "the shell echoes input again" wait_for "typed-after-quit"
+rm -f /tmp/stty.before.$$ /tmp/stty.after.$$
+
+# A terminal that is too small says so
+tmux resize-window -t "$SESSION" -x 40 -y 10 2>/dev/null || tmux resize-pane -t "$SESSION" -x 40 -y 10
+open_app
+check "a too-small terminal shows a clear message" wait_for "Terminal too small"
+quit_app
+
+tmux kill-session -t "$SESSION" 2>/dev/null
+echo
+echo "e2e: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
