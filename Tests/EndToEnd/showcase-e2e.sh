@@ -76,40 +76,41 @@ quit_app
 open_app login
 wait_for "User name"
 literal "ad"; keys Tab; literal "pwd"
-check "login disabled with 2 + 3 characters" bash -c "sleep 0.3; $(declare -f styled); SESSION=$SESSION; styled | grep -qF \$'\\e[2m[ Login ]'"
+check "LG-1, LG-VM1: login disabled with 2 + 3 characters" bash -c "sleep 0.3; $(declare -f styled); SESSION=$SESSION; styled | grep -qF \$'\\e[2m[ Login ]'"
 keys BTab; literal "a"
-check "login enabled with 3 + 3 characters" bash -c "sleep 0.3; $(declare -f styled); SESSION=$SESSION; styled | grep -qF \$'\\e[1m[ Login ]'"
+check "LG-1, LG-VM1: login enabled with 3 + 3 characters" bash -c "sleep 0.3; $(declare -f styled); SESSION=$SESSION; styled | grep -qF \$'\\e[1m[ Login ]'"
 keys Tab; keys BSpace BSpace BSpace; literal "lovelace"; keys Enter
-check "login reaches the success screen" wait_for "Welcome, Ada Lovelace!"
+check "LG-VM2, LG-2: login reaches the success screen" wait_for "Welcome, Ada Lovelace!"
 check "success screen shows the user name" wait_for "Signed in as ada"
-check "the password is never shown" bash -c "! tmux capture-pane -t $SESSION -p | grep -q lovelace"
+check "LG-1, LG-2: the password is never shown" bash -c "! tmux capture-pane -t $SESSION -p | grep -q lovelace"
 quit_app
 
 # FS: Go enabled after 4 characters, results, a recent search on top after going back
 open_app flickr
 wait_for "Flickr Search"
 literal "sun"
-check "Go disabled with 3 characters" bash -c "sleep 0.3; $(declare -f styled); SESSION=$SESSION; styled | grep -qF \$'\\e[2m[ Go ]'"
+check "FS-V1, FS-V2: Go disabled with 3 characters" bash -c "sleep 0.3; $(declare -f styled); SESSION=$SESSION; styled | grep -qF \$'\\e[2m[ Go ]'"
 literal "set"
-check "Go enabled with more than 3 characters" bash -c "sleep 0.3; $(declare -f styled); SESSION=$SESSION; styled | grep -qF \$'\\e[1m[ Go ]'"
+check "FS-V1, FS-V2: Go enabled with more than 3 characters" bash -c "sleep 0.3; $(declare -f styled); SESSION=$SESSION; styled | grep -qF \$'\\e[1m[ Go ]'"
 keys Enter
-check "search shows the results list" wait_for "120 photos (showing 100)"
+check "FS-V3: the spinner runs while searching" wait_for "Searching Flickr"
+check "FS-V2, FS-VM2: search shows the results list" wait_for "120 photos (showing 100)"
 check "results list the photos" wait_for "Golden sunset in Kyoto"
-check "visible rows load their counts" wait_for "♥"
+check "FS-V8: visible rows load their counts" wait_for "♥"
 keys Escape
 check "back on the search screen" wait_for "Recent searches"
-check "the recent search is at the top" wait_for "› sunset  ·  120 photos"
+check "FS-VM1b, FS-V7: the recent search is at the top" wait_for "› sunset  ·  120 photos"
 check "the typed text stayed" bash -c "tmux capture-pane -t $SESSION -p | sed -n 3p | grep -q '^sunset'"
 quit_app
 
 # MI-1, MI-2: tab switching from Now Playing to Top Rated, and a search showing at most 5 results
 top_rated_first=$("$BIN" movies --plain --list top-rated | sed -n 4p | sed -E 's/^ *1\. (.*)  ⭐.*/\1/')
 open_app movies
-check "movies start on Now Playing" wait_for "Now Playing"
+check "MI-1: movies start on Now Playing" wait_for "Now Playing"
 keys Tab Right Right Right
-check "Top Rated lists its movies" wait_for "$top_rated_first"
+check "MI-1, MI-VM1: Top Rated lists its movies" wait_for "$top_rated_first"
 keys BTab Right
-check "the Search tab shows its hint" wait_for "Start searching your favorite movies"
+check "MI-2: the Search tab shows its hint" wait_for "Start searching your favorite movies"
 keys Tab; literal "storm"
 check "search shows results" wait_for "Storm"
 sleep 1
@@ -119,15 +120,15 @@ quit_app
 
 # GD: goods paging to page 2 and the end of the list, then a detail
 open_app goods
-check "categories are listed" wait_for "文具 Stationery"
+check "GD-1: categories are listed" wait_for "文具 Stationery"
 keys Down Enter
-check "the goods list opens on page 1" wait_for "page 1 · 15 items"
+check "GD-1, GD-2: the goods list opens on page 1" wait_for "page 1 · 15 items"
 keys Tab End
-check "reaching the end loads page 2" wait_for "page 2 · 30 items"
+check "GD-2: reaching the end loads page 2" wait_for "page 2 · 30 items"
 keys End
 check "paging stops at the end of the list" wait_for "page 3 · 44 items · end of list"
 keys Enter
-check "selecting an item opens its detail" wait_for "商品详情"
+check "GD-3: selecting an item opens its detail" wait_for "商品详情"
 check "the detail shows the price" wait_for "Price: ¥"
 quit_app
 
@@ -135,17 +136,33 @@ quit_app
 open_app goods-dc
 wait_for "玩具 Toys"
 keys Down Down Down Down Enter
-check "DataController list loads" wait_for "15 items"
+check "GD-4: DataController list loads" wait_for "15 items"
 keys Tab End
 check "DataController list reaches the end" wait_for "16 items · end of list"
 quit_app
 
 # PV-V: person labels
 open_app person
-check "person name label" wait_for "Dr. Grace Hopper"
+check "PV-V: person name label" wait_for "Dr. Grace Hopper"
 check "person birthdate label" wait_for "Born Sunday December 9, 1906"
 keys Tab Down
 check "another person" wait_for "Ada Lovelace"
+quit_app
+
+# FS-V5: a connection error shows the alert, and the typed text stays (live client pointed at
+# a loopback port where nothing listens: no internet involved)
+keys "clear; FLICKR_API_KEY=e2e FLICKR_BASE_URL=http://127.0.0.1:9/ $BIN flickr" Enter
+wait_for "Flickr Search"
+literal "harbour"; keys Enter
+check "FS-V5: a connection error shows the alert" wait_for "Connection Error"
+check "FS-V5: the alert says what happened" wait_for "There was a problem reaching Flickr."
+keys Enter
+check "FS-V5: the typed text stays after the alert" bash -c "sleep 0.3; ! tmux capture-pane -t $SESSION -p | grep -q 'Connection Error' && tmux capture-pane -t $SESSION -p | grep -q '^harbour'"
+quit_app
+
+# MI-1: a failing list shows the error in the info label
+keys "clear; TMDB_API_KEY=e2e TMDB_BASE_URL=http://127.0.0.1:9 $BIN movies" Enter
+check "MI-1, MI-S2: the info label shows the error" wait_for "Could not reach TMDb"
 quit_app
 
 # Ctrl-C from inside an app leaves the terminal usable
