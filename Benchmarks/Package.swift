@@ -1,18 +1,23 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-// A package of its own, so the main build never compiles benchmarks.
+// A package of its own, so the main build never compiles benchmarks or OpenCombine.
 let package = Package(
     name: "Benchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "MVVMKit", path: ".."),
+        .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
     ],
     targets: [
         .target(name: "MallocCounter"),
         .executableTarget(
-            name: "HotPath",
-            dependencies: [.product(name: "Signals", package: "MVVMKit"), "MallocCounter"],
+            name: "Bench",
+            dependencies: [
+                .product(name: "Signals", package: "MVVMKit"),
+                .product(name: "OpenCombine", package: "OpenCombine"),
+                "MallocCounter",
+            ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(
