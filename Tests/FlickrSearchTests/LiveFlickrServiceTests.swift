@@ -183,10 +183,13 @@ import Testing
         let services = FlickrServices(search: service(server), navigator: navigator, scheduler: SerialQueueScheduler(label: "flickr"))
         let search = FlickrSearchViewModel(services: services)
         navigator.push(search)
-        let pushed = navigator.changes.first()
+        // Record pushes before searching: the loopback answer may arrive at once.
+        let pushes = ReplaySubject<NavigationChange, Never>(bufferSize: 1)
+        let recording = navigator.changes.subscribe(pushes.observer)
+        defer { recording.dispose() }
         search.searchText.value = "golden gate"
         search.executeSearch.execute()
-        guard case .pushed(let viewModel)? = try pushed.blocking(timeout: .seconds(10)).first() else {
+        guard case .pushed(let viewModel)? = try pushes.signal.blocking(timeout: .seconds(10)).first() else {
             Issue.record("no results screen")
             return
         }

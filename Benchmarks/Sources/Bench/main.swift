@@ -7,6 +7,11 @@ import MallocCounter
 // Runs W1–W8 (design.md) three ways and prints a markdown table. Release build, the toolkit
 // as a separate module, default flags, a second thread alive in the process, median of 5.
 
+if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "profile" {
+    Profile.run(CommandLine.arguments[2])
+    exit(0)
+}
+
 let stop = DispatchSemaphore(value: 0)
 DispatchQueue.global().async { stop.wait() }
 

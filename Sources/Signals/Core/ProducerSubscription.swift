@@ -12,13 +12,18 @@ final class ProducerSubscription<Value: Sendable, Failure: Error>: Disposable, @
     private let state = Atomic<UInt8>(0)
     private let resource = SerialDisposable()
     // SAFETY: `downstream` is read and written only by the owner of `queue` (every access is in
-    // a job run through `queue`), so accesses never overlap.
-    private nonisolated(unsafe) var downstream: Observer<Value, Failure>?
+    // a job run through `queue`), so accesses never overlap. It is retained once and released
+    // when the subscription ends; delivery borrows it.
+    @exclusivity(unchecked) private nonisolated(unsafe) var downstream: Unmanaged<ObserverBox<Value, Failure>>?
 
     @usableFromInline
     init(_ downstream: Observer<Value, Failure>) {
-        self.downstream = downstream
+        self.downstream = .passRetained(ObserverBox(downstream))
         downstream.link?.attach(self)
+    }
+
+    deinit {
+        downstream?.release()
     }
 
     /// Whether the subscription has ended (terminal event delivered, or disposed). Producers
@@ -55,7 +60,7 @@ final class ProducerSubscription<Value: Sendable, Failure: Error>: Disposable, @
 
     private func deliver(_ value: Value) {
         guard !isStopped, let downstream else { return }
-        downstream.send(value)
+        downstream._withUnsafeGuaranteedRef { $0.observer.onValue(value) }
     }
 
     @usableFromInline
@@ -74,7 +79,8 @@ final class ProducerSubscription<Value: Sendable, Failure: Error>: Disposable, @
             expected: Self.active, desired: Self.terminated, ordering: .acquiringAndReleasing
         ).exchanged, let downstream else { return }
         self.downstream = nil
-        downstream.send(completion: completion)
+        downstream._withUnsafeGuaranteedRef { $0.observer.send(completion: completion) }
+        downstream.release()
         resource.dispose()
     }
 
@@ -84,6 +90,9 @@ final class ProducerSubscription<Value: Sendable, Failure: Error>: Disposable, @
             expected: Self.active, desired: Self.disposed, ordering: .acquiringAndReleasing
         ).exchanged else { return }
         resource.dispose()
-        queue.enqueue { [self] in downstream = nil }
+        queue.enqueue { [self] in
+            downstream?.release()
+            downstream = nil
+        }
     }
 }

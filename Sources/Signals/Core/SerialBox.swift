@@ -1,5 +1,17 @@
 import Synchronization
 
+/// An observer behind a class reference with a `let`, so that an owner holding it unowned can
+/// call it without retaining the closures.
+@usableFromInline
+final class ObserverBox<Value: Sendable, Failure: Error>: Sendable {
+    @usableFromInline let observer: Observer<Value, Failure>
+
+    @usableFromInline
+    init(_ observer: Observer<Value, Failure>) {
+        self.observer = observer
+    }
+}
+
 /// The subscription box of an operator with several inputs or with timers: every input event
 /// runs as a job on one ``DeliveryQueue``, so the operator's `state` is touched by one thread at
 /// a time without a lock, and outputs leave in the order the state changes that caused them.
@@ -14,16 +26,23 @@ final class SerialBox<State, Output: Sendable, OutFailure: Error>: Disposable, @
     // handlers run through `perform`, or in jobs queued on it); `stopped` and `resources` are
     // thread-safe on their own.
     @usableFromInline let queue = DeliveryQueue()
-    @usableFromInline nonisolated(unsafe) var state: State
-    @usableFromInline nonisolated(unsafe) var downstream: Observer<Output, OutFailure>?
+    // Owner-only, so the dynamic exclusivity check would only cost time.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var state: State
+    /// The downstream observer, retained once (released when the output ends); borrowed on
+    /// each emit, so emitting costs no reference counting.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var downstream: Unmanaged<ObserverBox<Output, OutFailure>>?
     @usableFromInline let stopped = Atomic<Bool>(false)
     @usableFromInline let resources = CompositeDisposable()
 
     @usableFromInline
     init(_ downstream: Observer<Output, OutFailure>, state: State) {
         self.state = state
-        self.downstream = downstream
+        self.downstream = .passRetained(ObserverBox(downstream))
         downstream.link?.attach(self)
+    }
+
+    deinit {
+        downstream?.release()
     }
 
     /// Whether the output has ended (finished or disposed).
@@ -49,7 +68,7 @@ final class SerialBox<State, Output: Sendable, OutFailure: Error>: Disposable, @
     @inlinable
     func emit(_ value: Output) {
         if isStopped { return }
-        downstream?.send(value)
+        downstream?._withUnsafeGuaranteedRef { $0.observer.onValue(value) }
     }
 
     /// Ends the output: sends the terminal event and disposes every resource. Owner turn only.
@@ -58,7 +77,8 @@ final class SerialBox<State, Output: Sendable, OutFailure: Error>: Disposable, @
         if stopped.exchange(true, ordering: .acquiringAndReleasing) { return }
         let downstream = self.downstream
         self.downstream = nil
-        downstream?.send(completion: completion)
+        downstream?._withUnsafeGuaranteedRef { $0.observer.send(completion: completion) }
+        downstream?.release()
         resources.dispose()
     }
 
@@ -66,7 +86,10 @@ final class SerialBox<State, Output: Sendable, OutFailure: Error>: Disposable, @
     func dispose() {
         if stopped.exchange(true, ordering: .acquiringAndReleasing) { return }
         resources.dispose()
-        queue.enqueue { [self] in downstream = nil }
+        queue.enqueue { [self] in
+            downstream?.release()
+            downstream = nil
+        }
     }
 
     /// Subscribes to an input, routing its events to the handlers, with a link that lets this

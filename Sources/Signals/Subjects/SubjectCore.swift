@@ -5,12 +5,14 @@ import Synchronization
 /// serialized without a lock held while observers run.
 @usableFromInline
 final class SubjectCore<Value: Sendable, Failure: Error>: SubscriptionDetaching {
+    /// One attached subscription: its cancelled flag and its observer, both `let`, so delivery
+    /// can borrow them from an unowned reference without retaining anything.
     @usableFromInline
-    struct Entry: Sendable {
+    final class Entry: Sendable {
         @usableFromInline let subscription: SubjectSubscription
         @usableFromInline let observer: Observer<Value, Failure>
 
-        @inlinable
+        @usableFromInline
         init(subscription: SubjectSubscription, observer: Observer<Value, Failure>) {
             self.subscription = subscription
             self.observer = observer
@@ -19,7 +21,8 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriptionDetaching 
 
     @usableFromInline
     struct State {
-        @usableFromInline var entries: ContiguousArray<Entry> = []
+        /// Each entry is retained once by the list (released on detach or completion).
+        @usableFromInline var entries = EntryList<Entry>()
         @usableFromInline var terminal: Completion<Failure>?
         @usableFromInline var buffer = ReplayBuffer<Value>()
     }
@@ -32,8 +35,10 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriptionDetaching 
     @usableFromInline
     let replayLimit: Int
     /// Whether a subscriber arriving after the terminal event still gets the buffer first.
+    @usableFromInline
     let replaysAfterTerminal: Bool
-    private let liveCount = Atomic<Int>(0)
+    @usableFromInline
+    let liveCount = Atomic<Int>(0)
 
     @usableFromInline
     init(replayLimit: Int, replaysAfterTerminal: Bool, initial: [Value] = []) {
@@ -42,6 +47,10 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriptionDetaching 
         var state = State()
         for value in initial { state.buffer.append(value, limit: replayLimit) }
         owner = OwnerState(state)
+    }
+
+    deinit {
+        owner.pointer.pointee.entries.releaseAll()
     }
 
     /// How many subscriptions are attached now.
@@ -60,16 +69,19 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriptionDetaching 
         }
     }
 
-    /// Owner only.
+    /// Owner only. Borrows each entry: no retain or release per delivery.
     @inlinable
     func deliver(_ value: Value) {
         let state = owner.pointer
         if state.pointee.terminal != nil { return }
         if replayLimit > 0 { state.pointee.buffer.append(value, limit: replayLimit) }
-        state.pointee.entries.withUnsafeBufferPointer { entries in
-            for entry in entries where !entry.subscription.isDisposed {
-                entry.observer.send(value)
+        let entries = state.pointee.entries
+        var index = 0
+        while index < entries.count {
+            entries[index]._withUnsafeGuaranteedRef { entry in
+                if !entry.subscription.isDisposed { entry.observer.onValue(value) }
             }
+            index += 1
         }
     }
 
@@ -91,8 +103,7 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriptionDetaching 
         let state = owner.pointer
         if state.pointee.terminal != nil { return }
         state.pointee.terminal = completion
-        let entries = state.pointee.entries
-        state.pointee.entries = []
+        let entries = state.pointee.entries.takeAll()
         liveCount.subtract(entries.count, ordering: .relaxed)
         for entry in entries where !entry.subscription.isDisposed {
             entry.observer.send(completion: completion)
@@ -101,7 +112,7 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriptionDetaching 
 
     // MARK: Subscriptions
 
-    @usableFromInline
+    @inlinable
     func subscribe(_ observer: Observer<Value, Failure>) -> any Disposable {
         let subscription = SubjectSubscription(owner: self)
         observer.link?.attach(subscription)
@@ -116,7 +127,8 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriptionDetaching 
     }
 
     /// Owner only.
-    private func attach(_ entry: Entry) {
+    @inlinable
+    func attach(_ entry: Entry) {
         let state = owner.pointer
         if state.pointee.terminal == nil || replaysAfterTerminal {
             for value in state.pointee.buffer.elements {
@@ -133,15 +145,87 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriptionDetaching 
         liveCount.add(1, ordering: .relaxed)
     }
 
-    @usableFromInline
+    @inlinable
     func detach(_ subscription: SubjectSubscription) {
-        queue.enqueue { [self] in
-            let state = owner.pointer
-            if let index = state.pointee.entries.firstIndex(where: { $0.subscription === subscription }) {
-                state.pointee.entries.remove(at: index)
-                liveCount.subtract(1, ordering: .relaxed)
-            }
+        if queue.tryAcquire() {
+            remove(subscription)
+            queue.releaseAndDrain()
+        } else {
+            queue.enqueue { [self] in remove(subscription) }
         }
+    }
+
+    /// Owner only.
+    @inlinable
+    func remove(_ subscription: SubjectSubscription) {
+        if owner.pointer.pointee.entries.remove(where: { $0.subscription === subscription }) {
+            liveCount.subtract(1, ordering: .relaxed)
+        }
+    }
+}
+
+/// A growable list of retained, unowned references, for owner-only hot loops: reading an entry
+/// costs no reference counting.
+@usableFromInline
+struct EntryList<Element: AnyObject> {
+    @usableFromInline var storage: UnsafeMutablePointer<Unmanaged<Element>>?
+    @usableFromInline var count = 0
+    @usableFromInline var capacity = 0
+
+    @inlinable
+    init() {}
+
+    @inlinable
+    subscript(index: Int) -> Unmanaged<Element> {
+        storage.unsafelyUnwrapped[index]
+    }
+
+    /// Appends `element`, retaining it.
+    @inlinable
+    mutating func append(_ element: Element) {
+        if count == capacity {
+            let newCapacity = max(4, capacity * 2)
+            let grown = UnsafeMutablePointer<Unmanaged<Element>>.allocate(capacity: newCapacity)
+            if let storage {
+                grown.moveInitialize(from: storage, count: count)
+                storage.deallocate()
+            }
+            storage = grown
+            capacity = newCapacity
+        }
+        (storage.unsafelyUnwrapped + count).initialize(to: .passRetained(element))
+        count += 1
+    }
+
+    /// Removes (and releases) the first element matching `predicate`; returns whether one did.
+    @inlinable
+    mutating func remove(where predicate: (Element) -> Bool) -> Bool {
+        guard let storage else { return false }
+        for index in 0..<count where predicate(storage[index].takeUnretainedValue()) {
+            let removed = (storage + index).move()
+            // The ranges overlap: moveInitialize allows that; the slot at `index` is now free.
+            (storage + index).moveInitialize(from: storage + index + 1, count: count - index - 1)
+            count -= 1
+            removed.release()
+            return true
+        }
+        return false
+    }
+
+    /// Removes every element, handing over the list's references.
+    mutating func takeAll() -> [Element] {
+        guard let storage else { return [] }
+        let elements = (0..<count).map { storage[$0].takeRetainedValue() }
+        count = 0
+        return elements
+    }
+
+    /// Releases every element and the storage.
+    mutating func releaseAll() {
+        _ = takeAll()
+        storage?.deallocate()
+        storage = nil
+        capacity = 0
     }
 }
 
@@ -165,6 +249,7 @@ struct ReplayBuffer<Value> {
         }
     }
 
+    @inlinable
     var elements: [Value] {
         start == 0 ? storage : Array(storage[start...] + storage[..<start])
     }
@@ -184,6 +269,7 @@ final class SubjectSubscription: Disposable {
     let disposed = Atomic<Bool>(false)
     private let owner: any SubscriptionDetaching
 
+    @usableFromInline
     init(owner: any SubscriptionDetaching) {
         self.owner = owner
     }

@@ -101,6 +101,25 @@ import Testing
         #expect(subject.subscriberCount == 0)
     }
 
+    @Test func disposingSubscribersInAnyOrderKeepsTheOthers() {
+        let subject = PublishSubject<Int, Never>()
+        let recorders = (0..<6).map { _ in Recorder<Int, Never>() }
+        for recorder in recorders { recorder.subscribe(to: subject.signal) }
+        subject.send(1)
+        recorders[2].dispose()
+        recorders[0].dispose()
+        recorders[4].dispose()
+        subject.send(2)
+        #expect(recorders.map(\.values) == [[1], [1, 2], [1], [1, 2], [1], [1, 2]])
+        #expect(subject.subscriberCount == 3)
+        recorders[5].dispose()
+        recorders[1].dispose()
+        subject.send(3)
+        #expect(recorders[3].values == [1, 2, 3])
+        recorders[3].dispose()
+        #expect(subject.subscriberCount == 0)
+    }
+
     @Test func subjectObserverForwardsAStreamIntoTheSubject() {
         let subject = PublishSubject<Int, Never>()
         let recorder = Recorder<Int, Never>()

@@ -22,6 +22,7 @@ extension Signal {
     /// (In the diagram `(a1)` is the pair (a, 1).) Completes when both
     /// have completed, or at once if one completes without having emitted; fails as soon as
     /// either fails. Pairs leave in the order the inputs arrived, even from several threads.
+    @inlinable
     public func combineLatest<Other>(_ other: Signal<Other, Failure>) -> Signal<(Value, Other), Failure> {
         typealias Box = SerialBox<CombineLatest2State<Value, Other>, (Value, Other), Failure>
         return Signal<(Value, Other), Failure>(unchecked: { downstream in

@@ -1,6 +1,9 @@
 @usableFromInline
 struct MergeState {
-    var unfinished: Int
+    @usableFromInline var unfinished: Int
+
+    @inlinable
+    init(unfinished: Int) { self.unfinished = unfinished }
 }
 
 extension Signal {
@@ -27,6 +30,7 @@ extension Signal {
     /// ```
     ///
     /// An empty array completes at once.
+    @inlinable
     public static func merge(_ signals: [Signal]) -> Signal {
         if signals.isEmpty { return .empty }
         if signals.count == 1 { return signals[0] }

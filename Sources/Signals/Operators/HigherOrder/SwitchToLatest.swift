@@ -1,8 +1,11 @@
 @usableFromInline
 struct SwitchState {
-    var generation = 0
-    var innerActive = false
-    var outerFinished = false
+    @usableFromInline var generation = 0
+    @usableFromInline var innerActive = false
+    @usableFromInline var outerFinished = false
+
+    @inlinable
+    init() {}
 }
 
 extension Signal {
@@ -19,6 +22,7 @@ extension Signal {
     /// (In the diagram the inner streams start when they are emitted.) Completes when the outer
     /// stream and the current inner stream have completed; fails when either fails. A value from
     /// a replaced inner stream never arrives after the switch.
+    @inlinable
     public func switchToLatest<Inner>() -> Signal<Inner, Failure> where Value == Signal<Inner, Failure> {
         Signal<Inner, Failure>(unchecked: { downstream in
             typealias Box = SerialBox<SwitchState, Inner, Failure>

@@ -1,0 +1,31 @@
+import Signals
+
+/// `Bench profile W1` (and W2, W3, W6): one workload's toolkit path alone, for callgrind.
+enum Profile {
+    static func run(_ workload: String) {
+        let total = Total()
+        switch workload {
+        case "W1":
+            let subject = PublishSubject<Int, Never>()
+            let subscription = subject.signal.map { $0 + 1 }.filter { $0 & 1 == 0 }.sink(value: { total.value &+= $0 })
+            for index in 0..<200_000 { subject.send(index) }
+            subscription.dispose()
+        case "W2":
+            let subject = PublishSubject<Int, Never>()
+            for _ in 0..<50_000 { subject.signal.sink(value: { _ in }).dispose() }
+        case "W3":
+            let a = PublishSubject<Int, Never>(), b = PublishSubject<Int, Never>()
+            let subscription = a.signal.combineLatest(b.signal).sink(value: { total.value &+= $0.0 &+ $0.1 })
+            for index in 0..<100_000 { if index & 1 == 0 { a.send(index) } else { b.send(index) } }
+            subscription.dispose()
+        case "W6":
+            let subjects = (0..<8).map { _ in PublishSubject<Int, Never>() }
+            let subscription = Signal.merge(subjects.map(\.signal)).sink(value: { total.value &+= $0 })
+            for index in 0..<100_000 { subjects[index & 7].send(index) }
+            subscription.dispose()
+        default:
+            print("unknown workload \(workload)")
+        }
+        print(total.value)
+    }
+}
