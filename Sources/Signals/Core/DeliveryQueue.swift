@@ -14,46 +14,77 @@ import Synchronization
 /// whose submitter has incremented it. A job is appended *before* its increment, so whenever the
 /// owner sees a non-zero count after its decrement, the queue holds at least that many jobs.
 /// Each dequeued job is matched by exactly one decrement.
+///
+/// It is a base class rather than a field: the objects that serialize their work (subjects,
+/// operator boxes, guarded producers) inherit its two atomics, so no extra object is allocated,
+/// and the layout is fixed (a non-copyable struct of atomics stored inside a *generic* class
+/// was laid out differently by code inlined into other modules, which corrupted memory).
 @usableFromInline
-final class DeliveryQueue: Sendable {
+class DeliveryQueue: @unchecked Sendable {
+    // SAFETY: both stored properties are atomics; the job queue they point to has its own lock.
     @usableFromInline
-    let pending = Atomic<Int>(0)
-    private let jobs = Locked(JobQueue())
+    final let pending = Atomic<Int>(0)
+    /// The queue of waiting jobs, created on first contention (an uncontended subject never
+    /// allocates one): the bit pattern of an opaque `LockStorage<JobQueue>`, retained once.
+    @usableFromInline final let store = Atomic<Int>(0)
 
     @usableFromInline
     init() {}
 
+    /// This object, for call sites that read better as `queue.enqueue { … }`.
+    @inlinable
+    final var queue: DeliveryQueue { self }
+
+    deinit {
+        if let raw = UnsafeMutableRawPointer(bitPattern: store.load(ordering: .acquiring)) {
+            Unmanaged<LockStorage<JobQueue>>.fromOpaque(raw).release()
+        }
+    }
+
+    private final func jobs() -> LockStorage<JobQueue> {
+        if let raw = UnsafeMutableRawPointer(bitPattern: store.load(ordering: .acquiring)) {
+            return Unmanaged<LockStorage<JobQueue>>.fromOpaque(raw).takeUnretainedValue()
+        }
+        let created = LockStorage.make(JobQueue())
+        let raw = Unmanaged.passRetained(created).toOpaque()
+        let (exchanged, existing) = store.compareExchange(expected: 0, desired: Int(bitPattern: raw), ordering: .acquiringAndReleasing)
+        if exchanged { return created }
+        Unmanaged<LockStorage<JobQueue>>.fromOpaque(raw).release()
+        return Unmanaged<LockStorage<JobQueue>>.fromOpaque(UnsafeMutableRawPointer(bitPattern: existing)!).takeUnretainedValue()
+    }
+
     /// Tries to become the owner without queueing. On success the caller runs its work and then
     /// calls ``releaseAndDrain()``.
     @inlinable
-    func tryAcquire() -> Bool {
+    final func tryAcquire() -> Bool {
         pending.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
     }
 
     /// Ends the owner's direct work and runs whatever was queued meanwhile.
     @usableFromInline
-    func releaseAndDrain() {
+    final func releaseAndDrain() {
         if pending.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { return }
         drain()
     }
 
     /// Runs `job` now if nobody owns the queue, otherwise queues it for the owner.
     @usableFromInline
-    func enqueue(_ job: @escaping @Sendable () -> Void) {
+    final func enqueue(_ job: @escaping @Sendable () -> Void) {
         if enqueueWithoutDraining(job) { drain() }
     }
 
     /// Queues `job`; returns `true` if the caller became the owner and must call ``drain()``
     /// (after releasing any lock it holds).
     @usableFromInline
-    func enqueueWithoutDraining(_ job: @escaping @Sendable () -> Void) -> Bool {
-        jobs.withLock { $0.append(job) }
+    final func enqueueWithoutDraining(_ job: @escaping @Sendable () -> Void) -> Bool {
+        jobs().withLock { $0.append(job) }
         return pending.add(1, ordering: .acquiringAndReleasing).oldValue == 0
     }
 
     /// Runs queued jobs until the count drops to zero. Only the owner calls this.
     @usableFromInline
-    func drain() {
+    final func drain() {
+        let jobs = self.jobs()
         repeat {
             let job = jobs.withLock { $0.removeFirst() }
             job()
@@ -82,29 +113,5 @@ struct JobQueue {
             head = 0
         }
         return job
-    }
-}
-
-/// State that only the current owner of a ``DeliveryQueue`` reads or writes.
-///
-/// Kept behind a pointer allocated once, so the hot path pays neither a lock nor the dynamic
-/// exclusivity check a class `var` would cost.
-@usableFromInline
-final class OwnerState<State>: @unchecked Sendable {
-    // SAFETY: `pointer` is only dereferenced by the thread that owns the associated
-    // DeliveryQueue (between a successful acquire and the matching release), so accesses are
-    // serialized by the queue's acquire/release ordering.
-    @usableFromInline
-    let pointer: UnsafeMutablePointer<State>
-
-    @usableFromInline
-    init(_ initial: State) {
-        pointer = .allocate(capacity: 1)
-        pointer.initialize(to: initial)
-    }
-
-    deinit {
-        pointer.deinitialize(count: 1)
-        pointer.deallocate()
     }
 }

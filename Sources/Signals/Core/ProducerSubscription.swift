@@ -3,12 +3,11 @@ import Synchronization
 /// The box behind a subscription to a producer made with `Signal.init(_:)`: observer guard,
 /// serializer, stop flag and disposable in one allocation.
 @usableFromInline
-final class ProducerSubscription<Value: Sendable, Failure: Error>: Disposable, @unchecked Sendable {
+final class ProducerSubscription<Value: Sendable, Failure: Error>: DeliveryQueue, Disposable, @unchecked Sendable {
     private static var active: UInt8 { 0 }
     private static var terminated: UInt8 { 1 }
     private static var disposed: UInt8 { 2 }
 
-    private let queue = DeliveryQueue()
     private let state = Atomic<UInt8>(0)
     private let resource = SerialDisposable()
     // SAFETY: `downstream` is read and written only by the owner of `queue` (every access is in
@@ -19,6 +18,7 @@ final class ProducerSubscription<Value: Sendable, Failure: Error>: Disposable, @
     @usableFromInline
     init(_ downstream: Observer<Value, Failure>) {
         self.downstream = .passRetained(ObserverBox(downstream))
+        super.init()
         downstream.link?.attach(self)
     }
 

@@ -21,11 +21,10 @@ final class ObserverBox<Value: Sendable, Failure: Error>: Sendable {
 /// operator's disposable: disposing it (or finishing) disposes every input subscription and
 /// timer registered in `resources`.
 @usableFromInline
-final class SerialBox<State, Output: Sendable, OutFailure: Error>: Disposable, @unchecked Sendable {
+final class SerialBox<State, Output: Sendable, OutFailure: Error>: DeliveryQueue, Disposable, @unchecked Sendable {
     // SAFETY: `state` and `downstream` are read and written only by the owner of `queue` (in
     // handlers run through `perform`, or in jobs queued on it); `stopped` and `resources` are
     // thread-safe on their own.
-    @usableFromInline let queue = DeliveryQueue()
     // Owner-only, so the dynamic exclusivity check would only cost time.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var state: State
     /// The downstream observer, retained once (released when the output ends); borrowed on
@@ -38,6 +37,7 @@ final class SerialBox<State, Output: Sendable, OutFailure: Error>: Disposable, @
     init(_ downstream: Observer<Output, OutFailure>, state: State) {
         self.state = state
         self.downstream = .passRetained(ObserverBox(downstream))
+        super.init()
         downstream.link?.attach(self)
     }
 

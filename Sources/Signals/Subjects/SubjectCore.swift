@@ -1,10 +1,46 @@
 import Synchronization
 
+/// What the three subjects share that does not depend on the value type: the delivery queue,
+/// the subscriber list and the count. Disposing a subscription is a plain, non-generic call on
+/// this base, so it never runs unspecialized generic code.
+@usableFromInline
+class SubjectBase: DeliveryQueue, @unchecked Sendable {
+    // SAFETY: `subscribers` is touched only by the owner of the queue (see DeliveryQueue);
+    // `liveCount` is atomic.
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var subscribers = SubscriberList()
+    @usableFromInline let liveCount = Atomic<Int>(0)
+
+    @usableFromInline
+    override init() {}
+
+    deinit {
+        subscribers.releaseAll()
+    }
+
+    /// Detaches a disposed subscription: at once when uncontended, otherwise in the owner turn.
+    @usableFromInline
+    final func detach(_ subscription: SubjectSubscription) {
+        if queue.tryAcquire() {
+            remove(subscription)
+            queue.releaseAndDrain()
+        } else {
+            queue.enqueue { [self] in remove(subscription) }
+        }
+    }
+
+    /// Owner only.
+    final func remove(_ subscription: SubjectSubscription) {
+        if subscribers.remove(subscription) { liveCount.subtract(1, ordering: .relaxed) }
+    }
+}
+
 /// The machinery shared by the three subjects: an observer list and replay buffer touched only
 /// by the owner of a ``DeliveryQueue``, so sends, subscriptions, disposals and completion are
 /// serialized without a lock held while observers run.
 @usableFromInline
-final class SubjectCore<Value: Sendable, Failure: Error>: SubscriptionDetaching {
+final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecked Sendable {
+    // SAFETY: `terminal` and `buffer` are touched only by the owner of `queue`.
+
     /// One attached subscription: its cancelled flag and its observer, both `let`, so delivery
     /// can borrow them from an unowned reference without retaining anything.
     @usableFromInline
@@ -19,38 +55,21 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriptionDetaching 
         }
     }
 
-    @usableFromInline
-    struct State {
-        /// Each entry is retained once by the list (released on detach or completion).
-        @usableFromInline var entries = EntryList<Entry>()
-        @usableFromInline var terminal: Completion<Failure>?
-        @usableFromInline var buffer = ReplayBuffer<Value>()
-    }
-
-    @usableFromInline
-    let queue = DeliveryQueue()
-    @usableFromInline
-    let owner: OwnerState<State>
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var terminal: Completion<Failure>?
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var buffer = ReplayBuffer<Value>()
     /// How many latest values a new subscriber receives first (0 for a publish subject).
     @usableFromInline
     let replayLimit: Int
     /// Whether a subscriber arriving after the terminal event still gets the buffer first.
     @usableFromInline
     let replaysAfterTerminal: Bool
-    @usableFromInline
-    let liveCount = Atomic<Int>(0)
 
     @usableFromInline
     init(replayLimit: Int, replaysAfterTerminal: Bool, initial: [Value] = []) {
         self.replayLimit = replayLimit
         self.replaysAfterTerminal = replaysAfterTerminal
-        var state = State()
-        for value in initial { state.buffer.append(value, limit: replayLimit) }
-        owner = OwnerState(state)
-    }
-
-    deinit {
-        owner.pointer.pointee.entries.releaseAll()
+        super.init()
+        for value in initial { buffer.append(value, limit: replayLimit) }
     }
 
     /// How many subscriptions are attached now.
@@ -72,14 +91,14 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriptionDetaching 
     /// Owner only. Borrows each entry: no retain or release per delivery.
     @inlinable
     func deliver(_ value: Value) {
-        let state = owner.pointer
-        if state.pointee.terminal != nil { return }
-        if replayLimit > 0 { state.pointee.buffer.append(value, limit: replayLimit) }
-        let entries = state.pointee.entries
+        if terminal != nil { return }
+        if replayLimit > 0 { buffer.append(value, limit: replayLimit) }
+        let list = subscribers
         var index = 0
-        while index < entries.count {
-            entries[index]._withUnsafeGuaranteedRef { entry in
-                if !entry.subscription.isDisposed { entry.observer.onValue(value) }
+        while index < list.count {
+            let slot = list[index]
+            if !slot.subscription._withUnsafeGuaranteedRef({ $0.isDisposed }) {
+                Unmanaged<Entry>.fromOpaque(slot.entry.toOpaque())._withUnsafeGuaranteedRef { $0.observer.onValue(value) }
             }
             index += 1
         }
@@ -100,10 +119,9 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriptionDetaching 
     /// Owner only.
     @usableFromInline
     func finish(_ completion: Completion<Failure>) {
-        let state = owner.pointer
-        if state.pointee.terminal != nil { return }
-        state.pointee.terminal = completion
-        let entries = state.pointee.entries.takeAll()
+        if terminal != nil { return }
+        terminal = completion
+        let entries = subscribers.takeAll().map { unsafeDowncast($0, to: Entry.self) }
         liveCount.subtract(entries.count, ordering: .relaxed)
         for entry in entries where !entry.subscription.isDisposed {
             entry.observer.send(completion: completion)
@@ -129,63 +147,53 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubscriptionDetaching 
     /// Owner only.
     @inlinable
     func attach(_ entry: Entry) {
-        let state = owner.pointer
-        if state.pointee.terminal == nil || replaysAfterTerminal {
-            for value in state.pointee.buffer.elements {
-                if entry.subscription.isDisposed { return }
-                entry.observer.send(value)
+        if terminal == nil || replaysAfterTerminal {
+            if replayLimit > 0 {
+                for value in buffer.elements {
+                    if entry.subscription.isDisposed { return }
+                    entry.observer.send(value)
+                }
             }
         }
         if entry.subscription.isDisposed { return }
-        if let terminal = state.pointee.terminal {
+        if let terminal {
             entry.observer.send(completion: terminal)
             return
         }
-        state.pointee.entries.append(entry)
+        subscribers.append(entry, subscription: entry.subscription)
         liveCount.add(1, ordering: .relaxed)
-    }
-
-    @inlinable
-    func detach(_ subscription: SubjectSubscription) {
-        if queue.tryAcquire() {
-            remove(subscription)
-            queue.releaseAndDrain()
-        } else {
-            queue.enqueue { [self] in remove(subscription) }
-        }
-    }
-
-    /// Owner only.
-    @inlinable
-    func remove(_ subscription: SubjectSubscription) {
-        if owner.pointer.pointee.entries.remove(where: { $0.subscription === subscription }) {
-            liveCount.subtract(1, ordering: .relaxed)
-        }
     }
 }
 
-/// A growable list of retained, unowned references, for owner-only hot loops: reading an entry
-/// costs no reference counting.
+/// The subscribers of a subject, for owner-only hot loops: each slot holds its entry retained
+/// once and its subscription unowned (the entry keeps it alive), and reading a slot costs no
+/// reference counting. Not generic, so removal never needs type metadata.
 @usableFromInline
-struct EntryList<Element: AnyObject> {
-    @usableFromInline var storage: UnsafeMutablePointer<Unmanaged<Element>>?
+struct SubscriberList {
+    @usableFromInline
+    struct Slot {
+        @usableFromInline let entry: Unmanaged<AnyObject>
+        @usableFromInline let subscription: Unmanaged<SubjectSubscription>
+    }
+
+    @usableFromInline var storage: UnsafeMutablePointer<Slot>?
     @usableFromInline var count = 0
     @usableFromInline var capacity = 0
 
-    @inlinable
+    @usableFromInline
     init() {}
 
     @inlinable
-    subscript(index: Int) -> Unmanaged<Element> {
+    subscript(index: Int) -> Slot {
         storage.unsafelyUnwrapped[index]
     }
 
-    /// Appends `element`, retaining it.
-    @inlinable
-    mutating func append(_ element: Element) {
+    /// Appends `entry`, retaining it.
+    @usableFromInline
+    mutating func append(_ entry: AnyObject, subscription: SubjectSubscription) {
         if count == capacity {
             let newCapacity = max(4, capacity * 2)
-            let grown = UnsafeMutablePointer<Unmanaged<Element>>.allocate(capacity: newCapacity)
+            let grown = UnsafeMutablePointer<Slot>.allocate(capacity: newCapacity)
             if let storage {
                 grown.moveInitialize(from: storage, count: count)
                 storage.deallocate()
@@ -193,34 +201,34 @@ struct EntryList<Element: AnyObject> {
             storage = grown
             capacity = newCapacity
         }
-        (storage.unsafelyUnwrapped + count).initialize(to: .passRetained(element))
+        (storage.unsafelyUnwrapped + count).initialize(to: Slot(entry: .passRetained(entry), subscription: .passUnretained(subscription)))
         count += 1
     }
 
-    /// Removes (and releases) the first element matching `predicate`; returns whether one did.
-    @inlinable
-    mutating func remove(where predicate: (Element) -> Bool) -> Bool {
+    /// Removes (and releases) the slot of `subscription`; returns whether there was one.
+    mutating func remove(_ subscription: SubjectSubscription) -> Bool {
         guard let storage else { return false }
-        for index in 0..<count where predicate(storage[index].takeUnretainedValue()) {
+        let target = Unmanaged.passUnretained(subscription).toOpaque()
+        for index in 0..<count where storage[index].subscription.toOpaque() == target {
             let removed = (storage + index).move()
             // The ranges overlap: moveInitialize allows that; the slot at `index` is now free.
             (storage + index).moveInitialize(from: storage + index + 1, count: count - index - 1)
             count -= 1
-            removed.release()
+            removed.entry.release()
             return true
         }
         return false
     }
 
-    /// Removes every element, handing over the list's references.
-    mutating func takeAll() -> [Element] {
+    /// Removes every slot, handing over the list's references to the entries.
+    mutating func takeAll() -> [AnyObject] {
         guard let storage else { return [] }
-        let elements = (0..<count).map { storage[$0].takeRetainedValue() }
+        let entries = (0..<count).map { storage[$0].entry.takeRetainedValue() }
         count = 0
-        return elements
+        return entries
     }
 
-    /// Releases every element and the storage.
+    /// Releases every entry and the storage.
     mutating func releaseAll() {
         _ = takeAll()
         storage?.deallocate()
@@ -255,22 +263,16 @@ struct ReplayBuffer<Value> {
     }
 }
 
-/// Something a ``SubjectSubscription`` detaches from when disposed.
-@usableFromInline
-protocol SubscriptionDetaching: AnyObject, Sendable {
-    func detach(_ subscription: SubjectSubscription)
-}
-
 /// One subscription to a subject: a cancelled flag and the disposable, in one small object that
 /// does not depend on the value type.
 @usableFromInline
 final class SubjectSubscription: Disposable {
     @usableFromInline
     let disposed = Atomic<Bool>(false)
-    private let owner: any SubscriptionDetaching
+    private let owner: SubjectBase
 
     @usableFromInline
-    init(owner: any SubscriptionDetaching) {
+    init(owner: SubjectBase) {
         self.owner = owner
     }
 
