@@ -41,13 +41,7 @@ public struct ConnectionAlert: Sendable, Equatable {
 /// Counts with a grouping separator, pinned to English ("1,973").
 public enum CountFormat {
     public static func grouped(_ count: Int) -> String {
-        let formatter = NumberFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.numberStyle = .decimal
-        formatter.usesGroupingSeparator = true
-        formatter.groupingSeparator = ","
-        formatter.groupingSize = 3
-        return formatter.string(from: NSNumber(value: count)) ?? String(count)
+        PinnedFormat.grouped(count)
     }
 }
 

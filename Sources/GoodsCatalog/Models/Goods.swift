@@ -1,4 +1,5 @@
 import Foundation
+import MVVM
 
 /// GD-M1: one product.
 public struct Goods: Sendable, Equatable, Identifiable {
@@ -59,15 +60,6 @@ public struct GoodsError: Error, Equatable, CustomStringConvertible {
 /// Formats prices the same way everywhere: yuan, two decimals, grouped ("¥1,299.00").
 public enum PriceFormat {
     public static func text(_ price: Decimal) -> String {
-        let formatter = NumberFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.numberStyle = .decimal
-        formatter.usesGroupingSeparator = true
-        formatter.groupingSeparator = ","
-        formatter.groupingSize = 3
-        formatter.decimalSeparator = "."
-        formatter.minimumFractionDigits = 2
-        formatter.maximumFractionDigits = 2
-        return "¥" + (formatter.string(from: price as NSDecimalNumber) ?? "\(price)")
+        "¥" + PinnedFormat.decimal(price, fractionDigits: 2)
     }
 }

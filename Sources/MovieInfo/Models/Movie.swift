@@ -1,4 +1,5 @@
 import Foundation
+import MVVM
 
 /// MI-M2: a movie as TMDb lists it.
 public struct Movie: Sendable, Equatable, Identifiable, Decodable {
@@ -110,10 +111,6 @@ public struct MovieDetail: Sendable, Equatable, Decodable {
 public enum TMDbDate {
     public static func parse(_ text: String) -> Date? {
         guard !text.isEmpty else { return nil }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        return formatter.date(from: text)
+        return PinnedFormat.parseDate(text, format: "yyyy-MM-dd")
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MVVM
 
 /// MI-VM3, MI-CELL: one movie row, formatted.
 public struct MovieCellViewModel: Sendable, Equatable {
@@ -24,12 +25,7 @@ public struct MovieCellViewModel: Sendable, Equatable {
 /// Formatting pinned to English and UTC.
 public enum MovieFormat {
     public static func mediumDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateStyle = .medium
-        formatter.timeStyle = .none
-        return formatter.string(from: date)
+        PinnedFormat.date(date, style: .medium)
     }
 
     public static func stars(_ voteAverage: Double) -> String {

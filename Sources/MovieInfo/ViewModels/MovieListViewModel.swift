@@ -7,6 +7,25 @@ struct MovieListState: Sendable {
     var movies: [Movie] = []
     var isFetching = false
     var error: String?
+
+    /// The states of one request: fetching with no movies, then what `answer` makes of the
+    /// response, or the error text.
+    static func states(
+        of request: Signal<MoviesResponse, MovieError>,
+        _ answer: @escaping @Sendable (MoviesResponse) -> MovieListState
+    ) -> Signal<MovieListState, Never> {
+        request
+            .map(answer)
+            .catch { error in Signal.just(MovieListState(movies: [], isFetching: false, error: error.description)) }
+            .prepend(MovieListState(movies: [], isFetching: true, error: nil))
+    }
+}
+
+extension MovieServices {
+    /// Opens the detail screen of `movie`.
+    func showDetail(of movie: Movie) {
+        navigator.push(MovieDetailViewModel(movieID: movie.id, title: movie.title, services: self))
+    }
 }
 
 /// MI-1, MI-VM1: the Movies tab: a segmented control of the four lists, the list, a spinner and
@@ -37,11 +56,10 @@ public final class MovieListViewModel: Sendable {
         let service = services.movies
         subscription = endpoint.signal
             .removeDuplicates()
-            .flatMapLatest { endpoint -> Signal<MovieListState, Never> in
-                service.fetchMovies(from: endpoint)
-                    .map { MovieListState(movies: $0.results, isFetching: false, error: nil) }
-                    .catch { error in Signal.just(MovieListState(movies: [], isFetching: false, error: error.description)) }
-                    .prepend(MovieListState(movies: [], isFetching: true, error: nil))
+            .flatMapLatest { endpoint in
+                MovieListState.states(of: service.fetchMovies(from: endpoint)) {
+                    MovieListState(movies: $0.results, isFetching: false, error: nil)
+                }
             }
             .subscribe(state.observer)
     }
@@ -54,6 +72,6 @@ public final class MovieListViewModel: Sendable {
     public func select(index: Int) {
         let list = state.value.movies
         guard list.indices.contains(index) else { return }
-        services.navigator.push(MovieDetailViewModel(movieID: list[index].id, title: list[index].title, services: services))
+        services.showDetail(of: list[index])
     }
 }

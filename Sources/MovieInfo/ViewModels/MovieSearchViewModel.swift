@@ -38,14 +38,11 @@ public final class MovieSearchViewModel: Sendable {
                 guard !query.isEmpty else {
                     return .just(MovieListState(movies: [], isFetching: false, error: Self.hint))
                 }
-                return service.searchMovie(query: query)
-                    .map { response in
-                        response.results.isEmpty
-                            ? MovieListState(movies: [], isFetching: false, error: "No result for \(query)")
-                            : MovieListState(movies: Array(response.results.prefix(Self.maximumResults)), isFetching: false, error: nil)
-                    }
-                    .catch { error in Signal.just(MovieListState(movies: [], isFetching: false, error: error.description)) }
-                    .prepend(MovieListState(movies: [], isFetching: true, error: nil))
+                return MovieListState.states(of: service.searchMovie(query: query)) { response in
+                    response.results.isEmpty
+                        ? MovieListState(movies: [], isFetching: false, error: "No result for \(query)")
+                        : MovieListState(movies: Array(response.results.prefix(Self.maximumResults)), isFetching: false, error: nil)
+                }
             }
             .subscribe(state.observer)
     }
@@ -58,7 +55,7 @@ public final class MovieSearchViewModel: Sendable {
     public func select(index: Int) {
         let list = state.value.movies
         guard list.indices.contains(index) else { return }
-        services.navigator.push(MovieDetailViewModel(movieID: list[index].id, title: list[index].title, services: services))
+        services.showDetail(of: list[index])
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MVVM
 
 /// PV-VM1: what the person screen shows, formatted.
 ///
@@ -17,10 +18,6 @@ public final class PersonViewModel: Sendable {
         } else {
             nameText = "\(person.firstName) \(person.lastName)"
         }
-        let formatter = DateFormatter()
-        formatter.locale = locale
-        formatter.timeZone = timeZone
-        formatter.dateFormat = "EEEE MMMM d, yyyy"
-        birthdateText = formatter.string(from: person.birthdate)
+        birthdateText = PinnedFormat.date(person.birthdate, format: "EEEE MMMM d, yyyy", locale: locale, timeZone: timeZone)
     }
 }

@@ -4,14 +4,26 @@ import Signals
 // Bindings between widgets and view models (RxCocoa's control bindings). They are main-actor,
 // hold the widget weakly, and end when the widget or the source goes away.
 
+/// Two-way: the property's value shows in the widget's `keyPath`, and the user's `changes` set
+/// the property. Ends with the widget.
+@MainActor
+func bindTwoWay<Widget: View, Value: Sendable>(
+    _ widget: Widget,
+    _ keyPath: ReferenceWritableKeyPath<Widget, Value>,
+    to property: MutableProperty<Value>,
+    changes: Signal<Value, Never>
+) -> any Disposable {
+    let composite = CompositeDisposable()
+    composite += property.signal.bind(to: widget, keyPath)
+    composite += changes.take(during: widget.lifetime).sink(value: { property.value = $0 })
+    return composite
+}
+
 extension TextField {
     /// Two-way: the property's value shows in the field, and the user's edits set the property.
     @discardableResult
     public func bind(to property: MutableProperty<String>) -> any Disposable {
-        let composite = CompositeDisposable()
-        composite += property.signal.bind(to: self, \.text)
-        composite += textChanges.take(during: lifetime).sink(value: { property.value = $0 })
-        return composite
+        bindTwoWay(self, \.text, to: property, changes: textChanges)
     }
 }
 
@@ -19,10 +31,7 @@ extension SegmentedControl {
     /// Two-way: the property selects the segment, and the user's choice sets the property.
     @discardableResult
     public func bind(to property: MutableProperty<Int>) -> any Disposable {
-        let composite = CompositeDisposable()
-        composite += property.signal.bind(to: self, \.selectedIndex)
-        composite += selectionChanges.take(during: lifetime).sink(value: { property.value = $0 })
-        return composite
+        bindTwoWay(self, \.selectedIndex, to: property, changes: selectionChanges)
     }
 }
 
@@ -30,10 +39,7 @@ extension TabBar {
     /// Two-way: the property selects the tab, and the user's choice sets the property.
     @discardableResult
     public func bind(to property: MutableProperty<Int>) -> any Disposable {
-        let composite = CompositeDisposable()
-        composite += property.signal.bind(to: self, \.selectedIndex)
-        composite += selectionChanges.take(during: lifetime).sink(value: { property.value = $0 })
-        return composite
+        bindTwoWay(self, \.selectedIndex, to: property, changes: selectionChanges)
     }
 }
 
