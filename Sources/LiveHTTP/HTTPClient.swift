@@ -149,6 +149,23 @@ public struct Environment: Sendable {
     }
 }
 
+/// Decodes a JSON body; on failure, says which field was wrong ("missing field 'photos.photo'",
+/// "the body is not valid JSON"), for an API's own decoding error.
+public func decodeJSON<Body: Decodable>(_ type: Body.Type, from body: Data) -> Result<Body, JSONDecodingFailure> {
+    do {
+        return .success(try JSONDecoder().decode(Body.self, from: body))
+    } catch let error as DecodingError {
+        return .failure(JSONDecodingFailure(message: describe(error)))
+    } catch {
+        return .failure(JSONDecodingFailure(message: "\(error)"))
+    }
+}
+
+/// A body that was not the JSON expected; `message` names the field.
+public struct JSONDecodingFailure: Error, Equatable, Sendable {
+    public let message: String
+}
+
 /// Where a JSON decoding error happened, as a readable path ("photos.total").
 public func describe(_ error: DecodingError) -> String {
     func path(_ keys: [any CodingKey]) -> String {

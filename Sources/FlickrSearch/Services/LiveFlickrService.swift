@@ -128,13 +128,7 @@ public final class LiveFlickrService: FlickrSearchService {
             default: return .failure(.http(status: response.status, message: String(decoding: response.body.prefix(200), as: UTF8.self)))
             }
         }
-        do {
-            return .success(try JSONDecoder().decode(Body.self, from: response.body))
-        } catch let error as DecodingError {
-            return .failure(.decoding(describe(error)))
-        } catch {
-            return .failure(.decoding("\(error)"))
-        }
+        return decodeJSON(Body.self, from: response.body).mapError { .decoding($0.message) }
     }
 }
 

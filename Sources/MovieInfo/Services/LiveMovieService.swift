@@ -114,12 +114,6 @@ public final class LiveMovieService: MovieService {
             default: return .failure(.invalidResponse(status: response.status, message: message))
             }
         }
-        do {
-            return .success(try JSONDecoder().decode(Body.self, from: response.body))
-        } catch let error as DecodingError {
-            return .failure(.decoding(describe(error)))
-        } catch {
-            return .failure(.decoding("\(error)"))
-        }
+        return decodeJSON(Body.self, from: response.body).mapError { .decoding($0.message) }
     }
 }
