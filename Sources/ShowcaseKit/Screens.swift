@@ -38,7 +38,7 @@ public enum Screens {
     static func launcher(_ viewModel: LauncherViewModel) -> NavigationStack.Page {
         let list = ListView()
         list.rows = viewModel.rows.map { ListView.Row([$0.title, $0.summary]) }
-        list.selected.take(during: list.lifetime).sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
+        list.selected.sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
         let view = Stack(.vertical, spacing: 1, [
             Label("Apps from the MVVM tutorials, running on MVVMKit. Enter opens one.", style: .dim),
             list,
@@ -52,7 +52,7 @@ public enum Screens {
     static func flickrSearch(_ viewModel: FlickrSearchViewModel) -> NavigationStack.Page {
         let field = TextField(placeholder: "Search Flickr (more than 3 characters)")
         field.bind(to: viewModel.searchText)
-        field.submissions.take(during: field.lifetime).sink(value: { _ in viewModel.executeSearch.execute() }).disposed(by: field.bag)
+        field.submissions.sink(value: { _ in viewModel.executeSearch.execute() }).disposed(by: field.bag)
         let go = Button("Go")
         go.bind(to: viewModel.executeSearch)
         let spinner = Spinner(label: "Searching Flickr…")
@@ -62,7 +62,7 @@ public enum Screens {
         viewModel.recentRows.signal
             .map { rows in rows.map { ListView.Row("\($0.text)  ·  \($0.totalText) photos") } }
             .bind(to: recent, \.rows)
-        recent.selected.take(during: recent.lifetime).sink(value: { viewModel.selectRecentSearch(at: $0) }).disposed(by: recent.bag)
+        recent.selected.sink(value: { viewModel.selectRecentSearch(at: $0) }).disposed(by: recent.bag)
         let view = Stack(.vertical, spacing: 1, [
             Stack(.horizontal, spacing: 1, [field, go]),
             spinner,
@@ -71,7 +71,7 @@ public enum Screens {
             StatusLine(hint),
         ])
         // FS-V5: connection errors become the alert; the typed text stays.
-        viewModel.alerts.asDriver().signal.take(during: view.lifetime).sink(value: { [weak view] alert in
+        viewModel.alerts.asDriver().signal.sink(value: { [weak view] alert in
             MainActor.assumeIsolated {
                 view?.host?.present(title: alert.title, message: alert.message, button: alert.dismiss)
             }
@@ -88,7 +88,7 @@ public enum Screens {
             }
             .bind(to: list, \.rows)
         // FS-V8: rows tell their item view models when they scroll in and out of view.
-        list.visibleRows.take(during: list.lifetime).sink(value: { range in
+        list.visibleRows.sink(value: { range in
             for (index, item) in items.enumerated() { item.isVisible.value = range.contains(index) }
         }).disposed(by: list.bag)
         let summary = "\(CountFormat.grouped(viewModel.results.totalResults)) photos" +
@@ -105,7 +105,7 @@ public enum Screens {
         viewModel.current.signal.map { "Born " + $0.birthdateText }.bind(to: birthdate, \.text)
         let list = ListView()
         list.rows = viewModel.people.map { ListView.Row($0.person.firstName + " " + $0.person.lastName) }
-        list.selectionChanges.take(during: list.lifetime).sink(value: { viewModel.selected.value = $0 }).disposed(by: list.bag)
+        list.selectionChanges.sink(value: { viewModel.selected.value = $0 }).disposed(by: list.bag)
         let card = Border(title: "PersonViewModel", Stack(.vertical, [name, birthdate]))
         let view = Stack(.vertical, spacing: 1, [card, list, StatusLine("↑↓: another person • Esc: back")])
         return .init(title: viewModel.title, view: view)
@@ -118,7 +118,7 @@ public enum Screens {
         user.bind(to: viewModel.userName)
         let password = SecureField(placeholder: "Password (3+ characters)")
         password.bind(to: viewModel.password)
-        password.submissions.take(during: password.lifetime).sink(value: { _ in viewModel.login.execute() }).disposed(by: password.bag)
+        password.submissions.sink(value: { _ in viewModel.login.execute() }).disposed(by: password.bag)
         let button = Button("Login")
         button.bind(to: viewModel.login)
         let spinner = Spinner(label: "Signing in…")
@@ -156,7 +156,7 @@ public enum Screens {
         listModel.errorText.signal.map { $0 ?? "" }.bind(to: listInfo, \.text)
         let list = ListView()
         listModel.movies.signal.map(movieRows).bind(to: list, \.rows)
-        list.selected.take(during: list.lifetime).sink(value: { listModel.select(index: $0) }).disposed(by: list.bag)
+        list.selected.sink(value: { listModel.select(index: $0) }).disposed(by: list.bag)
         let moviesTab = Stack(.vertical, [segments, listSpinner, listInfo, list])
 
         let query = TextField(placeholder: "Search movies")
@@ -167,7 +167,7 @@ public enum Screens {
         searchModel.infoText.signal.map { $0 ?? "" }.bind(to: searchInfo, \.text)
         let results = ListView()
         searchModel.movies.signal.map(movieRows).bind(to: results, \.rows)
-        results.selected.take(during: results.lifetime).sink(value: { searchModel.select(index: $0) }).disposed(by: results.bag)
+        results.selected.sink(value: { searchModel.select(index: $0) }).disposed(by: results.bag)
         let searchTab = Stack(.vertical, [query, searchSpinner, searchInfo, results])
 
         let tabs = TabBar([(title: viewModel.tabs[0], content: moviesTab), (title: viewModel.tabs[1], content: searchTab)])
@@ -199,7 +199,7 @@ public enum Screens {
     static func categories(_ viewModel: CategoryListViewModel) -> NavigationStack.Page {
         let list = ListView(emptyText: "Loading categories…")
         viewModel.rows.signal.map { $0.map { ListView.Row($0.title) } }.bind(to: list, \.rows)
-        list.selected.take(during: list.lifetime).sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
+        list.selected.sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
         let error = Label(style: Style(foreground: .red))
         viewModel.errorText.signal.map { $0 ?? "" }.bind(to: error, \.text)
         viewModel.load()
@@ -213,9 +213,9 @@ public enum Screens {
     static func goodsList(_ viewModel: GoodsListViewModel) -> NavigationStack.Page {
         let list = ListView(emptyText: "No goods in this category.")
         viewModel.rows.signal.map(goodsRows).bind(to: list, \.rows)
-        list.selected.take(during: list.lifetime).sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
+        list.selected.sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
         // GD-2: load-more at the end of the list.
-        list.reachedEnd.take(during: list.lifetime).sink(value: { viewModel.next() }).disposed(by: list.bag)
+        list.reachedEnd.sink(value: { viewModel.next() }).disposed(by: list.bag)
         let spinner = Spinner(label: "Loading…")
         viewModel.isLoading.signal.bind(to: spinner, \.isAnimating)
         let status = StatusLine()
@@ -243,7 +243,7 @@ public enum Screens {
     static func dataControllerCategories(_ model: GoodsDataControllerCategories) -> NavigationStack.Page {
         let list = ListView()
         list.rows = model.categories.map { ListView.Row($0.name) }
-        list.selected.take(during: list.lifetime).sink(value: { model.select(index: $0) }).disposed(by: list.bag)
+        list.selected.sink(value: { model.select(index: $0) }).disposed(by: list.bag)
         return .init(title: model.title, view: Stack(.vertical, [list, StatusLine(hint)]))
     }
 
@@ -271,13 +271,13 @@ final class DataControllerListView: View, GoodsListViewProtocol {
         heightPolicy = .fill
         let refresh = Button("Refresh") { [weak self] in self?.delegate?.didPullToRefresh() }
         add(Stack(.vertical, [refresh, list, status]))
-        list.selected.take(during: lifetime).sink(value: { [weak self] index in
+        list.selected.sink(value: { [weak self] index in
             MainActor.assumeIsolated {
                 guard let self, self.goodsIDs.indices.contains(index) else { return }
                 self.delegate?.didSelectRow(goodsID: self.goodsIDs[index])
             }
         }).disposed(by: bag)
-        list.reachedEnd.take(during: lifetime).sink(value: { [weak self] in
+        list.reachedEnd.sink(value: { [weak self] in
             MainActor.assumeIsolated { self?.delegate?.didReachEnd() }
         }).disposed(by: bag)
     }
@@ -312,25 +312,5 @@ func onMain(_ body: @escaping @MainActor @Sendable () -> Void) {
 extension String {
     func padded(to columns: Int) -> String {
         self + String(repeating: " ", count: max(1, columns - DisplayWidth.of(self)))
-    }
-}
-
-extension View {
-    /// Subscriptions that live as long as the view.
-    var bag: DisposeBag { ViewBags.bag(for: self) }
-}
-
-/// One dispose bag per view, released with the view.
-@MainActor
-enum ViewBags {
-    private static var bags: [ObjectIdentifier: DisposeBag] = [:]
-
-    static func bag(for view: View) -> DisposeBag {
-        let id = ObjectIdentifier(view)
-        if let bag = bags[id] { return bag }
-        let bag = DisposeBag()
-        bags[id] = bag
-        view.lifetime.observeEnded { Task { @MainActor in bags[id] = nil } }
-        return bag
     }
 }

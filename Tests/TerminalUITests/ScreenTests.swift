@@ -277,6 +277,18 @@ final class Harness {
         #expect(weakLabel == nil, "a binding does not keep the widget alive")
         #expect(title.subscriberCount == 0, "and ends with it")
     }
+
+    @Test func aViewsBagEndsItsSubscriptionsWithTheView() {
+        let taps = PublishSubject<Int, Never>()
+        let seen = Recorder<Int, Never>()
+        var list: ListView? = ListView()
+        taps.signal.subscribe(seen.observer).disposed(by: list!.bag)
+        taps.send(1)
+        list = nil
+        taps.send(2)
+        #expect(seen.values == [1])
+        #expect(taps.subscriberCount == 0, "the view's bag went with the view")
+    }
 }
 
 @MainActor @Suite struct TerminalDeviceTests {

@@ -12,12 +12,14 @@ public enum SizePolicy: Sendable, Equatable {
 }
 
 /// A piece of the terminal UI: it is laid out in a frame, draws into the screen buffer, and may
-/// take focus and handle keys. Views live on the main actor; each owns a ``Lifetime``, so
-/// bindings to a view end when it goes away.
+/// take focus and handle keys. Views live on the main actor; each owns a ``Lifetime`` and a
+/// ``DisposeBag``, so bindings to a view end when it goes away.
 @MainActor
 open class View: LifetimeOwner {
     private nonisolated let lifetimeToken = Lifetime.Token()
     nonisolated public var lifetime: Lifetime { lifetimeToken.lifetime }
+    /// Subscriptions that live exactly as long as the view: put a view's own wiring here.
+    public nonisolated let bag = DisposeBag()
 
     /// Where the view was laid out, in screen coordinates.
     public internal(set) var frame = Rect(x: 0, y: 0, width: 0, height: 0)
