@@ -168,6 +168,28 @@ final class GoodsFixture: Sendable {
         #expect(list.errorText.value == nil)
     }
 
+    /// GD-1, GD-3: failed category and detail loads show the message; loading again clears it.
+    @Test func categoryAndDetailLoadFailuresShowTheMessageAndRetryClearsIt() {
+        let fixture = GoodsFixture()
+        let categories = CategoryListViewModel(services: fixture.services)
+        let detail = GoodsDetailViewModel(goodsID: "1-3", services: fixture.services)
+        fixture.offline.failRequests(with: GoodsError("The catalog is unavailable."))
+        categories.load()
+        detail.load()
+        fixture.scheduler.run()
+        #expect(categories.errorText.value == "The catalog is unavailable.")
+        #expect(detail.errorText.value == "The catalog is unavailable.")
+        #expect(categories.rows.value.isEmpty && !categories.isLoading.value)
+        #expect(detail.title.value == "商品详情")
+        fixture.offline.failRequests(with: nil)
+        categories.load()
+        detail.load()
+        #expect(categories.errorText.value == nil && detail.errorText.value == nil)
+        fixture.scheduler.run()
+        #expect(categories.rows.value.count == 6)
+        #expect(detail.title.value == "Jasmine pearls")
+    }
+
     /// GD-3: selecting an item sends its goodsID on the click signal and opens the detail.
     @Test func selectingAnItemSendsItsIDAndOpensTheDetail() {
         let fixture = GoodsFixture()

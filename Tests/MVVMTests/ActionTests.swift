@@ -71,6 +71,31 @@ import Testing
         #expect(errors.values.count == 2)
     }
 
+    @Test func latestValueAndLatestErrorFollowTheExecutions() {
+        let scheduler = TestScheduler()
+        let failing = Locked(true)
+        let action = Action<Void, Int, TestError> { _ in
+            Signal.deferred {
+                failing.value ? .fail(TestError("offline")) : .just(42)
+            }.delay(for: .seconds(1), on: scheduler)
+        }
+        let value = action.latestValue
+        let error = action.latestError { "failed: \($0.message)" }
+        let errors = scheduler.record(error.signal)
+        #expect(value.value == nil && error.value == nil)
+        action.execute()
+        scheduler.run()
+        #expect(error.value == "failed: offline")
+        #expect(value.value == nil, "a failure leaves no value")
+        failing.withLock { $0 = false }
+        action.execute()
+        #expect(error.value == nil, "starting again clears the message")
+        scheduler.run()
+        #expect(value.value == 42)
+        #expect(errors.values.compactMap { $0 } == ["failed: offline"])
+        #expect(errors.values.last == .some(nil))
+    }
+
     @Test func executingTurnsFalseBeforeTheTerminalEventSoTheObserverCanApplyAgain() {
         let action = Action<Int, Int, Never> { .just($0) }
         let results = Locked<[Int]>([])

@@ -238,6 +238,27 @@ final class MovieFixture: Sendable {
         _ = detail.trailerURL.value.map { #expect($0.absoluteString.hasPrefix("https://www.youtube.com/watch?v=")) }
     }
 
+    /// MI-S5: a failed detail load shows the error and keeps nothing stale; loading again
+    /// clears the message and shows the detail.
+    @Test func detailLoadFailureShowsTheErrorAndRetryClearsIt() throws {
+        let fixture = MovieFixture()
+        let list = MovieListViewModel(services: fixture.services)
+        fixture.scheduler.run()
+        list.select(index: 0)
+        let detail = try #require(fixture.navigator.top as? MovieDetailViewModel)
+        fixture.service.failRequests(with: .invalidResponse(status: 401, message: "Invalid API key: You must be granted a valid key."))
+        detail.load()
+        fixture.scheduler.run()
+        #expect(!detail.isLoading.value)
+        #expect(detail.errorText.value == "TMDb answered 401: Invalid API key: You must be granted a valid key.")
+        #expect(detail.detail.value == nil)
+        fixture.service.failRequests(with: nil)
+        detail.load()
+        #expect(detail.errorText.value == nil)
+        fixture.scheduler.run()
+        #expect(detail.detail.value?.movie.id == detail.movieID)
+    }
+
     /// MI: the whole app without a view: Movies tab → Top Rated → Search tab → query → results.
     @Test func wholeAppFlowWithoutAView() {
         let fixture = MovieFixture()

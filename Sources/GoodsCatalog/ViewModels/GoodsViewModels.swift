@@ -30,31 +30,22 @@ public final class CategoryListViewModel: Sendable {
     public let rows: Property<[CategoryCellViewModel]>
     public let isLoading: Property<Bool>
     public let errorText: Property<String?>
-    private let categories = MutableProperty<[GoodsCategory]>([])
-    private let loading = MutableProperty(false)
-    private let error = MutableProperty<String?>(nil)
-    private let request = SerialDisposable()
+    private let fetch: Action<Void, [GoodsCategory], GoodsError>
+    private let categories: Property<[GoodsCategory]>
     private let services: GoodsServices
 
     public init(services: GoodsServices) {
         self.services = services
-        rows = categories.readOnly.mapEach(CategoryCellViewModel.init)
-        isLoading = loading.readOnly
-        errorText = error.readOnly
+        fetch = Action { [goods = services.goods] in goods.categories() }
+        categories = fetch.latestValue.map { $0 ?? [] }
+        rows = categories.mapEach(CategoryCellViewModel.init)
+        isLoading = fetch.isExecuting
+        errorText = fetch.latestError(\.message)
     }
 
-    /// Loads the categories (again).
+    /// Loads the categories (again); does nothing while a load is running.
     public func load() {
-        loading.value = true
-        error.value = nil
-        let categories = self.categories, loading = self.loading, error = self.error
-        request.inner = services.goods.categories().sink(
-            value: { categories.value = $0 },
-            completion: { completion in
-                loading.value = false
-                if case .failed(let failure) = completion { error.value = failure.message }
-            }
-        )
+        fetch.execute()
     }
 
     /// GD-1: opens the goods list of the category at `index`.
@@ -152,34 +143,24 @@ public final class GoodsDetailViewModel: Sendable {
     public let summary: Property<String>
     public let isLoading: Property<Bool>
     public let errorText: Property<String?>
-    private let goods = MutableProperty<Goods?>(nil)
-    private let loading = MutableProperty(false)
-    private let error = MutableProperty<String?>(nil)
-    private let request = SerialDisposable()
+    private let fetch: Action<Void, Goods, GoodsError>
     private let services: GoodsServices
 
     public init(goodsID: String, services: GoodsServices) {
         self.goodsID = goodsID
         self.services = services
-        title = goods.readOnly.map { $0?.goodsName ?? "商品详情" }
-        priceText = goods.readOnly.map { $0.map { PriceFormat.text($0.goodsPrice) } ?? "" }
-        summary = goods.readOnly.map { $0?.summary ?? "" }
-        isLoading = loading.readOnly
-        errorText = error.readOnly
+        fetch = Action { [goods = services.goods] in goods.goods(id: goodsID) }
+        let goods = fetch.latestValue
+        title = goods.map { $0?.goodsName ?? "商品详情" }
+        priceText = goods.map { $0.map { PriceFormat.text($0.goodsPrice) } ?? "" }
+        summary = goods.map { $0?.summary ?? "" }
+        isLoading = fetch.isExecuting
+        errorText = fetch.latestError(\.message)
     }
 
-    /// Loads the product (again).
+    /// Loads the product (again); does nothing while a load is running.
     public func load() {
-        loading.value = true
-        error.value = nil
-        let goods = self.goods, loading = self.loading, error = self.error
-        request.inner = services.goods.goods(id: goodsID).sink(
-            value: { goods.value = $0 },
-            completion: { completion in
-                loading.value = false
-                if case .failed(let failure) = completion { error.value = failure.message }
-            }
-        )
+        fetch.execute()
     }
 
     /// Back to the list.

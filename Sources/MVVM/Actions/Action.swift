@@ -138,3 +138,22 @@ extension Action where Input == Void {
         execute(())
     }
 }
+
+extension Action {
+    /// The latest execution's failure, described for a label: set when an execution fails, back
+    /// to `nil` when the next one starts (so a retry clears the message).
+    public func latestError(
+        _ describe: @escaping @Sendable (Failure) -> String
+    ) -> Property<String?> {
+        Property(initial: nil, then: Signal<String?, Never>.merge([
+            errors.map { describe($0) },
+            isExecuting.changes.filter { $0 }.map { _ in nil },
+        ]))
+    }
+
+    /// The output of the latest successful execution, `nil` until there is one: the view model
+    /// of a screen that loads one thing exposes this.
+    public var latestValue: Property<Output?> {
+        Property(initial: nil, then: values.map { $0 })
+    }
+}

@@ -17,40 +17,30 @@ public final class MovieDetailViewModel: Sendable {
     public let isLoading: Property<Bool>
     public let errorText: Property<String?>
 
-    private let loaded = MutableProperty<MovieDetail?>(nil)
-    private let loading = MutableProperty(false)
-    private let error = MutableProperty<String?>(nil)
-    private let request = SerialDisposable()
+    private let fetch: Action<Void, MovieDetail, MovieError>
     private let services: MovieServices
 
     public init(movieID: Int, title: String, services: MovieServices) {
         self.movieID = movieID
         self.title = title
         self.services = services
-        detail = loaded.readOnly
-        overview = loaded.readOnly.map { $0?.movie.overview ?? "" }
-        releaseText = loaded.readOnly.map { $0.map { $0.movie.releaseDate.map(MovieFormat.mediumDate) ?? "Release date unknown" } ?? "" }
-        ratingText = loaded.readOnly.map { $0.map { MovieFormat.stars($0.movie.voteAverage) } ?? "" }
-        genresText = loaded.readOnly.map { $0?.genres.joined(separator: ", ") ?? "" }
-        runtimeText = loaded.readOnly.map { $0.map { $0.runtime.map(MovieFormat.runtime) ?? "Runtime unknown" } ?? "" }
-        castText = loaded.readOnly.map { $0?.cast.prefix(5).joined(separator: ", ") ?? "" }
-        trailerURL = loaded.readOnly.map { $0?.trailerKey.flatMap { URL(string: "https://www.youtube.com/watch?v=\($0)") } }
-        isLoading = loading.readOnly
-        errorText = error.readOnly
+        fetch = Action { [movies = services.movies] in movies.fetchMovie(id: movieID) }
+        let loaded = fetch.latestValue
+        detail = loaded
+        overview = loaded.map { $0?.movie.overview ?? "" }
+        releaseText = loaded.map { $0.map { $0.movie.releaseDate.map(MovieFormat.mediumDate) ?? "Release date unknown" } ?? "" }
+        ratingText = loaded.map { $0.map { MovieFormat.stars($0.movie.voteAverage) } ?? "" }
+        genresText = loaded.map { $0?.genres.joined(separator: ", ") ?? "" }
+        runtimeText = loaded.map { $0.map { $0.runtime.map(MovieFormat.runtime) ?? "Runtime unknown" } ?? "" }
+        castText = loaded.map { $0?.cast.prefix(5).joined(separator: ", ") ?? "" }
+        trailerURL = loaded.map { $0?.trailerKey.flatMap { URL(string: "https://www.youtube.com/watch?v=\($0)") } }
+        isLoading = fetch.isExecuting
+        errorText = fetch.latestError(\.description)
     }
 
-    /// Loads the detail (again).
+    /// Loads the detail (again); does nothing while a load is running.
     public func load() {
-        loading.value = true
-        error.value = nil
-        let loaded = self.loaded, loading = self.loading, error = self.error
-        request.inner = services.movies.fetchMovie(id: movieID).sink(
-            value: { loaded.value = $0 },
-            completion: { completion in
-                loading.value = false
-                if case .failed(let failure) = completion { error.value = failure.description }
-            }
-        )
+        fetch.execute()
     }
 
     /// Back to the list.
