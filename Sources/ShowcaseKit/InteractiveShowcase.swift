@@ -25,7 +25,7 @@ public final class InteractiveShowcase {
         if let app {
             open(app)
         } else {
-            navigator.push(LauncherViewModel(open: { [weak self] app in onMain { self?.open(app) } }))
+            navigator.push(LauncherViewModel(open: { [weak self] app in MainScheduler.runOnMainActor { self?.open(app) } }))
         }
         stack.bind(to: navigator, registry: Screens.registry())
     }

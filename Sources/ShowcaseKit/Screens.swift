@@ -283,7 +283,7 @@ final class DataControllerListView: View, GoodsListViewProtocol {
     }
 
     nonisolated func bind(viewModel: GoodsListStaticViewModel) {
-        onMain { [weak self] in
+        MainScheduler.runOnMainActor { [weak self] in
             guard let self else { return }
             self.goodsIDs = viewModel.cellViewModelArray.map(\.goodsID)
             self.list.rows = Screens.goodsRows(viewModel.cellViewModelArray)
@@ -293,19 +293,10 @@ final class DataControllerListView: View, GoodsListViewProtocol {
     }
 
     nonisolated func show(error: String) {
-        onMain { [weak self] in
+        MainScheduler.runOnMainActor { [weak self] in
             self?.status.kind = .error
             self?.status.text = error
         }
-    }
-}
-
-/// Runs `body` on the main actor: now if already there, otherwise on the main queue.
-func onMain(_ body: @escaping @MainActor @Sendable () -> Void) {
-    if MainScheduler.isMainThread {
-        MainActor.assumeIsolated { body() }
-    } else {
-        DispatchQueue.main.async { MainActor.assumeIsolated { body() } }
     }
 }
 

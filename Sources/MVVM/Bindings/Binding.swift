@@ -26,13 +26,7 @@ public struct BindingTarget<Value: Sendable>: Sendable {
     /// thread (bind a driver, or a stream observed on `MainScheduler`).
     public init(lifetime: Lifetime, mainActor action: @escaping @MainActor (Value) -> Void) {
         self.lifetime = lifetime
-        self.action = { value in
-            if MainScheduler.isMainThread {
-                MainActor.assumeIsolated { action(value) }
-            } else {
-                MainScheduler.shared.schedule { MainActor.assumeIsolated { action(value) } }
-            }
-        }
+        self.action = { value in MainScheduler.runOnMainActor { action(value) } }
     }
 
     /// Sends a value to the target.

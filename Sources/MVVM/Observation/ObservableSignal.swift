@@ -71,11 +71,7 @@ final class ObservationSubscription<Root: AnyObject, Value: Sendable>: Sendable 
 
     /// Starts tracking on the main actor (at once if already there).
     func start() {
-        if MainScheduler.isMainThread {
-            MainActor.assumeIsolated { track() }
-        } else {
-            DispatchQueue.main.async { MainActor.assumeIsolated { self.track() } }
-        }
+        MainScheduler.runOnMainActor { self.track() }
     }
 
     @MainActor

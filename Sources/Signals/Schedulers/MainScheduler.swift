@@ -30,6 +30,18 @@ public final class MainScheduler: Scheduler {
         DispatchQueue.getSpecific(key: mainQueueKey) != nil
     }
 
+    /// Runs `body` on the main actor: at once when called on the main thread, otherwise on the
+    /// main queue. Unlike ``schedule(_:)`` it keeps no order with a scheduler's pending actions;
+    /// it is for work that must simply happen on the main actor (a binding's setter, a callback
+    /// from a background service).
+    public static func runOnMainActor(_ body: @escaping @MainActor @Sendable () -> Void) {
+        if isMainThread {
+            MainActor.assumeIsolated { body() }
+        } else {
+            DispatchQueue.main.async { MainActor.assumeIsolated { body() } }
+        }
+    }
+
     public var now: SchedulerInstant { SerialQueueScheduler.uptime() }
 
     public func schedule(_ action: @escaping @Sendable () -> Void) {

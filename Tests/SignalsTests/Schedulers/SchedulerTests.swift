@@ -87,6 +87,19 @@ import Testing
         #expect(onMain)
     }
 
+    @MainActor @Test func runOnMainActorRunsAtOnceOnMainAndHopsFromElsewhere() async {
+        let ran = Locked(false)
+        MainScheduler.runOnMainActor { ran.withLock { $0 = true } }
+        #expect(ran.withLock { $0 }, "called on the main thread: runs at once")
+        let hopped = await Task.detached {
+            #expect(!MainScheduler.isMainThread)
+            return await withCheckedContinuation { continuation in
+                MainScheduler.runOnMainActor { continuation.resume(returning: MainScheduler.isMainThread) }
+            }
+        }.value
+        #expect(hopped)
+    }
+
     @MainActor @Test func mainSchedulerAsyncAlwaysDispatches() async {
         let ran = Locked(false)
         await withCheckedContinuation { continuation in
