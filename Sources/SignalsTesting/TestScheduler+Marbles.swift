@@ -16,16 +16,12 @@ extension TestScheduler {
         disposeAt: Int? = nil
     ) -> Recorder<Value, Failure> {
         let recorder = Recorder<Value, Failure>(scheduler: self)
-        _ = schedule(after: delay(untilTick: subscribeAt)) { recorder.subscribe(to: signal) }
+        schedule(atTick: subscribeAt) { recorder.subscribe(to: signal) }
         if let disposeAt {
             precondition(disposeAt >= subscribeAt, "record: disposeAt must not come before subscribeAt")
-            _ = schedule(after: delay(untilTick: disposeAt)) { recorder.dispose() }
+            schedule(atTick: disposeAt) { recorder.dispose() }
         }
         return recorder
-    }
-
-    private func delay(untilTick tick: Int) -> Duration {
-        max(.zero, SchedulerInstant(sinceEpoch: self.tick * tick) - now)
     }
 
     /// Runs `signal` in virtual time and returns what it did as a marble diagram, for
@@ -52,7 +48,7 @@ extension TestScheduler {
             recorder = record(signal, subscribeAt: subscribeAt, disposeAt: disposeAt)
         } else {
             recorder = record(signal)
-            if let disposeAt { _ = schedule(after: delay(untilTick: disposeAt)) { recorder.dispose() } }
+            if let disposeAt { schedule(atTick: disposeAt) { recorder.dispose() } }
         }
         if let until {
             advance(to: SchedulerInstant(sinceEpoch: tick * until))

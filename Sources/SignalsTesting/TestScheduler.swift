@@ -69,10 +69,11 @@ public final class TestScheduler: Scheduler {
         }
     }
 
-    /// Schedules `action` `ticks` marble ticks from now.
+    /// Schedules `action` at marble tick `tick`, counted from time zero like the ticks of a
+    /// diagram (at once, in order, if that time has passed).
     @discardableResult
-    public func schedule(atTick ticks: Int, _ action: @escaping @Sendable () -> Void) -> any Disposable {
-        schedule(after: tick * ticks, action)
+    public func schedule(atTick tick: Int, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        schedule(after: max(.zero, SchedulerInstant(sinceEpoch: self.tick * tick) - now), action)
     }
 
     private func insert(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Int {

@@ -47,6 +47,16 @@ import Testing
         #expect(!ran.withLock { $0 })
     }
 
+    @Test func scheduleAtTickCountsFromTimeZero() {
+        let scheduler = TestScheduler()
+        let ticks = Locked<[Int]>([])
+        scheduler.advance(to: SchedulerInstant(sinceEpoch: scheduler.tick * 3))
+        scheduler.schedule(atTick: 5) { ticks.withLock { $0.append(scheduler.nowInTicks) } }
+        scheduler.schedule(atTick: 2) { ticks.withLock { $0.append(scheduler.nowInTicks) } }
+        scheduler.run()
+        #expect(ticks.value == [3, 5], "tick 5 is absolute; tick 2 has passed, so it runs at once")
+    }
+
     @Test func ticksAreConfigurable() {
         let scheduler = TestScheduler(tick: .milliseconds(100))
         let source = scheduler.cold("-a-|")
@@ -107,7 +117,9 @@ import Testing
         let recorder = scheduler.record(source.signal)
         scheduler.run()
         #expect(recorder.elements == [.value(10), .value(20), .failed(TestError("custom"))])
-        #expect(scheduler.marbles(of: source.signal, values: ["1": 10, "2": 20]) != "")
+        let again = TestScheduler()
+        let replay = again.cold("-1-2-#", values: ["1": 10, "2": 20], error: TestError("custom"))
+        #expect(again.marbles(of: replay.signal, values: ["1": 10, "2": 20]) == "-1-2-#")
     }
 }
 
