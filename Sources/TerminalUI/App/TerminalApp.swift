@@ -23,8 +23,6 @@ public final class TerminalApp {
     private var sources: [any DispatchSourceProtocol] = []
     private var input: (any Disposable)?
     private var escapeFlush: DispatchWorkItem?
-    /// Called for every key before the screen sees it; return `true` to consume it.
-    public var keyFilter: (@MainActor (Key) -> Bool)?
     /// Frames drawn so far (for tests and diagnostics).
     public private(set) var framesDrawn = 0
 
@@ -75,7 +73,6 @@ public final class TerminalApp {
                 quit()
                 return
             }
-            if keyFilter?(key) == true { continue }
             screen.handle(key)
         }
         setNeedsDisplay()

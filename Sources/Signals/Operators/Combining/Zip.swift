@@ -80,7 +80,7 @@ extension Signal {
 }
 
 /// One side of a two-input zip, so both travel through the homogeneous array zip.
-public enum ZipElement<First: Sendable, Second: Sendable>: Sendable {
+enum ZipElement<First: Sendable, Second: Sendable>: Sendable {
     case first(First)
     case second(Second)
 }
