@@ -3,27 +3,69 @@ import Signals
 /// A terminal in memory: it interprets the ANSI output written to it (cursor moves, clears,
 /// SGR styles, UTF-8 text with wide graphemes) into a grid, so tests can check what a person
 /// would see, and counts the bytes written.
-public final class InMemoryTerminal: TerminalDevice, @unchecked Sendable {
-    // SAFETY: used from the main actor (the run loop) or a single test thread.
-    public private(set) var size: Size
-    public private(set) var grid: ScreenBuffer
-    public private(set) var bytesWritten = 0
-    public private(set) var writes = 0
-    public private(set) var cursor = Point(x: 0, y: 0)
-    public private(set) var isCursorVisible = true
-    public private(set) var isAlternateScreen = false
-    public private(set) var isBracketedPaste = false
-    public private(set) var isRaw = false
-    private var style = Style.plain
-    private var pending: [UInt8] = []
+public final class InMemoryTerminal: TerminalDevice, Sendable {
+    private let state: Locked<TerminalEmulation>
 
     public init(size: Size) {
+        state = Locked(TerminalEmulation(size: size))
+    }
+
+    public var size: Size { state.withLock { $0.size } }
+    /// The cells as drawn so far.
+    public var grid: ScreenBuffer { state.withLock { $0.grid } }
+    /// Bytes written in all.
+    public var bytesWritten: Int { state.withLock { $0.bytesWritten } }
+    /// Calls to `write` (one per frame).
+    public var writes: Int { state.withLock { $0.writes } }
+    public var cursor: Point { state.withLock { $0.cursor } }
+    public var isCursorVisible: Bool { state.withLock { $0.isCursorVisible } }
+    public var isAlternateScreen: Bool { state.withLock { $0.isAlternateScreen } }
+    public var isBracketedPaste: Bool { state.withLock { $0.isBracketedPaste } }
+    public var isRaw: Bool { state.withLock { $0.isRaw } }
+
+    /// Simulates the user resizing the window (the grid keeps what fits).
+    public func resize(to size: Size) {
+        state.withLock { $0.resize(to: size) }
+    }
+
+    public func enterRawMode() throws { state.withLock { $0.isRaw = true } }
+
+    public func restore() { state.withLock { $0.isRaw = false } }
+
+    /// What is on screen, trailing spaces trimmed.
+    public var text: String { state.withLock { $0.text } }
+
+    /// Row `y` as seen, trailing spaces trimmed.
+    public func line(_ y: Int) -> String { state.withLock { $0.line(y) } }
+
+    /// The style of the cell at (`x`, `y`).
+    public func style(x: Int, y: Int) -> Style { state.withLock { $0.style(x: x, y: y) } }
+
+    public func write(_ bytes: [UInt8]) {
+        state.withLock { $0.write(bytes) }
+    }
+}
+
+/// The interpreter behind ``InMemoryTerminal``: the grid, cursor, modes and pending bytes.
+struct TerminalEmulation {
+    var size: Size
+    var grid: ScreenBuffer
+    var bytesWritten = 0
+    var writes = 0
+    var cursor = Point(x: 0, y: 0)
+    var isCursorVisible = true
+    var isAlternateScreen = false
+    var isBracketedPaste = false
+    var isRaw = false
+    var style = Style.plain
+    var pending: [UInt8] = []
+
+    init(size: Size) {
         self.size = size
         grid = ScreenBuffer(size: size)
     }
 
-    /// Simulates the user resizing the window (the grid keeps what fits).
-    public func resize(to size: Size) {
+    mutating func resize(to size: Size) {
         var next = ScreenBuffer(size: size)
         for y in 0..<min(size.height, self.size.height) {
             for x in 0..<min(size.width, self.size.width) { next[x, y] = grid[x, y] }
@@ -32,31 +74,24 @@ public final class InMemoryTerminal: TerminalDevice, @unchecked Sendable {
         grid = next
     }
 
-    public func enterRawMode() throws { isRaw = true }
+    var text: String { grid.text }
 
-    public func restore() { isRaw = false }
-
-    /// What is on screen, trailing spaces trimmed.
-    public var text: String { grid.text }
-
-    /// Row `y` as seen, trailing spaces trimmed.
-    public func line(_ y: Int) -> String {
+    func line(_ y: Int) -> String {
         var line = Substring(grid.lines[y])
         while line.last == " " { line.removeLast() }
         return String(line)
     }
 
-    /// The style of the cell at (`x`, `y`).
-    public func style(x: Int, y: Int) -> Style { grid[x, y].style }
+    func style(x: Int, y: Int) -> Style { grid[x, y].style }
 
-    public func write(_ bytes: [UInt8]) {
+    mutating func write(_ bytes: [UInt8]) {
         bytesWritten += bytes.count
         writes += 1
         pending += bytes
         interpret()
     }
 
-    private func interpret() {
+    mutating func interpret() {
         var index = 0
         var text: [UInt8] = []
         func flushText() {
@@ -90,7 +125,7 @@ public final class InMemoryTerminal: TerminalDevice, @unchecked Sendable {
         pending.removeFirst(index)
     }
 
-    private func put(_ character: Character) {
+    mutating func put(_ character: Character) {
         guard cursor.y < size.height, cursor.x < size.width else { return }
         let width = DisplayWidth.of(character)
         if width == 0 { return }
@@ -98,7 +133,7 @@ public final class InMemoryTerminal: TerminalDevice, @unchecked Sendable {
         cursor.x += width
     }
 
-    private func control(_ parameters: String, final: UInt8) {
+    mutating func control(_ parameters: String, final: UInt8) {
         let numbers = parameters.split(separator: ";", omittingEmptySubsequences: false).map { Int($0.filter(\.isNumber)) }
         switch final {
         case UInt8(ascii: "H"), UInt8(ascii: "f"):
@@ -124,7 +159,7 @@ public final class InMemoryTerminal: TerminalDevice, @unchecked Sendable {
         }
     }
 
-    private func applySGR(_ codes: [Int]) {
+    mutating func applySGR(_ codes: [Int]) {
         var index = 0
         let codes = codes.isEmpty ? [0] : codes
         while index < codes.count {

@@ -8,11 +8,10 @@ import Darwin
 
 /// The process's own terminal (standard input and output): raw mode, the alternate screen,
 /// bracketed paste and a hidden cursor while an app runs, all undone by `restore()`.
-public final class POSIXTerminal: TerminalDevice, @unchecked Sendable {
-    // SAFETY: `saved` is written once in `enterRawMode` before any reader runs and read by
-    // `restore`, which the run loop calls on the main actor or from a signal handler through
-    // the async-signal-safe copy in `TerminalRestore`.
-    private var saved: termios?
+public final class POSIXTerminal: TerminalDevice, Sendable {
+    /// The settings before raw mode, put back by `restore()`. (A signal handler restores from
+    /// the async-signal-safe copy in `TerminalRestore` instead, never through this lock.)
+    private let saved = Locked<termios?>(nil)
 
     public init() {}
 
@@ -45,7 +44,7 @@ public final class POSIXTerminal: TerminalDevice, @unchecked Sendable {
     public func enterRawMode() throws {
         var original = termios()
         guard tcgetattr(0, &original) == 0 else { throw TerminalError.notATerminal }
-        saved = original
+        saved.withLock { $0 = original }
         TerminalRestore.install(original)
         var raw = original
         raw.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
@@ -68,7 +67,7 @@ public final class POSIXTerminal: TerminalDevice, @unchecked Sendable {
 
     public func restore() {
         write(Array(TerminalRestore.leaveSequence.utf8))
-        if var saved { tcsetattr(0, TCSAFLUSH, &saved) }
+        if var settings = saved.value { tcsetattr(0, TCSAFLUSH, &settings) }
         TerminalRestore.uninstall()
     }
 }
