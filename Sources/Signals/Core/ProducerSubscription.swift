@@ -4,6 +4,7 @@ import Synchronization
 /// serializer, stop flag and disposable in one allocation.
 @usableFromInline
 final class ProducerSubscription<Value: Sendable, Failure: Error>: DeliveryQueue, Disposable, @unchecked Sendable {
+    // SAFETY: `state` is atomic and `resource` thread-safe; `downstream` is owner-only (below).
     private static var active: UInt8 { 0 }
     private static var terminated: UInt8 { 1 }
     private static var disposed: UInt8 { 2 }

@@ -29,6 +29,7 @@ final class SerialBox<State, Output: Sendable, OutFailure: Error>: DeliveryQueue
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var state: State
     /// The downstream observer, retained once (released when the output ends); borrowed on
     /// each emit, so emitting costs no reference counting.
+    // SAFETY: owner-only, like `state`.
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var downstream: Unmanaged<ObserverBox<Output, OutFailure>>?
     @usableFromInline let stopped = Atomic<Bool>(false)
     @usableFromInline let resources = CompositeDisposable()

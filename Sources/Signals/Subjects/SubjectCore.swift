@@ -39,7 +39,8 @@ class SubjectBase: DeliveryQueue, @unchecked Sendable {
 /// serialized without a lock held while observers run.
 @usableFromInline
 final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecked Sendable {
-    // SAFETY: `terminal` and `buffer` are touched only by the owner of `queue`.
+    // SAFETY: the stored state, `terminal` and `buffer` (below `Entry`), is touched only by the
+    // owner of `queue`.
 
     /// One attached subscription: its cancelled flag and its observer, both `let`, so delivery
     /// can borrow them from an unowned reference without retaining anything.
@@ -55,6 +56,7 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
         }
     }
 
+    // SAFETY: touched only by the owner of `queue` (see DeliveryQueue).
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var terminal: Completion<Failure>?
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var buffer = ReplayBuffer<Value>()
     /// How many latest values a new subscriber receives first (0 for a publish subject).
