@@ -6,6 +6,9 @@ import MallocCounter
 
 // Runs W1–W8 (design.md) three ways and prints a markdown table. Release build, the toolkit
 // as a separate module, default flags, a second thread alive in the process, median of 5.
+// T-BEYOND1: it exits 1 if the toolkit is slower than OpenCombine on any workload, or if the
+// three implementations disagree. (RxSwift and ReactiveSwift cannot be fetched on this
+// machine, so OpenCombine and hand-written closures are the references measured.)
 
 if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "profile" {
     Profile.run(CommandLine.arguments[2])
@@ -17,6 +20,7 @@ DispatchQueue.global().async { stop.wait() }
 
 let results = [Workloads.w1(), Workloads.w2(), Workloads.w3(), Workloads.w4(), Workloads.w5(), Workloads.w6(), Workloads.w7()]
 var mismatches: [String] = []
+var slower: [String] = []
 
 print("| id | workload | unit | toolkit | OpenCombine | closures | toolkit / closures | toolkit / OpenCombine | toolkit allocs/op |")
 print("|---|---|---|---:|---:|---:|---:|---:|---:|")
@@ -29,6 +33,9 @@ for result in results {
     if result.toolkit.checksum != result.closures.checksum || (result.openCombine.map { $0.checksum != result.toolkit.checksum } ?? false) {
         mismatches.append("\(result.id): toolkit \(result.toolkit.checksum), closures \(result.closures.checksum), OpenCombine \(result.openCombine.map { String($0.checksum) } ?? "n/a")")
     }
+    if let open = result.openCombine, toolkit >= open.nanosecondsPerOperation {
+        slower.append("\(result.id): toolkit \(format(toolkit)) ns, OpenCombine \(format(open.nanosecondsPerOperation)) ns")
+    }
 }
 let heap = Workloads.w8()
 print("| W8 | live subject → map → filter → sink chain | bytes, allocations per chain | \(format(heap.toolkit.bytes, digits: 0)) B, \(format(heap.toolkit.allocations)) | \(format(heap.openCombine.bytes, digits: 0)) B, \(format(heap.openCombine.allocations)) | \(format(heap.closures.bytes, digits: 0)) B, \(format(heap.closures.allocations)) | \(format(heap.toolkit.bytes / heap.closures.bytes, digits: 2))× bytes | \(format(heap.toolkit.bytes / heap.openCombine.bytes, digits: 2))× bytes | |")
@@ -36,8 +43,12 @@ let notes = results.filter { !$0.note.isEmpty }.map { "\($0.id): \($0.note)." }
 if !notes.isEmpty { print("\n" + notes.joined(separator: " ")) }
 print("W8 counts bytes requested from malloc (not the allocator's rounding).")
 if mc_is_counting() == 0 { print("Allocations are not counted on this platform.") }
-if !mismatches.isEmpty {
-    print("\nRESULTS DIFFER:\n" + mismatches.joined(separator: "\n"))
+if heap.toolkit.bytes >= heap.openCombine.bytes {
+    slower.append("W8: toolkit \(format(heap.toolkit.bytes, digits: 0)) B, OpenCombine \(format(heap.openCombine.bytes, digits: 0)) B")
+}
+if !mismatches.isEmpty || !slower.isEmpty {
+    if !mismatches.isEmpty { print("\nRESULTS DIFFER:\n" + mismatches.joined(separator: "\n")) }
+    if !slower.isEmpty { print("\nT-BEYOND1 FAILS, not faster than OpenCombine:\n" + slower.joined(separator: "\n")) }
     stop.signal()
     exit(1)
 }
