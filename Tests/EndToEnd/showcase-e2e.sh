@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end tests of the real `showcase` binary in tmux: type and press keys as a person
-# would, and assert what the screen shows. Usage: showcase-e2e.sh PATH/TO/showcase
+# would, and assert what the screen shows (T-BEYOND3: the MVVM apps run in a Linux
+# terminal). Usage: showcase-e2e.sh PATH/TO/showcase
 set -u
 BIN="${1:?usage: showcase-e2e.sh PATH/TO/showcase}"
 SESSION="showcase-e2e-$$"

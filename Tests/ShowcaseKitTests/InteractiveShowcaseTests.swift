@@ -5,7 +5,8 @@ import Signals
 import Testing
 import TerminalUI
 
-/// The showcase's screens on an in-memory terminal (the tmux end-to-end tests drive the binary).
+/// T-BEYOND3: the showcase's MVVM apps, their view models bound to TerminalUI screens, on an
+/// in-memory terminal (the tmux end-to-end tests drive the binary on a real Linux terminal).
 @MainActor @Suite struct InteractiveShowcaseTests {
     @Test func launcherListsEveryAppAndOpensOne() {
         let showcase = InteractiveShowcase(app: nil, live: false, environment: Environment([:]))

@@ -32,6 +32,7 @@ final class Harness {
     func line(_ y: Int) -> String { terminal.line(y) }
 }
 
+/// T-BEYOND3: the terminal view layer's widgets: focus, editing, lists, alerts, navigation.
 @MainActor @Suite struct WidgetScreenTests {
     @Test func focusMovesWithTabShiftTabAndArrowsAndIsVisible() {
         let first = Button("One"), second = Button("Two"), third = Button("Three")
