@@ -71,7 +71,7 @@ import Testing
         #expect(errors.values.count == 2)
     }
 
-    @Test func latestValueAndLatestErrorFollowTheExecutions() {
+    @Test func latestValueAndLatestFailureFollowTheExecutions() {
         let scheduler = TestScheduler()
         let failing = Locked(true)
         let action = Action<Void, Int, TestError> { _ in
@@ -79,21 +79,20 @@ import Testing
                 failing.value ? .fail(TestError("offline")) : .just(42)
             }.delay(for: .seconds(1), on: scheduler)
         }
-        let value = action.latestValue
-        let error = action.latestError { "failed: \($0.message)" }
-        let errors = scheduler.record(error.signal)
-        #expect(value.value == nil && error.value == nil)
+        let failures = scheduler.record(action.latestFailure.signal)
+        #expect(action.latestValue.value == nil && action.latestFailure.value == nil)
         action.execute()
         scheduler.run()
-        #expect(error.value == "failed: offline")
-        #expect(value.value == nil, "a failure leaves no value")
+        #expect(action.latestFailure.value == TestError("offline"))
+        #expect(action.latestValue.value == nil, "a failure leaves no value")
         failing.withLock { $0 = false }
         action.execute()
-        #expect(error.value == nil, "starting again clears the message")
+        #expect(action.latestFailure.value == nil, "starting again clears the failure")
         scheduler.run()
-        #expect(value.value == 42)
-        #expect(errors.values.compactMap { $0 } == ["failed: offline"])
-        #expect(errors.values.last == .some(nil))
+        #expect(failures.values.compactMap { $0 } == [TestError("offline")])
+        #expect(failures.values.last == .some(nil))
+        // Read only now, after the run: the action kept it.
+        #expect(action.latestValue.value == 42)
     }
 
     @Test func executingTurnsFalseBeforeTheTerminalEventSoTheObserverCanApplyAgain() {

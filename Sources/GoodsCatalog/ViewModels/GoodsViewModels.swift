@@ -40,7 +40,7 @@ public final class CategoryListViewModel: Sendable {
         categories = fetch.latestValue.map { $0 ?? [] }
         rows = categories.mapEach(CategoryCellViewModel.init)
         isLoading = fetch.isExecuting
-        errorText = fetch.latestError(\.message)
+        errorText = fetch.latestFailure.map { $0?.message }
     }
 
     /// Loads the categories (again); does nothing while a load is running.
@@ -155,7 +155,7 @@ public final class GoodsDetailViewModel: Sendable {
         priceText = goods.map { $0.map { PriceFormat.text($0.goodsPrice) } ?? "" }
         summary = goods.map { $0?.summary ?? "" }
         isLoading = fetch.isExecuting
-        errorText = fetch.latestError(\.message)
+        errorText = fetch.latestFailure.map { $0?.message }
     }
 
     /// Loads the product (again); does nothing while a load is running.

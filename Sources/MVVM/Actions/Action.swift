@@ -42,6 +42,12 @@ public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Se
     public let isExecuting: Property<Bool>
     /// Whether applying would start the work: `enabledIf` holds and it is not executing.
     public let isEnabled: Property<Bool>
+    /// The latest value of any execution, `nil` until there is one: what a screen that loads
+    /// one thing shows.
+    public let latestValue: Property<Output?>
+    /// The failure of the latest execution: set when it fails, back to `nil` when the next one
+    /// starts (so a retry clears the message). Map it to the text an error label shows.
+    public let latestFailure: Property<Failure?>
 
     /// Creates an action whose work is a stream, enabled while `enabledIf` is `true`.
     public init(
@@ -52,6 +58,11 @@ public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Se
         self.enabledIf = enabledIf
         isExecuting = executing.readOnly
         isEnabled = enabledIf.combineLatest(executing.readOnly) { enabled, executing in enabled && !executing }
+        latestValue = Property(initial: nil, then: valuesSubject.signal.map { $0 })
+        latestFailure = Property(initial: nil, then: Signal<Failure?, Never>.merge([
+            errorsSubject.signal.map { $0 },
+            executing.changes.filter { $0 }.map { _ in nil },
+        ]))
     }
 
     /// Creates an action whose work is an `async` function; disposing the applied stream
@@ -139,21 +150,3 @@ extension Action where Input == Void {
     }
 }
 
-extension Action {
-    /// The latest execution's failure, described for a label: set when an execution fails, back
-    /// to `nil` when the next one starts (so a retry clears the message).
-    public func latestError(
-        _ describe: @escaping @Sendable (Failure) -> String
-    ) -> Property<String?> {
-        Property(initial: nil, then: Signal<String?, Never>.merge([
-            errors.map { describe($0) },
-            isExecuting.changes.filter { $0 }.map { _ in nil },
-        ]))
-    }
-
-    /// The output of the latest successful execution, `nil` until there is one: the view model
-    /// of a screen that loads one thing exposes this.
-    public var latestValue: Property<Output?> {
-        Property(initial: nil, then: values.map { $0 })
-    }
-}

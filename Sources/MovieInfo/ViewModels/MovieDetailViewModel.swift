@@ -35,7 +35,7 @@ public final class MovieDetailViewModel: Sendable {
         castText = loaded.map { $0?.cast.prefix(5).joined(separator: ", ") ?? "" }
         trailerURL = loaded.map { $0?.trailerKey.flatMap { URL(string: "https://www.youtube.com/watch?v=\($0)") } }
         isLoading = fetch.isExecuting
-        errorText = fetch.latestError(\.description)
+        errorText = fetch.latestFailure.map { $0?.description }
     }
 
     /// Loads the detail (again); does nothing while a load is running.
