@@ -57,12 +57,12 @@ public final class LeakTracker: Sendable {
     /// What is still alive: one line per tracked subscription or object, e.g.
     /// `"subscription 'results' is still alive"`.
     public var leaks: [String] {
-        entries.withLock { entries in
-            entries.filter { $0.object != nil }.map { entry in
+        // Weak references are read outside the lock: reading one makes a strong reference, and
+        // dropping it could run a tracked object's deinit.
+        entries.value.filter { $0.object != nil }.map { entry in
                 entry.object is SubscriptionToken
                     ? "subscription '\(entry.name)' is still alive (not disposed, not ended, or retained in a cycle)"
                     : "object '\(entry.name)' is still alive"
-            }
         }
     }
 

@@ -59,7 +59,11 @@ public final class Recorder<Value: Sendable, Failure: Error>: Sendable {
         let time = clock()
         state.withLock { $0.subscribedAt = time }
         let subscription = signal.subscribe(observer)
-        state.withLock { $0.subscription = subscription }
+        // A subscription replaced by a second call is released after unlocking.
+        _ = state.withLock { state -> (any Disposable)? in
+            defer { state.subscription = subscription }
+            return state.subscription
+        }
     }
 
     /// Disposes the recorded subscription (recording the time, unless it had already ended).

@@ -63,8 +63,11 @@ public final class TestScheduler: Scheduler {
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
         let sequence = insert(after: delay, action)
         return AnyDisposable { [weak self] in
-            self?.state.withLock { state in
+            // The removed jobs are returned, so their actions are released after unlocking.
+            _ = self?.state.withLock { state -> [Job] in
+                let removed = state.jobs.filter { $0.sequence == sequence }
                 state.jobs.removeAll { $0.sequence == sequence }
+                return removed
             }
         }
     }

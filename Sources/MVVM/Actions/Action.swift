@@ -86,8 +86,10 @@ public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Se
     /// executing; otherwise it fails at once with ``ActionError/disabled``.
     public func apply(_ input: Input) -> Signal<Output, ActionError<Failure>> {
         Signal<Output, ActionError<Failure>> { [self] observer in
+            // `enabledIf` may be derived by user code: read it before taking the lock.
+            let enabled = enabledIf.value
             let started = running.withLock { running -> Bool in
-                guard !running, enabledIf.value else { return false }
+                guard !running, enabled else { return false }
                 running = true
                 return true
             }

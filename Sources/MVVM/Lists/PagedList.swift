@@ -95,17 +95,21 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
     }
 
     private func start(key: Key, page: Int) {
-        let (generation, keyChanged) = state.withLock { state -> (Int, Bool) in
-            let keyChanged = state.key != key
+        // The key's `==` is user code: compare outside the lock (a concurrent start bumps the
+        // generation, and the older load's answers are ignored either way).
+        let keyChanged = state.withLock { $0.key } != key
+        let (generation, _) = state.withLock { state -> (Int, [Item]) in
+            var dropped: [Item] = []
             if keyChanged {
                 state.key = key
+                dropped = state.items
                 state.items = []
                 state.page = firstPage - 1
                 state.hasMore = true
             }
             state.generation += 1
             state.loadingPage = page
-            return (state.generation, keyChanged)
+            return (state.generation, dropped)  // old items are released after unlocking
         }
         if keyChanged {
             itemsProperty.value = []
@@ -123,13 +127,14 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
     }
 
     private func received(_ items: [Item], page: Int, generation: Int) {
-        let current = state.withLock { state -> Bool in
-            guard state.generation == generation else { return false }
+        let (current, _) = state.withLock { state -> (Bool, [Item]) in
+            guard state.generation == generation else { return (false, []) }
+            let replaced = state.items  // released after unlocking
             state.items = page == firstPage ? items : state.items + items
             state.page = page
             state.hasMore = items.count >= pageSize
             state.loadingPage = nil
-            return true
+            return (true, replaced)
         }
         if current { publish() }
     }

@@ -126,13 +126,15 @@ final class AsyncValueBuffer<Value: Sendable, Failure: Error>: Sendable {
     }
 
     private func finish(_ end: Result<Void, Failure>) {
-        let waiting = state.withLock { state -> CheckedContinuation<Result<Value?, Failure>, Never>? in
+        // The subscription is taken out and released after unlocking.
+        let (waiting, _) = state.withLock { state -> (CheckedContinuation<Result<Value?, Failure>, Never>?, (any Disposable)?) in
             state.end = end
+            let subscription = state.subscription
             state.subscription = nil
-            guard let waiting = state.waiting else { return nil }
+            guard let waiting = state.waiting else { return (nil, subscription) }
             state.waiting = nil
             if case .failure = end { state.end = .success(()) }
-            return waiting
+            return (waiting, subscription)
         }
         guard let waiting else { return }
         switch end {
@@ -142,14 +144,16 @@ final class AsyncValueBuffer<Value: Sendable, Failure: Error>: Sendable {
     }
 
     private func cancel() {
-        let (waiting, subscription) = state.withLock { state -> (CheckedContinuation<Result<Value?, Failure>, Never>?, (any Disposable)?) in
+        // Buffered values are taken out and released after unlocking (their deinit is user code).
+        let (waiting, subscription, _) = state.withLock { state -> (CheckedContinuation<Result<Value?, Failure>, Never>?, (any Disposable)?, [Value]) in
             state.cancelled = true
+            let dropped = state.buffer
             state.buffer = []
             defer {
                 state.waiting = nil
                 state.subscription = nil
             }
-            return (state.waiting, state.subscription)
+            return (state.waiting, state.subscription, dropped)
         }
         subscription?.dispose()
         waiting?.resume(returning: .success(nil))

@@ -55,7 +55,7 @@ final class ProducerSubscription<Value: Sendable, Failure: Error>: DeliveryQueue
             deliver(value)
             queue.releaseAndDrain()
         } else {
-            queue.enqueue { [self] in deliver(value) }
+            queue.complete(queue.enter { [self] in deliver(value) })
         }
     }
 
@@ -71,7 +71,7 @@ final class ProducerSubscription<Value: Sendable, Failure: Error>: DeliveryQueue
             finish(completion)
             queue.releaseAndDrain()
         } else {
-            queue.enqueue { [self] in finish(completion) }
+            queue.complete(queue.enter { [self] in finish(completion) })
         }
     }
 
@@ -91,7 +91,9 @@ final class ProducerSubscription<Value: Sendable, Failure: Error>: DeliveryQueue
             expected: Self.active, desired: Self.disposed, ordering: .acquiringAndReleasing
         ).exchanged else { return }
         resource.dispose()
-        queue.enqueue { [self] in
+        // In turn, so that once `dispose()` returns no delivery is under way on another thread
+        // (it waits for that one turn) and none starts: the observer is not called again.
+        queue.run { [self] in
             downstream?.release()
             downstream = nil
         }

@@ -59,9 +59,9 @@ final class SerialBox<State, Output: Sendable, OutFailure: Error>: DeliveryQueue
             handler(self, input)
             queue.releaseAndDrain()
         } else {
-            queue.enqueue { [self] in
+            queue.complete(queue.enter { [self] in
                 if !isStopped { handler(self, input) }
-            }
+            })
         }
     }
 
@@ -87,7 +87,8 @@ final class SerialBox<State, Output: Sendable, OutFailure: Error>: DeliveryQueue
     func dispose() {
         if stopped.exchange(true, ordering: .acquiringAndReleasing) { return }
         resources.dispose()
-        queue.enqueue { [self] in
+        // In turn: once `dispose()` returns, no emission is under way or starts.
+        queue.run { [self] in
             downstream?.release()
             downstream = nil
         }

@@ -36,11 +36,12 @@ public final class SerialDisposable: Disposable {
     /// Sets the current disposable without disposing the previous one (for re-reporting the same
     /// subscription); disposes `disposable` at once if this serial disposable is disposed.
     func replace(with disposable: any Disposable) {
-        let rejected = state.withLock { state -> Bool in
-            if state.isDisposed { return true }
-            state.current = disposable
-            return false
+        let (rejected, previous) = state.withLock { state -> (Bool, (any Disposable)?) in
+            if state.isDisposed { return (true, nil) }
+            defer { state.current = disposable }
+            return (false, state.current)
         }
+        _ = previous  // released after unlocking, not disposed (see above)
         if rejected { disposable.dispose() }
     }
 

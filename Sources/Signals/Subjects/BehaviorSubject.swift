@@ -17,6 +17,11 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
     struct Latest {
         @usableFromInline var value: Value
         @usableFromInline var isTerminated = false
+        /// Counts changes, so that `modify` can tell whether another change landed while its
+        /// closure ran.
+        @usableFromInline var version: UInt64 = 0
+        /// The threads running a `modify` closure on this subject now (one entry per call).
+        @usableFromInline var modifiers: [UInt] = []
 
         @inlinable
         init(value: Value) { self.value = value }
@@ -41,47 +46,92 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
     /// Sets the current value and sends it to every subscriber.
     @inlinable
     public func send(_ value: Value) {
-        update { $0 = value }
+        let core = self.core
+        // The value changes and its delivery takes its place in line under the same lock, so
+        // observers see values in the order `value` took them. Delivery runs after unlocking.
+        let turn = latest.withLock { latest -> Turn in
+            if latest.isTerminated { return .ignored }
+            if !latest.modifiers.isEmpty { Self.refuseWrite(inside: latest.modifiers) }
+            latest.value = value
+            latest.version &+= 1
+            if core.queue.tryAcquire() { return .direct }
+            return .inLine(core.queue.enter { core.deliver(value) })
+        }
+        deliver(value, turn)
     }
 
     /// Changes the current value in place, atomically, and sends the result. Returns what `body`
     /// returns.
+    ///
+    /// `body` runs on a copy of the value with no lock held, so it may read this subject (or
+    /// anything else). If another thread changes the value while `body` runs, the change is not
+    /// lost: `body` runs again on the newer value, as a compare-and-swap loop does (Kotlin's
+    /// `MutableStateFlow.update`); keep it free of side effects. Sending into this same subject
+    /// from inside `body` is a programming error that would never settle: it stops the program
+    /// with a message saying so, rather than hanging.
     @discardableResult
-    @inlinable
     public func modify<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
-        update(body)
+        let me = currentThreadID()
+        let core = self.core
+        while true {
+            let (snapshot, version) = latest.withLock { latest -> (Value, UInt64) in
+                if latest.modifiers.contains(me) { Self.refuseWrite(inside: latest.modifiers) }
+                latest.modifiers.append(me)
+                return (latest.value, latest.version)
+            }
+            var changed = snapshot
+            let result = body(&changed)
+            let new = changed
+            let turn = latest.withLock { latest -> Turn? in
+                if let index = latest.modifiers.firstIndex(of: me) { latest.modifiers.remove(at: index) }
+                if latest.isTerminated { return .ignored }
+                // Changed by someone else meanwhile: run `body` again on the newer value.
+                guard latest.version == version else { return nil }
+                latest.value = new
+                latest.version &+= 1
+                if core.queue.tryAcquire() { return .direct }
+                return .inLine(core.queue.enter { core.deliver(new) })
+            }
+            guard let turn else { continue }
+            deliver(new, turn)
+            return result
+        }
     }
 
     @usableFromInline
-    enum Turn: Sendable { case direct, drain, queued, ignored }
+    enum Turn {
+        /// This thread owns the delivery queue: deliver now.
+        case direct
+        /// Another thread is delivering: complete the ticket (wait for the turn, or leave the
+        /// value to the owner) after unlocking.
+        case inLine(DeliveryQueue.Ticket)
+        /// Terminated: nothing to deliver.
+        case ignored
+    }
 
     @inlinable
-    func update<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
-        let core = self.core
-        // The value changes and its delivery is ordered under the same lock, so observers see
-        // values in the order `value` took them.
-        let (turn, newValue, result) = latest.withLock { latest -> (Turn, Value?, Result) in
-            if latest.isTerminated {
-                // After the terminal event the value no longer changes; `body` sees a copy.
-                var copy = latest.value
-                return (.ignored, nil, body(&copy))
-            }
-            let result = body(&latest.value)
-            let value = latest.value
-            if core.queue.tryAcquire() { return (.direct, value, result) }
-            let mustDrain = core.queue.enqueueWithoutDraining { core.deliver(value) }
-            return (mustDrain ? .drain : .queued, nil, result)
-        }
+    func deliver(_ value: Value, _ turn: Turn) {
         switch turn {
         case .direct:
-            core.deliver(newValue!)
+            core.deliver(value)
             core.queue.releaseAndDrain()
-        case .drain:
-            core.queue.drain()
-        case .queued, .ignored:
+        case .inLine(let ticket):
+            core.queue.complete(ticket)
+        case .ignored:
             break
         }
-        return result
+    }
+
+    /// Stops the program when a thread sends into the subject it is modifying.
+    @usableFromInline
+    static func refuseWrite(inside modifiers: [UInt]) {
+        guard modifiers.contains(currentThreadID()) else { return }
+        preconditionFailure("""
+            BehaviorSubject/MutableProperty: a value was set from inside modify(_:) on the same \
+            subject or property. modify changes the value through its inout argument; change it \
+            there, or set the property outside modify. (Setting it inside would make modify's \
+            change apply on top of a value it never saw.)
+            """)
     }
 
     /// Ends the stream for every subscriber.

@@ -17,14 +17,16 @@ class SubjectBase: DeliveryQueue, @unchecked Sendable {
         subscribers.releaseAll()
     }
 
-    /// Detaches a disposed subscription: at once when uncontended, otherwise in the owner turn.
+    /// Detaches a disposed subscription in turn: at once when uncontended, otherwise after the
+    /// delivery under way on another thread (so that once `dispose()` returns, the observer is
+    /// not called again), or right after the current delivery when disposed from inside it.
     @usableFromInline
     final func detach(_ subscription: SubjectSubscription) {
         if queue.tryAcquire() {
             remove(subscription)
             queue.releaseAndDrain()
         } else {
-            queue.enqueue { [self] in remove(subscription) }
+            queue.complete(queue.enter { [self] in remove(subscription) })
         }
     }
 
@@ -86,7 +88,7 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
             deliver(value)
             queue.releaseAndDrain()
         } else {
-            queue.enqueue { [self] in deliver(value) }
+            queue.complete(queue.enter { [self] in deliver(value) })
         }
     }
 
@@ -99,8 +101,8 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
         var index = 0
         while index < list.count {
             let slot = list[index]
-            if !slot.subscription._withUnsafeGuaranteedRef({ $0.isDisposed }) {
-                Unmanaged<Entry>.fromOpaque(slot.entry.toOpaque())._withUnsafeGuaranteedRef { $0.observer.onValue(value) }
+            if let entry = slot.entry, !slot.subscription._withUnsafeGuaranteedRef({ $0.isDisposed }) {
+                Unmanaged<Entry>.fromOpaque(entry.toOpaque())._withUnsafeGuaranteedRef { $0.observer.onValue(value) }
             }
             index += 1
         }
@@ -114,7 +116,7 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
             finish(completion)
             queue.releaseAndDrain()
         } else {
-            queue.enqueue { [self] in finish(completion) }
+            queue.complete(queue.enter { [self] in finish(completion) })
         }
     }
 
@@ -141,7 +143,7 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
             attach(entry)
             queue.releaseAndDrain()
         } else {
-            queue.enqueue { [self] in attach(entry) }
+            queue.complete(queue.enter { [self] in attach(entry) })
         }
         return subscription
     }
@@ -167,23 +169,36 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
     }
 }
 
-/// The subscribers of a subject, for owner-only hot loops: each slot holds its entry retained
-/// once and its subscription unowned (the entry keeps it alive), and reading a slot costs no
-/// reference counting. Not generic, so removal never needs type metadata.
+/// The subscribers of a subject, in subscription order, for owner-only hot loops: each slot
+/// holds its entry retained once and its subscription unowned (the entry keeps it alive), and
+/// reading a slot costs no reference counting. Not generic, so removal never needs type
+/// metadata.
+///
+/// Appending and removing are O(1) (amortized) at any number of subscribers: each subscription
+/// knows its slot, a removed slot becomes a hole that delivery skips, and the holes are squeezed
+/// out (renumbering the subscriptions) once they are more than half the slots. Removing the
+/// last slot shrinks the list at once, so a subscribe-then-dispose leaves no hole.
 @usableFromInline
 struct SubscriberList {
     @usableFromInline
     struct Slot {
-        @usableFromInline let entry: Unmanaged<AnyObject>
+        /// `nil` for a hole left by a removed subscription.
+        @usableFromInline var entry: Unmanaged<AnyObject>?
         @usableFromInline let subscription: Unmanaged<SubjectSubscription>
     }
 
     @usableFromInline var storage: UnsafeMutablePointer<Slot>?
+    /// Slots in use, holes included.
     @usableFromInline var count = 0
     @usableFromInline var capacity = 0
+    /// Slots that are holes.
+    @usableFromInline var holes = 0
 
     @usableFromInline
     init() {}
+
+    /// Live subscribers.
+    var liveCount: Int { count - holes }
 
     @inlinable
     subscript(index: Int) -> Slot {
@@ -204,29 +219,60 @@ struct SubscriberList {
             capacity = newCapacity
         }
         (storage.unsafelyUnwrapped + count).initialize(to: Slot(entry: .passRetained(entry), subscription: .passUnretained(subscription)))
+        subscription.slot = Int32(truncatingIfNeeded: count)
         count += 1
     }
 
     /// Removes (and releases) the slot of `subscription`; returns whether there was one.
     mutating func remove(_ subscription: SubjectSubscription) -> Bool {
-        guard let storage else { return false }
-        let target = Unmanaged.passUnretained(subscription).toOpaque()
-        for index in 0..<count where storage[index].subscription.toOpaque() == target {
-            let removed = (storage + index).move()
-            // The ranges overlap: moveInitialize allows that; the slot at `index` is now free.
-            (storage + index).moveInitialize(from: storage + index + 1, count: count - index - 1)
+        let index = Int(subscription.slot)
+        guard let storage, index >= 0, index < count,
+              storage[index].subscription.toOpaque() == Unmanaged.passUnretained(subscription).toOpaque(),
+              let entry = storage[index].entry
+        else { return false }
+        subscription.slot = -1
+        storage[index].entry = nil
+        entry.release()
+        holes += 1
+        // Trailing holes go at once; the others when they are more than half the list.
+        while count > 0, storage[count - 1].entry == nil {
             count -= 1
-            removed.entry.release()
-            return true
+            holes -= 1
+            (storage + count).deinitialize(count: 1)
         }
-        return false
+        if holes > 0, holes * 2 > count { compact() }
+        return true
     }
 
-    /// Removes every slot, handing over the list's references to the entries.
+    /// Squeezes out the holes, keeping the order, and renumbers the subscriptions.
+    private mutating func compact() {
+        guard let storage else { return }
+        var kept = 0
+        for index in 0..<count {
+            let slot = (storage + index).move()
+            guard slot.entry != nil else { continue }
+            slot.subscription._withUnsafeGuaranteedRef { $0.slot = Int32(truncatingIfNeeded: kept) }
+            (storage + kept).initialize(to: slot)
+            kept += 1
+        }
+        count = kept
+        holes = 0
+    }
+
+    /// Removes every slot, handing over the list's references to the entries (in order).
     mutating func takeAll() -> [AnyObject] {
         guard let storage else { return [] }
-        let entries = (0..<count).map { storage[$0].entry.takeRetainedValue() }
+        var entries: [AnyObject] = []
+        entries.reserveCapacity(count - holes)
+        for index in 0..<count {
+            let slot = (storage + index).move()
+            if let entry = slot.entry {
+                slot.subscription._withUnsafeGuaranteedRef { $0.slot = -1 }
+                entries.append(entry.takeRetainedValue())
+            }
+        }
         count = 0
+        holes = 0
         return entries
     }
 
@@ -268,9 +314,13 @@ struct ReplayBuffer<Value> {
 /// One subscription to a subject: a cancelled flag and the disposable, in one small object that
 /// does not depend on the value type.
 @usableFromInline
-final class SubjectSubscription: Disposable {
+// SAFETY: `disposed` is atomic, `owner` immutable, and `slot` owner-only (see below).
+final class SubjectSubscription: Disposable, @unchecked Sendable {
     @usableFromInline
     let disposed = Atomic<Bool>(false)
+    /// Where the subscription sits in its subject's ``SubscriberList`` (-1: not in it).
+    // SAFETY: read and written only by the owner of the subject's queue (list operations).
+    @exclusivity(unchecked) nonisolated(unsafe) var slot: Int32 = -1
     private let owner: SubjectBase
 
     @usableFromInline

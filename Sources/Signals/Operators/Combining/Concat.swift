@@ -37,7 +37,7 @@ extension Signal {
                         box.perform(completion) { box, completion in
                             switch completion {
                             case .failed: box.finish(completion)
-                            case .completed: box.queue.enqueue { if !box.isStopped { next(box) } }
+                            case .completed: box.queue.run { if !box.isStopped { next(box) } }
                             }
                         }
                     },

@@ -42,9 +42,12 @@ extension Signal {
             let dropping = Locked(true)
             return self.subscribe(Observer(
                 value: { value in
-                    let stillDropping = dropping.withLock { isDropping -> Bool in
-                        if isDropping && !predicate(value) { isDropping = false }
-                        return isDropping
+                    // The predicate is user code: it runs outside the lock. Values arrive one
+                    // at a time (the upstream serializes them).
+                    var stillDropping = dropping.value
+                    if stillDropping && !predicate(value) {
+                        stillDropping = false
+                        dropping.withLock { $0 = false }
                     }
                     if !stillDropping { downstream.send(value) }
                 },

@@ -12,7 +12,13 @@ extension Signal {
         Signal(unchecked: { downstream in
             let latest = Locked<Value?>(nil)
             return self.subscribe(Observer(
-                value: { value in latest.withLock { $0 = value } },
+                value: { value in
+                    // The replaced value is released after unlocking (its deinit is user code).
+                    _ = latest.withLock { latest -> Value? in
+                        defer { latest = value }
+                        return latest
+                    }
+                },
                 completion: { completion in
                     if case .completed = completion, let value = latest.withLock({ $0 }) {
                         downstream.send(value)

@@ -11,11 +11,13 @@ extension Signal {
             let previous = Locked<Value?>(nil)
             return self.subscribe(Observer(
                 value: { value in
-                    let isNew = previous.withLock { last -> Bool in
+                    // Swap under the lock; compare (user code) and release the old value
+                    // outside it.
+                    let last = previous.withLock { last -> Value? in
                         defer { last = value }
-                        guard let last else { return true }
-                        return !isDuplicate(last, value)
+                        return last
                     }
+                    let isNew = last.map { !isDuplicate($0, value) } ?? true
                     if isNew { downstream.send(value) }
                 },
                 completion: downstream.onCompletion,

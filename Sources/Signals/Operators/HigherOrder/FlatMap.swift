@@ -29,7 +29,7 @@ extension Signal {
             let box = Box(downstream, state: FlatMapState())
             box.resources.add(AnyDisposable {
                 // Runs on disposal, from any thread: dispose what is subscribed now.
-                box.queue.enqueue {
+                box.queue.run {
                     let inners = box.state.inners.values
                     box.state.inners = [:]
                     for link in inners { link.dispose() }

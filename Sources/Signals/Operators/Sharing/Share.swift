@@ -1,13 +1,20 @@
-/// One connection of a shared stream: the subject subscribers attach to, the upstream
-/// subscription, and how many subscribers it has.
+/// One connection of a shared stream: the subject subscribers attach to and the upstream
+/// subscription.
 final class ShareConnection<Value: Sendable, Failure: Error>: Sendable {
     let subject: SubjectCore<Value, Failure>
     let upstream = SerialDisposable()
-    let subscribers = Locked(0)
 
     init(replay: Int) {
         subject = SubjectCore(replayLimit: replay, replaysAfterTerminal: false)
     }
+}
+
+/// The state of `share`, behind one lock: the current connection and how many subscribers it
+/// has. Every decision (connect, disconnect, forget a finished connection) is one transition of
+/// this state, so a subscriber arriving while the last one leaves always ends up connected.
+struct ShareState<Value: Sendable, Failure: Error> {
+    var connection: ShareConnection<Value, Failure>?
+    var subscribers = 0
 }
 
 extension Signal {
@@ -25,42 +32,65 @@ extension Signal {
     /// next subscriber also starts a new connection.
     public func share(replay: Int = 0) -> Signal {
         precondition(replay >= 0, "share: replay must not be negative")
-        let current = Locked<ShareConnection<Value, Failure>?>(nil)
+        let state = Locked(ShareState<Value, Failure>())
         return Signal(unchecked: { downstream in
-            let (connection, mustConnect) = current.withLock { current -> (ShareConnection<Value, Failure>, Bool) in
-                let connection = current ?? ShareConnection(replay: replay)
-                current = connection
-                let count = connection.subscribers.withLock { count -> Int in
-                    count += 1
-                    return count
+            let (connection, mustConnect) = state.withLock { state -> (ShareConnection<Value, Failure>, Bool) in
+                if let connection = state.connection {
+                    state.subscribers += 1
+                    return (connection, false)
                 }
-                return (connection, count == 1)
+                let connection = ShareConnection<Value, Failure>(replay: replay)
+                state.connection = connection
+                state.subscribers = 1
+                return (connection, true)
             }
             let subscription = connection.subject.subscribe(downstream)
             if mustConnect {
+                // If every subscriber left meanwhile, `upstream` is disposed and this
+                // subscription ends as soon as it is stored.
                 connection.upstream.inner = self.subscribe(Observer(
                     value: { connection.subject.send($0) },
                     completion: { completion in
                         // A finished connection is not reused: the next subscriber reconnects.
-                        current.withLock { if $0 === connection { $0 = nil } }
+                        state.withLock { state in
+                            if state.connection === connection {
+                                state.connection = nil
+                                state.subscribers = 0
+                            }
+                        }
                         connection.subject.send(completion: completion)
                     }
                 ))
             }
             return AnyDisposable {
                 subscription.dispose()
-                let last = connection.subscribers.withLock { count -> Bool in
-                    count -= 1
-                    return count == 0
+                let disconnect = state.withLock { state -> Bool in
+                    // A subscriber of a finished connection no longer counts.
+                    guard state.connection === connection else { return false }
+                    state.subscribers -= 1
+                    guard state.subscribers == 0 else { return false }
+                    state.connection = nil
+                    return true
                 }
-                guard last else { return }
-                current.withLock { current in
-                    if current === connection { current = nil }
-                }
-                connection.upstream.dispose()
+                if disconnect { connection.upstream.dispose() }
             }
         })
     }
+}
+
+/// The connection state of `refCount`, behind one lock.
+struct RefCountState {
+    enum Phase {
+        /// Not connected.
+        case idle
+        /// The first subscriber is connecting (outside the lock); `disconnect` is set when every
+        /// subscriber left meanwhile, so the connection is disposed as soon as it exists.
+        case connecting(disconnect: Bool)
+        case connected(any Disposable)
+    }
+
+    var subscribers = 0
+    var phase = Phase.idle
 }
 
 /// A stream that starts its single upstream subscription only when told to (`connect()`),
@@ -79,30 +109,54 @@ public struct ConnectableSignal<Value: Sendable, Failure: Error>: Sendable {
     }
 
     /// Connects when the first subscriber arrives and disconnects when the last one leaves.
+    ///
+    /// A subscriber that arrives while the first one is still connecting shares that
+    /// connection; one that arrives after the last left while it was connecting keeps it too.
     public func refCount() -> Signal<Value, Failure> {
-        let state = Locked<(count: Int, connection: (any Disposable)?)>((0, nil))
+        let state = Locked(RefCountState())
         return Signal(unchecked: { downstream in
             let subscription = subjectSignal.subscribe(downstream)
-            let first = state.withLock { state -> Bool in
-                state.count += 1
-                return state.count == 1
-            }
-            if first {
-                let connection = connect()
-                let stale = state.withLock { state -> Bool in
-                    if state.count == 0 { return true }
-                    state.connection = connection
+            let mustConnect = state.withLock { state -> Bool in
+                state.subscribers += 1
+                guard state.subscribers == 1 else { return false }
+                switch state.phase {
+                case .idle:
+                    state.phase = .connecting(disconnect: false)
+                    return true
+                case .connecting:
+                    state.phase = .connecting(disconnect: false)
+                    return false
+                case .connected:
                     return false
                 }
-                if stale { connection.dispose() }
+            }
+            if mustConnect {
+                let connection = connect()
+                let keep = state.withLock { state -> Bool in
+                    if case .connecting(disconnect: false) = state.phase {
+                        state.phase = .connected(connection)
+                        return true
+                    }
+                    state.phase = .idle
+                    return false
+                }
+                if !keep { connection.dispose() }
             }
             return AnyDisposable {
                 subscription.dispose()
                 let connection = state.withLock { state -> (any Disposable)? in
-                    state.count -= 1
-                    guard state.count == 0 else { return nil }
-                    defer { state.connection = nil }
-                    return state.connection
+                    state.subscribers -= 1
+                    guard state.subscribers == 0 else { return nil }
+                    switch state.phase {
+                    case .idle:
+                        return nil
+                    case .connecting:
+                        state.phase = .connecting(disconnect: true)
+                        return nil
+                    case .connected(let connection):
+                        state.phase = .idle
+                        return connection
+                    }
                 }
                 connection?.dispose()
             }

@@ -22,7 +22,8 @@ final class TimerBag: Disposable {
         }
         guard let id else { return }
         let timer = scheduler.schedule(after: delay) { [self] in
-            state.withLock { _ = $0.timers?.removeValue(forKey: id) }
+            // The fired timer is returned, so it is released after unlocking.
+            _ = state.withLock { $0.timers?.removeValue(forKey: id) }
             action()
         }
         let rejected = state.withLock { state -> Bool in

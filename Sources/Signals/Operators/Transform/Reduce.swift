@@ -15,7 +15,16 @@ extension Signal {
         Signal<Result, Failure>(unchecked: { downstream in
             let accumulated = Locked(initial)
             return self.subscribe(Observer(
-                value: { value in accumulated.withLock { $0 = next($0, value) } },
+                value: { value in
+                    // Values arrive one at a time (the upstream serializes them), so reading,
+                    // computing outside the lock (`next` is user code) and writing back loses
+                    // nothing. The old total is released after unlocking.
+                    let total = next(accumulated.value, value)
+                    _ = accumulated.withLock { state -> Result in
+                        defer { state = total }
+                        return state
+                    }
+                },
                 completion: { completion in
                     if case .completed = completion {
                         downstream.send(accumulated.withLock { $0 })

@@ -16,8 +16,11 @@ extension Signal {
             let accumulated = Locked(initial)
             return self.subscribe(Observer(
                 value: { value in
-                    let result = accumulated.withLock { state -> Result in
-                        state = next(state, value)
+                    // Values arrive one at a time (the upstream serializes them), so `next`
+                    // (user code) runs outside the lock; the old state is released after it.
+                    let result = next(accumulated.value, value)
+                    _ = accumulated.withLock { state -> Result in
+                        defer { state = result }
                         return state
                     }
                     downstream.send(result)
