@@ -17,6 +17,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .target(name: "Signals", swiftSettings: strict),
@@ -41,7 +42,11 @@ let package = Package(
             dependencies: ["ShowcaseKit", "TerminalUI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict
         ),
-        .testTarget(name: "SignalsTests", dependencies: ["Signals", "SignalsTesting", "MVVM"], swiftSettings: strict),
+        .testTarget(
+            name: "SignalsTests",
+            dependencies: ["Signals", "SignalsTesting", "MVVM", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "SignalsTestingTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strict),
         .testTarget(name: "MVVMTests", dependencies: ["MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
         .testTarget(name: "PersonProfileTests", dependencies: ["PersonProfile", "Signals", "SignalsTesting"], swiftSettings: strict),

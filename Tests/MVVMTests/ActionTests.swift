@@ -153,4 +153,31 @@ import Testing
             try await action.apply(-1).allValues()
         }
     }
+
+    /// T-G2: `enabledIf` may be derived by user code, and that code may use the action itself
+    /// (here: it applies the action once). Reading it under the action's lock deadlocked.
+    @Test func enabledIfIsEvaluatedOutsideTheActionsLock() {
+        let gate = MutableProperty(true)
+        let holder = Locked<Action<Int, Int, Never>?>(nil)
+        let reentered = Locked(false)
+        let enabled = gate.readOnly.map { open -> Bool in
+            let first = reentered.withLock { done -> Bool in
+                defer { done = true }
+                return !done
+            }
+            if first, let action = holder.value { _ = action.apply(1).sink() }
+            return open
+        }
+        let action = Action(enabledIf: enabled) { (value: Int) in Signal<Int, Never>.just(value * 10) }
+        holder.withLock { $0 = action }
+        let results = Locked<[Int]>([])
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = action.apply(2).sink(value: { value in results.withLock { $0.append(value) } })
+            done.signal()
+        }
+        #expect(done.wait(timeout: .now() + 5) == .success, "apply hung: enabledIf ran under the action's lock")
+        #expect(results.value == [20])
+        holder.withLock { $0 = nil }
+    }
 }

@@ -219,6 +219,7 @@ final class Waiter: @unchecked Sendable {
     // SAFETY: `job` and `thread` are immutable; the semaphore is thread-safe.
     let job: @Sendable () -> Void
     let thread: UInt
+    private let handedOver = Atomic<Bool>(false)
     private let semaphore = DispatchSemaphore(value: 0)
 
     init(job: @escaping @Sendable () -> Void, thread: UInt) {
@@ -226,8 +227,20 @@ final class Waiter: @unchecked Sendable {
         self.thread = thread
     }
 
-    func park() { semaphore.wait() }
-    func unpark() { semaphore.signal() }
+    /// Returns once the queue was handed to this waiter. A turn usually lasts microseconds, so
+    /// it spins briefly before it sleeps (a sleep and wake-up cost tens of microseconds).
+    func park() {
+        for spin in 0..<200 {
+            if handedOver.load(ordering: .acquiring) { return }
+            if spin >= 100 { sched_yield() }
+        }
+        while !handedOver.load(ordering: .acquiring) { semaphore.wait() }
+    }
+
+    func unpark() {
+        handedOver.store(true, ordering: .releasing)
+        semaphore.signal()
+    }
 }
 
 /// Which thread waits for which queue, to refuse a wait that could never end. Touched only when

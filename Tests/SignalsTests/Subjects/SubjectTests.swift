@@ -1,3 +1,4 @@
+import PropertyBased
 import Signals
 import SignalsTesting
 import Synchronization
@@ -128,3 +129,51 @@ import Testing
         #expect(recorder.elements == [.value(1), .value(2), .completed])
     }
 }
+
+/// T-G4: subscribing and disposing cost O(1) at any number of subscribers (a removed slot is a
+/// hole, squeezed out later), and delivery order stays subscription order whatever the order of
+/// subscribes and disposes. Generated sequences of operations, shrunk on failure.
+@Suite struct SubscriberOrderTests {
+    @Test func deliveryOrderIsSubscriptionOrderAfterAnySubscribesAndDisposes() async {
+        await propertyCheck(count: 300, input: Gen.int(in: 0...99).array(of: 0...300)) { operations in
+            let subject = PublishSubject<Int, Never>()
+            let log = Locked<[Int]>([])
+            var live: [(id: Int, subscription: any Disposable)] = []
+            for (id, operation) in operations.enumerated() {
+                if operation < 45 || live.isEmpty {
+                    live.append((id, subject.signal.sink { _ in log.withLock { $0.append(id) } }))
+                } else {
+                    // Dispose one: often the newest (the common subscribe-then-dispose), else any.
+                    let index = operation < 60 ? live.count - 1 : operation % live.count
+                    live.remove(at: index).subscription.dispose()
+                }
+                if operation % 5 == 0 {
+                    log.withLock { $0.removeAll() }
+                    subject.send(id)
+                    #expect(log.value == live.map(\.id), "after \(id + 1) operations")
+                    #expect(subject.subscriberCount == live.count)
+                }
+            }
+            log.withLock { $0.removeAll() }
+            subject.send(-1)
+            #expect(log.value == live.map(\.id))
+            live.forEach { $0.subscription.dispose() }
+            #expect(subject.subscriberCount == 0)
+        }
+    }
+
+    /// Disposing the oldest of many subscriptions, and then every other one, keeps the order and
+    /// leaves no subscriber behind (the compaction path).
+    @Test func manySubscribersDisposedFromTheFrontAndTheMiddleKeepTheirOrder() {
+        let subject = PublishSubject<Int, Never>()
+        let log = Locked<[Int]>([])
+        var live = (0..<10_000).map { id in (id, subject.signal.sink { _ in log.withLock { $0.append(id) } }) }
+        for index in stride(from: live.count - 1, through: 0, by: -2) { live.remove(at: index).1.dispose() }
+        live.removeFirst().1.dispose()
+        subject.send(0)
+        #expect(log.value == live.map(\.0))
+        live.forEach { $0.1.dispose() }
+        #expect(subject.subscriberCount == 0)
+    }
+}
+
