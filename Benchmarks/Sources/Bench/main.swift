@@ -1,13 +1,17 @@
 import Dispatch
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 import MallocCounter
 
-// Runs W1–W8 (design.md) three ways and prints a markdown table. Release build, the toolkit
-// as a separate module, default flags, a second thread alive in the process, median of 5.
-// T-BEYOND1: it exits 1 if the toolkit is slower than OpenCombine on any workload, or if the
-// three implementations disagree. (RxSwift and ReactiveSwift cannot be fetched on this
+// Runs W1–W8 (design.md) three ways and prints a markdown table, then the scale curves.
+// Release build, the toolkit as a separate module, default flags, a second thread alive in the
+// process. Times are the calling thread's CPU time, median of 7 repetitions interleaved across
+// the columns, with the minimum and maximum beside it.
+// T-BEYOND1: it exits 1 if the toolkit is slower than OpenCombine on any of W1–W7 (heavier, for
+// W8), or if the implementations disagree. (RxSwift and ReactiveSwift cannot be fetched on this
 // machine, so OpenCombine and hand-written closures are the references measured.)
 
 if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "profile" {
@@ -18,34 +22,63 @@ if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "profile" {
 let stop = DispatchSemaphore(value: 0)
 DispatchQueue.global().async { stop.wait() }
 
-let results = [Workloads.w1(), Workloads.w2(), Workloads.w3(), Workloads.w4(), Workloads.w5(), Workloads.w6(), Workloads.w7()]
 var mismatches: [String] = []
 var slower: [String] = []
+
+/// Prints one row of a table and records checksum mismatches; returns the row's
+/// toolkit ÷ OpenCombine ratio of medians, if there is an OpenCombine column.
+@MainActor @discardableResult
+func printRow(_ result: WorkloadResult, allocations: Bool) -> Double? {
+    let toolkit = result.toolkit.nanosecondsPerOperation
+    let closures = result.closures.nanosecondsPerOperation
+    let open = result.openCombine.map { spread($0) } ?? "n/a"
+    let ratio = result.openCombine.map { toolkit / $0.nanosecondsPerOperation }
+    let versusOpen = ratio.map { format($0, digits: 2) + "×" } ?? "n/a"
+    let allocationsCell = allocations ? " \(format(result.toolkit.allocationsPerOperation, digits: 3)) |" : ""
+    print("| \(result.id) | \(result.name) | \(result.unit) | \(spread(result.toolkit)) | \(open) | \(spread(result.closures)) | \(format(toolkit / closures, digits: 2))× | \(versusOpen) |\(allocationsCell)")
+    if result.toolkit.checksum != result.closures.checksum || (result.openCombine.map { $0.checksum != result.toolkit.checksum } ?? false) {
+        mismatches.append("\(result.id) \(result.name): toolkit \(result.toolkit.checksum), closures \(result.closures.checksum), OpenCombine \(result.openCombine.map { String($0.checksum) } ?? "n/a")")
+    }
+    return ratio
+}
+
+let results = [Workloads.w1(), Workloads.w2(), Workloads.w3(), Workloads.w4(), Workloads.w5(), Workloads.w6(), Workloads.w7()]
 
 print("| id | workload | unit | toolkit | OpenCombine | closures | toolkit / closures | toolkit / OpenCombine | toolkit allocs/op |")
 print("|---|---|---|---:|---:|---:|---:|---:|---:|")
 for result in results {
-    let toolkit = result.toolkit.nanosecondsPerOperation
-    let closures = result.closures.nanosecondsPerOperation
-    let open = result.openCombine.map { format($0.nanosecondsPerOperation) } ?? "n/a"
-    let versusOpen = result.openCombine.map { format(toolkit / $0.nanosecondsPerOperation, digits: 2) + "×" } ?? "n/a"
-    print("| \(result.id) | \(result.name) | \(result.unit) | \(format(toolkit)) | \(open) | \(format(closures)) | \(format(toolkit / closures, digits: 2))× | \(versusOpen) | \(format(result.toolkit.allocationsPerOperation, digits: 3)) |")
-    if result.toolkit.checksum != result.closures.checksum || (result.openCombine.map { $0.checksum != result.toolkit.checksum } ?? false) {
-        mismatches.append("\(result.id): toolkit \(result.toolkit.checksum), closures \(result.closures.checksum), OpenCombine \(result.openCombine.map { String($0.checksum) } ?? "n/a")")
-    }
-    if let open = result.openCombine, toolkit >= open.nanosecondsPerOperation {
-        slower.append("\(result.id): toolkit \(format(toolkit)) ns, OpenCombine \(format(open.nanosecondsPerOperation)) ns")
+    printRow(result, allocations: true)
+    if let open = result.openCombine, result.toolkit.nanosecondsPerOperation >= open.nanosecondsPerOperation {
+        slower.append("\(result.id): toolkit \(formatTime(result.toolkit.nanosecondsPerOperation)) ns, OpenCombine \(formatTime(open.nanosecondsPerOperation)) ns (medians)")
     }
 }
 let heap = Workloads.w8()
 print("| W8 | live subject → map → filter → sink chain | bytes, allocations per chain | \(format(heap.toolkit.bytes, digits: 0)) B, \(format(heap.toolkit.allocations)) | \(format(heap.openCombine.bytes, digits: 0)) B, \(format(heap.openCombine.allocations)) | \(format(heap.closures.bytes, digits: 0)) B, \(format(heap.closures.allocations)) | \(format(heap.toolkit.bytes / heap.closures.bytes, digits: 2))× bytes | \(format(heap.toolkit.bytes / heap.openCombine.bytes, digits: 2))× bytes | |")
+print("\nTimes: thread CPU time, median (min–max) of \(Harness.repetitions) repetitions interleaved across columns; ratios use medians.")
 let notes = results.filter { !$0.note.isEmpty }.map { "\($0.id): \($0.note)." }
-if !notes.isEmpty { print("\n" + notes.joined(separator: " ")) }
-print("W8 counts bytes requested from malloc (not the allocator's rounding).")
+if !notes.isEmpty { print(notes.joined(separator: "\n")) }
+print("W8: each chain is kept as a holder of its subject and its subscription handle, in all three columns; bytes requested from malloc (not the allocator's rounding).")
 if mc_is_counting() == 0 { print("Allocations are not counted on this platform.") }
 if heap.toolkit.bytes >= heap.openCombine.bytes {
     slower.append("W8: toolkit \(format(heap.toolkit.bytes, digits: 0)) B, OpenCombine \(format(heap.openCombine.bytes, digits: 0)) B")
 }
+
+// Scale curves: printed, not gated yet.
+print("\n| scale | size | unit | toolkit | OpenCombine | closures | toolkit / closures | toolkit / OpenCombine |")
+print("|---|---|---|---:|---:|---:|---:|---:|")
+for subscribers in [10, 100, 1_000, 10_000] {
+    printRow(Scale.fanOut(subscribers: subscribers), allocations: false)
+}
+var pairCost: [Int: Double] = [:]
+for (attached, pairs) in [(0, 100_000), (1_000, 20_000), (10_000, 4_000), (100_000, 500)] {
+    let result = Scale.subscribeDispose(attached: attached, pairs: pairs)
+    printRow(result, allocations: false)
+    pairCost[attached] = result.toolkit.nanosecondsPerOperation
+}
+if let full = pairCost[100_000], let empty = pairCost[0] {
+    print("\nGate (printed, not enforced yet): toolkit subscribe+dispose with 100,000 attached ÷ with 0 attached = \(format(full / empty, digits: 1))× (\(formatTime(full)) ns ÷ \(formatTime(empty)) ns, medians).")
+}
+
 if !mismatches.isEmpty || !slower.isEmpty {
     if !mismatches.isEmpty { print("\nRESULTS DIFFER:\n" + mismatches.joined(separator: "\n")) }
     if !slower.isEmpty { print("\nT-BEYOND1 FAILS, not faster than OpenCombine:\n" + slower.joined(separator: "\n")) }
