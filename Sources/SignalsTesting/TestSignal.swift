@@ -37,16 +37,20 @@ final class SubscriptionLog: Sendable {
     }
 
     let name: String
-    private let scheduler: TestScheduler
+    /// The scheduler's clock, held weakly: the scheduler keeps its logs (for leak checks), so a
+    /// strong reference back would keep every scheduler with a test source alive forever.
+    private let clock: @Sendable () -> SchedulerInstant
+    private let tick: Duration
     private let entries = Locked<[Entry]>([])
 
     init(name: String, scheduler: TestScheduler) {
         self.name = name
-        self.scheduler = scheduler
+        self.clock = { [weak scheduler] in scheduler?.now ?? .zero }
+        self.tick = scheduler.tick
     }
 
     func start() -> Int {
-        let now = scheduler.now
+        let now = clock()
         return entries.withLock { entries in
             entries.append(Entry(start: now))
             return entries.count - 1
@@ -54,7 +58,7 @@ final class SubscriptionLog: Sendable {
     }
 
     func end(_ index: Int) {
-        let now = scheduler.now
+        let now = clock()
         entries.withLock { entries in
             if entries[index].end == nil { entries[index].end = now }
         }
@@ -67,8 +71,8 @@ final class SubscriptionLog: Sendable {
     var diagrams: [String] {
         let entries = self.entries.withLock { $0 }
         return entries.map { entry in
-            var marks: [(tick: Int, mark: MarbleDiagram.Mark)] = [(scheduler.ticks(of: entry.start).tick, .subscribed)]
-            if let end = entry.end { marks.append((scheduler.ticks(of: end).tick, .disposed)) }
+            var marks: [(tick: Int, mark: MarbleDiagram.Mark)] = [(Int(entry.start.sinceEpoch / tick), .subscribed)]
+            if let end = entry.end { marks.append((Int(end.sinceEpoch / tick), .disposed)) }
             return MarbleDiagram(marks: marks).description
         }
     }

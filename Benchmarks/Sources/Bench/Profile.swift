@@ -1,6 +1,6 @@
 import Signals
 
-/// `Bench profile W1` (and W2, W3, W6): one workload's toolkit path alone, for callgrind.
+/// `Bench profile W1` (and W2, W3, W5, W6): one workload's toolkit path alone, for callgrind.
 enum Profile {
     static func run(_ workload: String) {
         let total = Total()
@@ -22,6 +22,11 @@ enum Profile {
             let subjects = (0..<8).map { _ in PublishSubject<Int, Never>() }
             let subscription = Signal.merge(subjects.map(\.signal)).sink(value: { total.value &+= $0 })
             for index in 0..<100_000 { subjects[index & 7].send(index) }
+            subscription.dispose()
+        case "W5":
+            let property = MutableProperty(0)
+            let subscription = property.signal.sink(value: { total.value &+= $0 })
+            for index in 0..<200_000 { property.value = index }
             subscription.dispose()
         default:
             print("unknown workload \(workload)")

@@ -21,17 +21,19 @@ import Musl
 ///   streams that feed each other from two threads). The owner runs it when its turn is over.
 ///
 /// Work submitted by the owner itself (re-entrantly, from inside an observer) is queued and run
-/// by the owner right after the current work, in order. So:
+/// right after the current work, in order. So:
 /// - observer calls never overlap and never run under a toolkit lock;
 /// - an observer may send into, subscribe to or dispose its own source without deadlock;
 /// - an operation returns once its own work (and what that work sent re-entrantly) is done;
 ///   before that it may wait for the one turn under way on another thread.
 ///
-/// Invariant: `pending` counts *units*: 1 for the owner's direct work, plus 1 for every item
-/// (queued job or waiting thread) whose submitter has incremented it. An item is appended
-/// *before* its increment, so whenever a thread sees a non-zero count after its decrement, the
-/// backlog holds at least that many items. Whoever leaves the count non-zero processes the next
-/// item: a job it runs (as owner), a waiting thread it hands the ownership to.
+/// State: one word, `turn`. `0` when free; otherwise the owner's thread identifier, with bit 0 set
+/// while the backlog may hold items. The owner's thread is in the word itself, so taking and
+/// giving back the queue is one compare-exchange each, and a thread that finds the queue busy
+/// knows who owns it. Invariants: the word is never 0 while the backlog holds items (an item is
+/// appended, and bit 0 set, under the backlog's lock; the owner empties the backlog under that
+/// lock before it frees the word); and the word only changes from one owner to another under the
+/// backlog's lock (hand-over) or through 0.
 ///
 /// It is a base class rather than a field: the objects that serialize their work (subjects,
 /// operator boxes, guarded producers) inherit its atomics, so no extra object is allocated,
@@ -39,16 +41,13 @@ import Musl
 /// was laid out differently by code inlined into other modules, which corrupted memory).
 @usableFromInline
 class DeliveryQueue: @unchecked Sendable {
-    // SAFETY: every stored property is an atomic; the backlog they point to has its own lock.
+    // SAFETY: both stored properties are atomics; the backlog they point to has its own lock.
     @usableFromInline
-    final let pending = Atomic<Int>(0)
+    final let turn = Atomic<UInt>(0)
     /// The backlog of waiting jobs and threads, created on first contention (an uncontended
     /// subject never allocates one): the bit pattern of an opaque `LockStorage<Backlog>`,
     /// retained once.
     @usableFromInline final let store = Atomic<Int>(0)
-    /// The thread running this queue's work (0 when none is known). Written by the owner when it
-    /// takes the queue, read only by threads that find the queue busy.
-    @usableFromInline final let owner = Atomic<UInt>(0)
 
     @usableFromInline
     init() {}
@@ -79,20 +78,19 @@ class DeliveryQueue: @unchecked Sendable {
     /// calls ``releaseAndDrain()``.
     @inlinable
     final func tryAcquire() -> Bool {
-        if pending.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
-            owner.store(currentThreadID(), ordering: .relaxed)
-            return true
-        }
-        return false
+        turn.compareExchange(expected: 0, desired: currentThreadID(), ordering: .acquiring).exchanged
     }
 
-    /// Ends the owner's direct work and passes the queue on: runs the jobs queued meanwhile by
-    /// its own work, and hands the queue to the next waiting thread.
+    /// Ends the owner's turn and passes the queue on: runs the jobs queued meanwhile (by its own
+    /// work, or handed over from a cycle), and hands the queue to the next waiting thread.
     @inlinable
     final func releaseAndDrain() {
-        owner.store(0, ordering: .relaxed)
-        if pending.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { return }
-        processBacklog(until: nil)
+        let current = turn.load(ordering: .relaxed)
+        if current & 1 == 0,
+           turn.compareExchange(expected: current, desired: 0, ordering: .releasing).exchanged {
+            return
+        }
+        processBacklog()
     }
 
     /// Runs `job` in turn: at once if nobody owns the queue, after the turn under way otherwise
@@ -113,8 +111,8 @@ class DeliveryQueue: @unchecked Sendable {
     enum Ticket {
         /// The job was queued for the owner: nothing left to do.
         case queued
-        /// Nobody was responsible for the backlog: process it (as owner), until `mine` if given.
-        case process(Waiter?)
+        /// The queue was free after all: this thread owns it; run the job, then release.
+        case owner(@Sendable () -> Void)
         /// Wait for the turn of `waiter`, then run its job.
         case wait(Waiter)
     }
@@ -125,39 +123,53 @@ class DeliveryQueue: @unchecked Sendable {
     @usableFromInline
     final func enter(_ job: @escaping @Sendable () -> Void) -> Ticket {
         let me = currentThreadID()
-        if owner.load(ordering: .relaxed) == me {
-            // Re-entrant: this thread is delivering; the job runs right after, on this thread.
-            return append(.job(job))
-        }
-        let waits = WaitGraph.state.withLock { graph -> Bool in
-            if WaitGraph.reaches(me, from: self, in: graph) { return false }
-            graph[me] = Unmanaged.passUnretained(self)
-            return true
-        }
-        guard waits else { return append(.job(job)) }
-        let waiter = Waiter(job: job, thread: me)
-        switch append(.waiter(waiter)) {
-        case .queued: return .wait(waiter)
-        default: return .process(waiter)
+        return backlog().withLock { backlog -> Ticket in
+            var current = turn.load(ordering: .acquiring)
+            while true {
+                if current == 0 {
+                    // Freed meanwhile (the backlog is empty then): take it.
+                    let (exchanged, actual) = turn.compareExchange(expected: 0, desired: me, ordering: .acquiring)
+                    if exchanged { return .owner(job) }
+                    current = actual
+                    continue
+                }
+                if current & ~1 == me {
+                    // Re-entrant: this thread is delivering; the job runs right after, here.
+                    backlog.append(.job(job))
+                    turn.bitwiseOr(1, ordering: .relaxed)
+                    return .queued
+                }
+                // Owned by another thread: mark the backlog non-empty (the owner cannot free
+                // the word without taking this lock, but it may hand it over or free it first).
+                let (exchanged, actual) = turn.compareExchange(expected: current, desired: current | 1, ordering: .acquiringAndReleasing)
+                if exchanged { break }
+                current = actual
+            }
+            let owner = current & ~1
+            let waits = WaitGraph.state.withLock { graph -> Bool in
+                if WaitGraph.reaches(me, fromOwner: owner, in: graph) { return false }
+                graph[me] = Unmanaged.passUnretained(self)
+                return true
+            }
+            guard waits else {
+                backlog.append(.job(job))
+                return .queued
+            }
+            let waiter = Waiter(job: job, thread: me)
+            backlog.append(.waiter(waiter))
+            return .wait(waiter)
         }
     }
 
-    private final func append(_ item: Backlog.Item) -> Ticket {
-        backlog().withLock { $0.append(item) }
-        if pending.add(1, ordering: .acquiringAndReleasing).oldValue == 0 {
-            return .process(nil)
-        }
-        return .queued
-    }
-
-    /// Finishes what ``enter(_:)`` started: waits for the turn, or processes the backlog.
+    /// Finishes what ``enter(_:)`` started: runs the job as owner, or waits for the turn.
     @usableFromInline
     final func complete(_ ticket: Ticket) {
         switch ticket {
         case .queued:
             return
-        case .process(let mine):
-            processBacklog(until: mine)
+        case .owner(let job):
+            job()
+            releaseAndDrain()
         case .wait(let waiter):
             waiter.park()
             waiter.job()
@@ -165,45 +177,42 @@ class DeliveryQueue: @unchecked Sendable {
         }
     }
 
-    /// Processes backlog items while this thread is responsible for them: runs jobs, and hands
-    /// the queue to the first waiting thread it meets. When that thread is this one (`mine`), it
-    /// runs its own job instead. Returns when the queue is free or handed on (and, if `mine` was
-    /// given, after this thread's own job has run).
+    /// The owner's way out when the backlog may hold items: runs queued jobs (still as owner),
+    /// hands the queue to the first waiting thread it meets, or frees it once the backlog is
+    /// empty.
     @usableFromInline
-    final func processBacklog(until mine: Waiter?) {
+    final func processBacklog() {
         let backlog = self.backlog()
-        let me = currentThreadID()
         while true {
-            let item = backlog.withLock { $0.removeFirst() }
-            switch item {
+            let next = backlog.withLock { backlog -> Backlog.Item? in
+                guard let item = backlog.removeFirst() else {
+                    turn.store(0, ordering: .releasing)
+                    return nil
+                }
+                if case .waiter(let waiter) = item {
+                    let more: UInt = backlog.isEmpty ? 0 : 1
+                    WaitGraph.state.withLock { graph in
+                        graph[waiter.thread] = nil
+                        turn.store(waiter.thread | more, ordering: .releasing)
+                    }
+                }
+                return item
+            }
+            switch next {
+            case nil:
+                return
             case .job(let job):
-                owner.store(me, ordering: .relaxed)
                 job()
-                owner.store(0, ordering: .relaxed)
-                if pending.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 { return }
             case .waiter(let waiter):
-                WaitGraph.state.withLock { graph in
-                    graph[waiter.thread] = nil
-                    owner.store(waiter.thread, ordering: .relaxed)
-                }
-                if waiter === mine {
-                    waiter.job()
-                    releaseAndDrain()
-                    return
-                }
                 waiter.unpark()
-                if let mine {
-                    mine.park()
-                    mine.job()
-                    releaseAndDrain()
-                }
                 return
             }
         }
     }
 }
 
-/// An identifier of the calling thread, cheap enough for every turn.
+/// An identifier of the calling thread, cheap enough for every turn: the address of the
+/// thread's control block (never 0, and aligned, so bit 0 is free for ``DeliveryQueue``).
 @inlinable
 func currentThreadID() -> UInt {
     #if canImport(Darwin)
@@ -248,18 +257,17 @@ final class Waiter: @unchecked Sendable {
 enum WaitGraph {
     static let state = Locked<[UInt: Unmanaged<DeliveryQueue>]>([:])
 
-    /// Whether `thread` owns `queue` or a queue that the owner of `queue` waits for, through any
-    /// chain of waiting threads. Call with the graph's lock held.
-    static func reaches(_ thread: UInt, from queue: DeliveryQueue, in graph: [UInt: Unmanaged<DeliveryQueue>]) -> Bool {
-        var queue = queue
+    /// Whether `thread` is `owner`, or owns a queue that `owner` waits for, through any chain
+    /// of waiting threads. Call with the graph's lock held.
+    static func reaches(_ thread: UInt, fromOwner owner: UInt, in graph: [UInt: Unmanaged<DeliveryQueue>]) -> Bool {
+        var owner = owner
         // A chain can be at most as long as the graph; a longer walk is a loop that does not
         // pass through `thread` (a hand-over in progress), which is not ours to break.
         for _ in 0...graph.count {
-            let owner = queue.owner.load(ordering: .relaxed)
             if owner == 0 { return false }
             if owner == thread { return true }
             guard let next = graph[owner] else { return false }
-            queue = next.takeUnretainedValue()
+            owner = next.takeUnretainedValue().turn.load(ordering: .acquiring) & ~1
         }
         return false
     }
@@ -281,8 +289,10 @@ struct Backlog {
         storage.append(item)
     }
 
-    mutating func removeFirst() -> Item {
-        precondition(head < storage.count, "DeliveryQueue: a counted item is missing")
+    var isEmpty: Bool { head == storage.count }
+
+    mutating func removeFirst() -> Item? {
+        guard head < storage.count else { return nil }
         let item = storage[head]
         // The slot keeps no reference: the array never holds the last one of a taken item, so
         // no user deinit runs under the backlog's lock when the array is compacted.

@@ -55,8 +55,13 @@ final class ProducerSubscription<Value: Sendable, Failure: Error>: DeliveryQueue
             deliver(value)
             queue.releaseAndDrain()
         } else {
-            queue.complete(queue.enter { [self] in deliver(value) })
+            receiveInLine(value)
         }
+    }
+
+    @usableFromInline
+    func receiveInLine(_ value: Value) {
+        queue.complete(queue.enter { [self] in deliver(value) })
     }
 
     private func deliver(_ value: Value) {

@@ -59,10 +59,16 @@ final class SerialBox<State, Output: Sendable, OutFailure: Error>: DeliveryQueue
             handler(self, input)
             queue.releaseAndDrain()
         } else {
-            queue.complete(queue.enter { [self] in
-                if !isStopped { handler(self, input) }
-            })
+            performInLine(input, handler)
         }
+    }
+
+    /// The contended path of `perform`, out of line so that the fast path stays small.
+    @usableFromInline
+    func performInLine<Input: Sendable>(_ input: Input, _ handler: @escaping @Sendable (SerialBox, Input) -> Void) {
+        queue.complete(queue.enter { [self] in
+            if !isStopped { handler(self, input) }
+        })
     }
 
     /// Sends a value downstream. Owner turn only.

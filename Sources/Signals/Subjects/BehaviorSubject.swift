@@ -20,8 +20,10 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
         /// Counts changes, so that `modify` can tell whether another change landed while its
         /// closure ran.
         @usableFromInline var version: UInt64 = 0
-        /// The threads running a `modify` closure on this subject now (one entry per call).
+        /// The threads running a `modify` closure on this subject now (one entry per call), and
+        /// how many there are (the count is what a plain `send` checks).
         @usableFromInline var modifiers: [UInt] = []
+        @usableFromInline var modifying = 0
 
         @inlinable
         init(value: Value) { self.value = value }
@@ -49,15 +51,22 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
         let core = self.core
         // The value changes and its delivery takes its place in line under the same lock, so
         // observers see values in the order `value` took them. Delivery runs after unlocking.
-        let turn = latest.withLock { latest -> Turn in
-            if latest.isTerminated { return .ignored }
-            if !latest.modifiers.isEmpty { Self.refuseWrite(inside: latest.modifiers) }
+        var ticket: DeliveryQueue.Ticket?
+        let direct = latest.withLock { latest -> Bool in
+            if latest.isTerminated { return false }
+            if latest.modifying != 0 { refuseWriteInsideModify(latest.modifiers) }
             latest.value = value
             latest.version &+= 1
-            if core.queue.tryAcquire() { return .direct }
-            return .inLine(core.queue.enter { core.deliver(value) })
+            if core.queue.tryAcquire() { return true }
+            ticket = core.enterInLine(value)
+            return false
         }
-        deliver(value, turn)
+        if direct {
+            core.deliver(value)
+            core.queue.releaseAndDrain()
+        } else if let ticket {
+            core.queue.complete(ticket)
+        }
     }
 
     /// Changes the current value in place, atomically, and sends the result. Returns what `body`
@@ -75,63 +84,38 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
         let core = self.core
         while true {
             let (snapshot, version) = latest.withLock { latest -> (Value, UInt64) in
-                if latest.modifiers.contains(me) { Self.refuseWrite(inside: latest.modifiers) }
+                if latest.modifying != 0 { refuseWriteInsideModify(latest.modifiers) }
                 latest.modifiers.append(me)
+                latest.modifying += 1
                 return (latest.value, latest.version)
             }
             var changed = snapshot
             let result = body(&changed)
             let new = changed
-            let turn = latest.withLock { latest -> Turn? in
-                if let index = latest.modifiers.firstIndex(of: me) { latest.modifiers.remove(at: index) }
-                if latest.isTerminated { return .ignored }
+            var ticket: DeliveryQueue.Ticket?
+            let outcome = latest.withLock { latest -> Bool? in
+                if let index = latest.modifiers.firstIndex(of: me) {
+                    latest.modifiers.remove(at: index)
+                    latest.modifying -= 1
+                }
+                if latest.isTerminated { return false }
                 // Changed by someone else meanwhile: run `body` again on the newer value.
                 guard latest.version == version else { return nil }
                 latest.value = new
                 latest.version &+= 1
-                if core.queue.tryAcquire() { return .direct }
-                return .inLine(core.queue.enter { core.deliver(new) })
+                if core.queue.tryAcquire() { return true }
+                ticket = core.enterInLine(new)
+                return false
             }
-            guard let turn else { continue }
-            deliver(new, turn)
+            guard let direct = outcome else { continue }
+            if direct {
+                core.deliver(new)
+                core.queue.releaseAndDrain()
+            } else if let ticket {
+                core.queue.complete(ticket)
+            }
             return result
         }
-    }
-
-    @usableFromInline
-    enum Turn {
-        /// This thread owns the delivery queue: deliver now.
-        case direct
-        /// Another thread is delivering: complete the ticket (wait for the turn, or leave the
-        /// value to the owner) after unlocking.
-        case inLine(DeliveryQueue.Ticket)
-        /// Terminated: nothing to deliver.
-        case ignored
-    }
-
-    @inlinable
-    func deliver(_ value: Value, _ turn: Turn) {
-        switch turn {
-        case .direct:
-            core.deliver(value)
-            core.queue.releaseAndDrain()
-        case .inLine(let ticket):
-            core.queue.complete(ticket)
-        case .ignored:
-            break
-        }
-    }
-
-    /// Stops the program when a thread sends into the subject it is modifying.
-    @usableFromInline
-    static func refuseWrite(inside modifiers: [UInt]) {
-        guard modifiers.contains(currentThreadID()) else { return }
-        preconditionFailure("""
-            BehaviorSubject/MutableProperty: a value was set from inside modify(_:) on the same \
-            subject or property. modify changes the value through its inout argument; change it \
-            there, or set the property outside modify. (Setting it inside would make modify's \
-            change apply on top of a value it never saw.)
-            """)
     }
 
     /// Ends the stream for every subscriber.
@@ -166,4 +150,17 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
 
     /// How many subscriptions are attached (for tests and diagnostics).
     public var subscriberCount: Int { core.subscriberCount }
+}
+
+/// Stops the program when a thread sets a subject or property it is modifying. Not generic and
+/// out of line, so the check costs a plain `send` one comparison.
+@usableFromInline
+func refuseWriteInsideModify(_ modifiers: [UInt]) {
+    guard modifiers.contains(currentThreadID()) else { return }
+    preconditionFailure("""
+        BehaviorSubject/MutableProperty: a value was set from inside modify(_:) on the same \
+        subject or property. modify changes the value through its inout argument; change it \
+        there, or set the property outside modify. (Setting it inside would make modify's \
+        change apply on top of a value it never saw.)
+        """)
 }

@@ -88,8 +88,20 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
             deliver(value)
             queue.releaseAndDrain()
         } else {
-            queue.complete(queue.enter { [self] in deliver(value) })
+            sendInLine(value)
         }
+    }
+
+    /// The contended path of `send`, out of line so that the fast path stays small.
+    @usableFromInline
+    func sendInLine(_ value: Value) {
+        queue.complete(enterInLine(value))
+    }
+
+    /// Takes a place in line for delivering `value` (see ``DeliveryQueue/enter(_:)``).
+    @usableFromInline
+    func enterInLine(_ value: Value) -> DeliveryQueue.Ticket {
+        queue.enter { [self] in deliver(value) }
     }
 
     /// Owner only. Borrows each entry: no retain or release per delivery.
@@ -99,7 +111,7 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
         if replayLimit > 0 { buffer.append(value, limit: replayLimit) }
         let list = subscribers
         var index = 0
-        while index < list.count {
+        while index < list.slotCount {
             let slot = list[index]
             if let entry = slot.entry, !slot.subscription._withUnsafeGuaranteedRef({ $0.isDisposed }) {
                 Unmanaged<Entry>.fromOpaque(entry.toOpaque())._withUnsafeGuaranteedRef { $0.observer.onValue(value) }
@@ -143,9 +155,14 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
             attach(entry)
             queue.releaseAndDrain()
         } else {
-            queue.complete(queue.enter { [self] in attach(entry) })
+            attachInLine(entry)
         }
         return subscription
+    }
+
+    @usableFromInline
+    func attachInLine(_ entry: Entry) {
+        queue.complete(queue.enter { [self] in attach(entry) })
     }
 
     /// Owner only.
@@ -188,45 +205,50 @@ struct SubscriberList {
     }
 
     @usableFromInline var storage: UnsafeMutablePointer<Slot>?
-    /// Slots in use, holes included.
-    @usableFromInline var count = 0
-    @usableFromInline var capacity = 0
+    /// Slots in use, holes included. (32-bit counts keep a subject as small as it was before
+    /// the list tracked its holes.)
+    @usableFromInline var count: Int32 = 0
+    @usableFromInline var capacity: Int32 = 0
     /// Slots that are holes.
-    @usableFromInline var holes = 0
+    @usableFromInline var holes: Int32 = 0
 
     @usableFromInline
     init() {}
 
     /// Live subscribers.
-    var liveCount: Int { count - holes }
+    var liveCount: Int { Int(count - holes) }
 
     @inlinable
     subscript(index: Int) -> Slot {
         storage.unsafelyUnwrapped[index]
     }
 
+    /// Slots in use, holes included, as an `Int` for loops.
+    @inlinable
+    var slotCount: Int { Int(count) }
+
     /// Appends `entry`, retaining it.
     @usableFromInline
     mutating func append(_ entry: AnyObject, subscription: SubjectSubscription) {
         if count == capacity {
             let newCapacity = max(4, capacity * 2)
-            let grown = UnsafeMutablePointer<Slot>.allocate(capacity: newCapacity)
+            let grown = UnsafeMutablePointer<Slot>.allocate(capacity: Int(newCapacity))
             if let storage {
-                grown.moveInitialize(from: storage, count: count)
+                grown.moveInitialize(from: storage, count: Int(count))
                 storage.deallocate()
             }
             storage = grown
             capacity = newCapacity
         }
-        (storage.unsafelyUnwrapped + count).initialize(to: Slot(entry: .passRetained(entry), subscription: .passUnretained(subscription)))
-        subscription.slot = Int32(truncatingIfNeeded: count)
+        (storage.unsafelyUnwrapped + Int(count)).initialize(to: Slot(entry: .passRetained(entry), subscription: .passUnretained(subscription)))
+        subscription.slot = count
         count += 1
     }
 
     /// Removes (and releases) the slot of `subscription`; returns whether there was one.
     mutating func remove(_ subscription: SubjectSubscription) -> Bool {
         let index = Int(subscription.slot)
-        guard let storage, index >= 0, index < count,
+        guard let storage, index >= 0, index < Int(count),
               storage[index].subscription.toOpaque() == Unmanaged.passUnretained(subscription).toOpaque(),
               let entry = storage[index].entry
         else { return false }
@@ -235,10 +257,10 @@ struct SubscriberList {
         entry.release()
         holes += 1
         // Trailing holes go at once; the others when they are more than half the list.
-        while count > 0, storage[count - 1].entry == nil {
+        while count > 0, storage[Int(count) - 1].entry == nil {
             count -= 1
             holes -= 1
-            (storage + count).deinitialize(count: 1)
+            (storage + Int(count)).deinitialize(count: 1)
         }
         if holes > 0, holes * 2 > count { compact() }
         return true
@@ -247,12 +269,12 @@ struct SubscriberList {
     /// Squeezes out the holes, keeping the order, and renumbers the subscriptions.
     private mutating func compact() {
         guard let storage else { return }
-        var kept = 0
-        for index in 0..<count {
+        var kept: Int32 = 0
+        for index in 0..<Int(count) {
             let slot = (storage + index).move()
             guard slot.entry != nil else { continue }
-            slot.subscription._withUnsafeGuaranteedRef { $0.slot = Int32(truncatingIfNeeded: kept) }
-            (storage + kept).initialize(to: slot)
+            slot.subscription._withUnsafeGuaranteedRef { $0.slot = kept }
+            (storage + Int(kept)).initialize(to: slot)
             kept += 1
         }
         count = kept
@@ -263,8 +285,8 @@ struct SubscriberList {
     mutating func takeAll() -> [AnyObject] {
         guard let storage else { return [] }
         var entries: [AnyObject] = []
-        entries.reserveCapacity(count - holes)
-        for index in 0..<count {
+        entries.reserveCapacity(Int(count - holes))
+        for index in 0..<Int(count) {
             let slot = (storage + index).move()
             if let entry = slot.entry {
                 slot.subscription._withUnsafeGuaranteedRef { $0.slot = -1 }
