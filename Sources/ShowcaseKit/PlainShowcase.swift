@@ -48,6 +48,9 @@ public struct PlainShowcase {
     /// The text of the view state; throws a ``ServiceSetupError`` for unusable arguments.
     public func run() throws -> String {
         let clock = PlainClock(live: mode == .live)
+        // What is still waiting on virtual time when the run is over is dropped, so the view
+        // models it refers to are freed.
+        defer { clock.stop() }
         let navigator = Navigator()
         let factory = ServiceFactory(mode: mode, environment: environment, scheduler: clock.scheduler, navigator: navigator)
         switch app {
@@ -257,6 +260,11 @@ final class PlainClock: Sendable {
             virtual = test
             scheduler = test
         }
+    }
+
+    /// Drops whatever is still scheduled in virtual time.
+    func stop() {
+        virtual?.cancelAll()
     }
 
     /// Lets time pass until nothing is scheduled (virtual) or `done` holds (live, 30 s at most).

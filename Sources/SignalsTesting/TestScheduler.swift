@@ -72,6 +72,23 @@ public final class TestScheduler: Scheduler {
         }
     }
 
+    /// Removes every pending action without running it, and returns how many there were.
+    ///
+    /// Call it when a test ends with streams still waiting on virtual time (a request that was
+    /// never answered, a timer that never fired): a pending action usually captures something
+    /// that holds this scheduler (a service, a view model), so the scheduler and everything
+    /// reachable from its actions would otherwise stay alive for good, a reference cycle that
+    /// LeakSanitizer reports. `defer { scheduler.cancelAll() }` right after creating it.
+    @discardableResult
+    public func cancelAll() -> Int {
+        // The actions are returned and released after unlocking (their deinits are user code).
+        let removed = state.withLock { state -> [Job] in
+            defer { state.jobs = [] }
+            return state.jobs
+        }
+        return removed.count
+    }
+
     /// Schedules `action` at marble tick `tick`, counted from time zero like the ticks of a
     /// diagram (at once, in order, if that time has passed).
     @discardableResult

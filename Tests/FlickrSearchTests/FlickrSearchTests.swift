@@ -19,6 +19,9 @@ final class FlickrFixture: Sendable {
         navigator.push(search)
     }
 
+    /// Pending virtual-time work refers back to the scheduler; drop it with the fixture.
+    deinit { scheduler.cancelAll() }
+
     func runSearch(_ text: String) {
         search.searchText.value = text
         search.executeSearch.execute()

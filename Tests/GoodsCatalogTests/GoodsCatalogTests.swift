@@ -33,6 +33,9 @@ final class GoodsFixture: Sendable {
         services = GoodsServices(goods: spy, navigator: navigator)
     }
 
+    /// Pending virtual-time work refers back to the scheduler; drop it with the fixture.
+    deinit { scheduler.cancelAll() }
+
     func category(_ sortID: String) -> GoodsCategory {
         OfflineGoodsService.categories.first { $0.category.sortID == sortID }!.category
     }

@@ -12,6 +12,9 @@ import Testing
         let navigator = Navigator()
         let viewModel: LoginViewModel
 
+        /// Pending virtual-time work refers back to the scheduler; drop it with the fixture.
+        deinit { scheduler.cancelAll() }
+
         init() {
             service = OfflineLoginService(scheduler: scheduler, latency: .seconds(1))
             viewModel = LoginViewModel(services: LoginServices(login: service, navigator: navigator))
@@ -114,6 +117,7 @@ import Testing
     /// LG: the whole app without a view: type, log in, see the success screen, go back.
     @Test func wholeAppLoginFlowWithoutAView() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let navigator = Navigator()
         let services = LoginServices(login: OfflineLoginService(scheduler: scheduler), navigator: navigator)
         let login = LoginViewModel(services: services)

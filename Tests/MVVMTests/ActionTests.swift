@@ -8,6 +8,7 @@ import Testing
 @Suite struct ActionTests {
     @Test func runsTheWorkAndReportsExecutingValuesAndCompletion() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let action = Action<Int, String, TestError> { input in
             Signal.just("result \(input)").delay(for: .seconds(1), on: scheduler)
         }
@@ -24,6 +25,7 @@ import Testing
 
     @Test func applyingWhileExecutingIsRefusedWithDisabledAndStartsNothing() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let starts = Locked(0)
         let action = Action<Void, Int, TestError> { _ in
             Signal.deferred {
@@ -73,6 +75,7 @@ import Testing
 
     @Test func latestValueAndLatestFailureFollowTheExecutions() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let failing = Locked(true)
         let action = Action<Void, Int, TestError> { _ in
             Signal.deferred {
@@ -108,6 +111,7 @@ import Testing
 
     @Test func disposingTheAppliedStreamCancelsTheWorkAndEndsExecuting() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.hot("---a-|")
         let action = Action<Void, String, TestError> { _ in source.signal }
         let result = scheduler.record(action.apply(), subscribeAt: 0, disposeAt: 1)

@@ -22,6 +22,7 @@ import Testing
 
     @Test func forwardsOnlyWhileActiveAndResubscribesOnReactivation() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let lifecycle = ViewModelLifecycle()
         // The documented diagram: the lifecycle changes come first at their ticks.
         scheduler.schedule(atTick: 1) { lifecycle.activate() }

@@ -25,6 +25,7 @@ import Testing
 
     @Test func loginIsEnabledOnlyWithThreeAndThreeCharactersAndRunsOnce() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let viewModel = LoginViewModel { user, _ in
             Signal.just("welcome \(user)").delay(for: .seconds(2), on: scheduler)
         }
@@ -54,6 +55,7 @@ import Testing
 
     @Test func loginFailureIsReportedAndTheButtonComesBack() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let viewModel = LoginViewModel { _, _ in
             Signal<String, LoginError>.fail(LoginError(message: "needs verification")).delay(for: .zero, on: scheduler)
         }

@@ -36,6 +36,7 @@ import Testing
 
     @Test func firstPageThenNextPagesUntilAShortPage() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let catalog = Catalog(scheduler: scheduler, counts: [2: 44])
         let list = makeList(catalog)
         let loading = scheduler.record(list.isLoading.signal)
@@ -59,6 +60,7 @@ import Testing
 
     @Test func noDuplicatePageRequestWhileLoading() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let catalog = Catalog(scheduler: scheduler, counts: [1: 100])
         let list = makeList(catalog)
         list.load(key: 1)
@@ -73,6 +75,7 @@ import Testing
 
     @Test func aNewKeyResetsToPageOneAndDropsTheOldAnswer() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let catalog = Catalog(scheduler: scheduler, counts: [1: 100, 2: 7])
         let list = makeList(catalog)
         list.load(key: 1)
@@ -87,6 +90,7 @@ import Testing
 
     @Test func refreshReplacesTheItemsWithPageOne() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let catalog = Catalog(scheduler: scheduler, counts: [1: 40])
         let list = makeList(catalog)
         list.load(key: 1)
@@ -103,6 +107,7 @@ import Testing
 
     @Test func anEmptyCategoryHasNoItemsAndNoMore() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let list = makeList(Catalog(scheduler: scheduler, counts: [0: 0]))
         list.load(key: 0)
         scheduler.run()
@@ -112,6 +117,7 @@ import Testing
 
     @Test func aFailureKeepsTheItemsAndThePageCanBeAskedAgain() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let catalog = Catalog(scheduler: scheduler, counts: [1: 40])
         let list = makeList(catalog)
         let errors = scheduler.record(list.errors)

@@ -19,6 +19,7 @@ import Testing
 
     @Test func searchAsYouType() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let service = OfflineMovieService(scheduler: scheduler, latency: .milliseconds(300))
         let viewModel = MovieSearchViewModel(service: service, scheduler: scheduler)
         for (step, text) in ["s", "st", "sto", "stor", "storm"].enumerated() {

@@ -7,6 +7,7 @@ import Testing
 @Suite struct TestSchedulerTests {
     @Test func runsActionsInDueOrderWithFifoTies() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let log = Locked<[String]>([])
         _ = scheduler.schedule(after: .seconds(2)) { log.withLock { $0.append("late") } }
         _ = scheduler.schedule(after: .seconds(1)) { log.withLock { $0.append("tie 1") } }
@@ -25,6 +26,7 @@ import Testing
 
     @Test func actionsScheduledWhileAdvancingRunIfDueWithinTheSpan() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let times = Locked<[Duration]>([])
         _ = scheduler.schedule(after: .seconds(1)) {
             times.withLock { $0.append(scheduler.now.sinceEpoch) }
@@ -39,6 +41,7 @@ import Testing
 
     @Test func disposingAScheduledActionRemovesIt() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let ran = Locked(false)
         let action = scheduler.schedule(after: .seconds(1)) { ran.withLock { $0 = true } }
         action.dispose()
@@ -49,6 +52,7 @@ import Testing
 
     @Test func scheduleAtTickCountsFromTimeZero() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let ticks = Locked<[Int]>([])
         scheduler.advance(to: SchedulerInstant(sinceEpoch: scheduler.tick * 3))
         scheduler.schedule(atTick: 5) { ticks.withLock { $0.append(scheduler.nowInTicks) } }
@@ -59,6 +63,7 @@ import Testing
 
     @Test func ticksAreConfigurable() {
         let scheduler = TestScheduler(tick: .milliseconds(100))
+        defer { scheduler.cancelAll() }
         let source = scheduler.cold("-a-|")
         let recorder = scheduler.record(source.signal)
         scheduler.run()
@@ -71,6 +76,7 @@ import Testing
 @Suite struct RecorderAndSourceTests {
     @Test func recorderStampsEventsWithVirtualTime() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let subject = PublishSubject<Int, TestError>()
         let recorder = scheduler.record(subject.signal)
         _ = scheduler.schedule(after: .seconds(2)) { subject.send(1) }
@@ -87,6 +93,7 @@ import Testing
 
     @Test func coldSourcesReplayForEachSubscriber() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.cold("-a-|")
         let first = scheduler.record(source.signal, subscribeAt: 0)
         let second = scheduler.record(source.signal, subscribeAt: 2)
@@ -98,6 +105,7 @@ import Testing
 
     @Test func hotSourcesPlayOnceWhoeverListens() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.hot("-a-b-c-|")
         let late = scheduler.record(source.signal, subscribeAt: 2)
         scheduler.run()
@@ -107,17 +115,20 @@ import Testing
 
     @Test func hotSourceWithCaretStartsAtTheCaret() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.hot("a-^-b-|")
         #expect(scheduler.marbles(of: source.signal) == "--b-|", "'^' is time zero; 'a' is in the past")
     }
 
     @Test func sourcesWithTypedValuesAndErrors() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.cold("-1-2-#", values: ["1": 10, "2": 20], error: TestError("custom"))
         let recorder = scheduler.record(source.signal)
         scheduler.run()
         #expect(recorder.elements == [.value(10), .value(20), .failed(TestError("custom"))])
         let again = TestScheduler()
+        defer { again.cancelAll() }
         let replay = again.cold("-1-2-#", values: ["1": 10, "2": 20], error: TestError("custom"))
         #expect(again.marbles(of: replay.signal, values: ["1": 10, "2": 20]) == "-1-2-#")
     }
@@ -160,17 +171,20 @@ import Testing
 
     @Test func assertsAStreamAgainstAnExpectedDiagram() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.cold("-a-b-c-|")
         let actual = scheduler.marbles(of: source.signal.filter { $0 != "b" }, subscribeAt: 1, disposeAt: 7)
         #expect(actual == "-^a---c!")
         // At one instant, what was scheduled first runs first: the disposal at tick 6 was
         // scheduled before the source's `c`, so `c` is not delivered.
         let other = TestScheduler()
+        defer { other.cancelAll() }
         #expect(other.marbles(of: other.cold("-a-b-c-|").signal, subscribeAt: 1, disposeAt: 6) == "-^a-b-!")
     }
 
     @Test func differentDiagramsDoNotMatch() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.cold("-a-|")
         #expect(scheduler.marbles(of: source.signal) != "-a--|")
         #expect(scheduler.marbles(of: scheduler.cold("-a-|").signal) != "-b-|")
@@ -178,6 +192,7 @@ import Testing
 
     @Test func eventsBetweenTicksAreShownAsSuch() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let subject = PublishSubject<String, Never>()
         _ = scheduler.schedule(after: .milliseconds(1_500)) { subject.send("a") }
         let diagram = scheduler.marbles(of: subject.signal)

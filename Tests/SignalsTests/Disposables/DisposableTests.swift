@@ -106,6 +106,7 @@ import Testing
 
     @Test func takeDuringAnEndedLifetimeNeverSubscribes() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.hot("-a-|")
         #expect(scheduler.marbles(of: source.signal.take(during: .ended)) == "|")
         #expect(source.subscriptions.isEmpty)

@@ -19,6 +19,7 @@ import Testing
 
     @Test func materializeNeverFailsAndDematerializeRestoresTheFailure() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.cold("-a-#")
         let recorder = scheduler.record(source.signal.materialize())
         scheduler.run()
@@ -37,6 +38,7 @@ import Testing
     // T-OP2
     @Test func prefixZeroCompletesWithoutSubscribing() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.hot("-a-|")
         #expect(scheduler.marbles(of: source.signal.prefix(0)) == "|")
         #expect(source.subscriptions.isEmpty)
@@ -44,6 +46,7 @@ import Testing
 
     @Test func prefixDisposesTheSourceWhenDone() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.hot("-a-b-c-d-|")
         _ = scheduler.marbles(of: source.signal.prefix(2))
         #expect(source.subscriptions == ["^--!"])
@@ -51,6 +54,7 @@ import Testing
 
     @Test func prefixUntilOutputFromATriggerThatFiresAtOnceNeverSubscribesTheSource() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.hot("-a-|")
         #expect(scheduler.marbles(of: source.signal.prefix(untilOutputFrom: Signal<Int, Never>.just(1))) == "|")
         #expect(source.subscriptions.isEmpty)
@@ -58,6 +62,7 @@ import Testing
 
     @Test func prefixUntilOutputFromDisposesBothWhenTheTriggerFires() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.hot("-a-b-c-d-|")
         let trigger = scheduler.hot("----x-y-")
         #expect(scheduler.marbles(of: source.signal.prefix(untilOutputFrom: trigger.signal)) == "-a-b|")
@@ -67,6 +72,7 @@ import Testing
 
     @Test func dropUntilOutputFromReleasesTheTriggerAtItsFirstValue() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.hot("-a-b-c-|")
         let trigger = scheduler.hot("--x-y-z")
         #expect(scheduler.marbles(of: source.signal.drop(untilOutputFrom: trigger.signal)) == "---b-c-|")
@@ -76,6 +82,7 @@ import Testing
 
     @Test func dropUntilOutputFromATriggerThatNeverFiresEmitsOnlyTheEnd() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.cold("-a-b-|")
         let trigger = scheduler.cold("--|")
         #expect(scheduler.marbles(of: source.signal.drop(untilOutputFrom: trigger.signal)) == "-----|")
@@ -89,6 +96,7 @@ import Testing
     // T-OP6
     @Test func catchSwitchesToTheFallbackAndDisposesIt() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.cold("-a-#")
         let fallback = scheduler.hot("------x-y-z")
         let recorder = scheduler.record(source.signal.catch { _ in fallback.signal }, subscribeAt: 0, disposeAt: 9)
@@ -99,6 +107,7 @@ import Testing
 
     @Test func catchReceivesTheError() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.cold("-#", values: [String: String](), error: TestError("original"))
         let recorder = scheduler.record(source.signal.catch { error in Signal<String, Never>.just(error.message) })
         scheduler.run()
@@ -107,6 +116,7 @@ import Testing
 
     @Test func retryResubscribesAndGivesUpAfterTheCount() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.cold("-a-#")
         #expect(scheduler.marbles(of: source.signal.retry(2)) == "-a--a--a-#")
         #expect(source.subscriptions == ["^--!", "---^--!", "------^--!"])
@@ -127,6 +137,7 @@ import Testing
 
     @Test func retryStopsWhenDisposed() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.cold("-#")
         let recorder = scheduler.record(source.signal.retry(1_000), subscribeAt: 0, disposeAt: 3)
         scheduler.advance(ticks: 10)
@@ -137,6 +148,7 @@ import Testing
 
     @Test func setFailureTypeAndMapError() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let widened: Signal<String, TestError> = scheduler.cold("-a-|", values: ["a": "a"], error: TestError()).signal
         let mapped = widened.mapError { TestError("mapped: \($0.message)") }
         #expect(scheduler.marbles(of: mapped) == "-a-|")
@@ -159,6 +171,7 @@ import Testing
             )
         }
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let finishing = scheduler.record(handled(scheduler.cold("-a-|").signal))
         scheduler.run()
         finishing.dispose()
@@ -174,6 +187,7 @@ import Testing
     @Test func logEventsWritesOneNamedLinePerEvent() {
         let lines = Locked<[String]>([])
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let logged = scheduler.cold("-a-#").signal.logEvents("search") { line in lines.withLock { $0.append(line) } }
         _ = scheduler.marbles(of: logged)
         #expect(lines.withLock { $0 } == ["search: subscribed", "search: value(a)", "search: failed(test error)"])

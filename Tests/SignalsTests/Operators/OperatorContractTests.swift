@@ -165,6 +165,7 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
     @Test(arguments: OperatorCase.all)
     func emitsValuesAndCompletion(_ operation: OperatorCase) {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.cold(operation.completing.input)
         #expect(scheduler.marbles(of: operation.applyOn(source.signal, scheduler)) == operation.completing.output)
         #expect(source.activeSubscriptionCount == 0)
@@ -173,6 +174,7 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
     @Test(arguments: OperatorCase.all)
     func forwardsOrHandlesFailure(_ operation: OperatorCase) {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.cold(operation.failing.input)
         #expect(scheduler.marbles(of: operation.applyOn(source.signal, scheduler)) == operation.failing.output)
         #expect(source.activeSubscriptionCount == 0)
@@ -181,6 +183,7 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
     @Test(arguments: OperatorCase.all)
     func disposalEndsTheSourceSubscriptionAndDelivery(_ operation: OperatorCase) {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.hot("-a-b-c-d-e-f-|")
         let recorder = scheduler.record(operation.applyOn(source.signal, scheduler), subscribeAt: 0, disposeAt: 4)
         scheduler.run()
@@ -197,6 +200,7 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
     func releasesEverySubscriptionWhenDisposedOrEnded(_ operation: OperatorCase) throws {
         try withLeakTracking { tracker in
             let scheduler = TestScheduler()
+            defer { scheduler.cancelAll() }
             let completing = scheduler.cold(operation.completing.input)
             let endless = scheduler.hot("-a-b-c-d-e-f")
             let finished = scheduler.record(tracker.track(operation.applyOn(completing.signal, scheduler), name: "\(operation.name) completing"))
@@ -249,6 +253,7 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
     @Test(arguments: OperatorCase.all)
     func observerDisposingItsOwnSubscriptionGetsNothingMore(_ operation: OperatorCase) {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let subject = PublishSubject<String, TestError>()
         // Values delivered during `subscribe` arrive before the observer holds its disposable;
         // from the first value after that, the observer disposes and must get nothing more.

@@ -6,6 +6,7 @@ import Testing
 @Suite struct SharingTests {
     @Test func shareConnectsOnceForAllSubscribers() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.cold("-a-b-|")
         let shared = source.signal.share()
         let first = scheduler.record(shared)
@@ -18,6 +19,7 @@ import Testing
 
     @Test func lastSubscriberLeavingDisconnectsAndALaterOneReconnects() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.hot("-a-b-c-d-e-|")
         let shared = source.signal.share()
         let first = scheduler.record(shared, subscribeAt: 0, disposeAt: 2)
@@ -32,6 +34,7 @@ import Testing
 
     @Test func afterTheSourceEndsTheNextSubscriberReconnects() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.cold("-a-|")
         let shared = source.signal.share(replay: 1)
         let first = scheduler.record(shared)
@@ -45,6 +48,7 @@ import Testing
 
     @Test func multicastStartsOnConnectAndStopsOnDisconnect() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.hot("-a-b-c-|")
         let connectable = source.signal.multicast(PublishSubject())
         let recorder = scheduler.record(connectable.signal)
@@ -60,6 +64,7 @@ import Testing
 
     @Test func refCountConnectsWithTheFirstAndDisconnectsWithTheLast() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.hot("-a-b-c-|")
         let counted = source.signal.multicast(ReplaySubject(bufferSize: 1)).refCount()
         let first = scheduler.record(counted, subscribeAt: 0, disposeAt: 4)

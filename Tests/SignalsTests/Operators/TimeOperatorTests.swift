@@ -6,11 +6,13 @@ import Testing
 @Suite struct TimeOperatorTests {
     @Test func debounceDropsThePendingValueOnFailure() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         #expect(scheduler.marbles(of: scheduler.cold("ab#").signal.debounce(for: .seconds(3), on: scheduler)) == "--#")
     }
 
     @Test func throttleWithoutLatestDropsValuesInsideTheWindow() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let throttled = scheduler.cold("abcd-e|").signal.throttle(for: .seconds(3), on: scheduler, latest: false)
         // a opens a window; b and c fall inside it; d at tick 3 opens the next; e inside it.
         #expect(scheduler.marbles(of: throttled) == "a--d--|")
@@ -18,12 +20,14 @@ import Testing
 
     @Test func throttleEmitsThePendingValueBeforeCompleting() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let throttled = scheduler.cold("ab|").signal.throttle(for: .seconds(3), on: scheduler)
         #expect(scheduler.marbles(of: throttled) == "a--[b|]")
     }
 
     @Test func timeoutIsResetByEachValue() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.cold("-a-a-a-a-|")
         let guarded = source.signal.timeout(.seconds(3), on: scheduler) { TestError("slow") }
         #expect(scheduler.marbles(of: guarded) == "-a-a-a-a-|")
@@ -31,6 +35,7 @@ import Testing
 
     @Test func timeoutFailsWithTheTypedErrorAndDisposesTheSource() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.hot("-a------b-|")
         let recorder = scheduler.record(source.signal.timeout(.seconds(2), on: scheduler) { TestError("slow") })
         scheduler.run()
@@ -40,6 +45,7 @@ import Testing
 
     @Test func intervalTicksUntilDisposed() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let recorder = scheduler.record(Signal.interval(.seconds(1), on: scheduler))
         scheduler.advance(by: .seconds(3))
         recorder.dispose()
@@ -50,6 +56,7 @@ import Testing
 
     @Test func timerWithAPeriodKeepsCounting() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let recorder = scheduler.record(Signal.timer(after: .seconds(2), period: .seconds(1), on: scheduler))
         scheduler.advance(by: .seconds(4))
         #expect(recorder.values == [0, 1, 2])
@@ -58,6 +65,7 @@ import Testing
 
     @Test func delayedValuesAreNotDeliveredAfterDisposal() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let recorder = scheduler.record(scheduler.cold("a|").signal.delay(for: .seconds(5), on: scheduler), subscribeAt: 0, disposeAt: 2)
         scheduler.run()
         #expect(recorder.events.isEmpty)
@@ -66,6 +74,7 @@ import Testing
 
     @Test func anObserverSendingBackIntoADebouncedSourceDoesNotDeadlock() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let subject = PublishSubject<Int, Never>()
         let received = Locked<[Int]>([])
         let subscription = subject.signal.debounce(for: .seconds(1), on: scheduler).sink(value: { value in
@@ -83,17 +92,20 @@ import Testing
 @Suite struct CombiningBehaviourTests {
     @Test func combineLatestCompletesAtOnceWhenAnInputCompletesEmpty() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let combined = scheduler.cold("-a-b-|").signal.combineLatest(scheduler.cold("--|").signal)
         #expect(scheduler.marbles(of: combined) { "\($0)\($1)" } == "--|")
     }
 
     @Test func combineLatestOfThreeToSix() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let a = scheduler.cold("a|").signal, b = scheduler.cold("b|").signal, c = scheduler.cold("c|").signal
         let d = scheduler.cold("d|").signal, e = scheduler.cold("e|").signal, f = scheduler.cold("f|").signal
         let six = a.combineLatest(b, c, d, e, f).map { [$0.0, $0.1, $0.2, $0.3, $0.4, $0.5].joined() }
         #expect(scheduler.marbles(of: six) == "(abcdef)|")
         let other = TestScheduler()
+        defer { other.cancelAll() }
         let three = other.cold("a|").signal.combineLatest(other.cold("-b|").signal, other.cold("c|").signal) { $0 + $1 + $2 }
         #expect(other.marbles(of: three) == "-(abc)|")
     }
@@ -108,6 +120,7 @@ import Testing
 
     @Test func raceDisposesTheLosers() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let slow = scheduler.hot("---a-|")
         let fast = scheduler.hot("-1---2-|")
         #expect(scheduler.marbles(of: slow.signal.race(fast.signal)) == "-1---2-|")
@@ -121,6 +134,7 @@ import Testing
 
     @Test func switchToLatestDisposesTheReplacedInner() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let first = scheduler.hot("-a-b-c-d-|")
         let second = scheduler.hot("-1-2-3-4-5-|")
         let outer = scheduler.hot("-x---y---|", values: ["x": first.signal, "y": second.signal])
@@ -133,17 +147,20 @@ import Testing
 
     @Test func flatMapWithALimitQueuesInnerStreamsInOrder() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let outer = scheduler.cold("abc|")
         let inner: @Sendable (String) -> Signal<String, TestError> = { value in scheduler.cold("--\(value)|").signal }
         // a (tick 0) and b (tick 1) run at once; c waits for a's stream to complete at tick 3.
         #expect(scheduler.marbles(of: outer.signal.flatMap(maxConcurrent: 2, inner)) == "--ab-c|")
         let scheduler2 = TestScheduler()
+        defer { scheduler2.cancelAll() }
         let inner2: @Sendable (String) -> Signal<String, TestError> = { value in scheduler2.cold("--\(value)|").signal }
         #expect(scheduler2.marbles(of: scheduler2.cold("abc|").signal.flatMap(maxConcurrent: 1, inner2)) == "--a--b--c|")
     }
 
     @Test func anInnerFailureFailsFlatMapAndDisposesTheOthers() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let long = scheduler.hot("-------a-|")
         let outer = scheduler.cold("xy|", values: ["x": long.signal, "y": Signal<String, TestError>.fail(TestError())])
         #expect(scheduler.marbles(of: outer.signal.flatMap { $0 }) == "-#")
@@ -152,15 +169,18 @@ import Testing
 
     @Test func zipWaitsForPartnersAndCompletesWhenOneSideIsExhausted() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let zipped = scheduler.cold("abc|").signal.zip(scheduler.cold("-1|").signal)
         #expect(scheduler.marbles(of: zipped) { $0 + $1 } == "-(a1)|")
     }
 
     @Test func withLatestFromIgnoresTheOtherCompletingButNotItsFailure() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let completing = scheduler.cold("-a--b|").signal.withLatestFrom(scheduler.cold("1|").signal, +)
         #expect(scheduler.marbles(of: completing) == "-(a1)--(b1)|")
         let other = TestScheduler()
+        defer { other.cancelAll() }
         let failing = other.cold("-a--b|").signal.withLatestFrom(other.cold("1-#").signal, +)
         #expect(other.marbles(of: failing) == "-(a1)#")
     }

@@ -8,6 +8,7 @@ import Testing
 @Suite struct SchedulerTests {
     @Test func observeOnDeliversEveryEventThroughTheScheduler() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let subject = PublishSubject<Int, Never>()
         let recorder = scheduler.record(subject.signal.observe(on: scheduler))
         subject.send(1)
@@ -19,6 +20,7 @@ import Testing
 
     @Test func observeOnDropsScheduledEventsAfterDisposal() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let subject = PublishSubject<Int, Never>()
         let recorder = scheduler.record(subject.signal.observe(on: scheduler))
         subject.send(1)
@@ -30,6 +32,7 @@ import Testing
 
     @Test func subscribeOnRunsTheProducerOnTheScheduler() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let subscribed = Locked(false)
         let signal = Signal<Int, Never> { observer in
             subscribed.withLock { $0 = true }
@@ -45,6 +48,7 @@ import Testing
 
     @Test func subscribeOnDisposedBeforeItRunsNeverSubscribes() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let source = scheduler.hot("-a-|")
         let recorder = scheduler.record(source.signal.subscribe(on: scheduler))
         recorder.dispose()
@@ -114,6 +118,7 @@ import Testing
 
     @Test func repeatingScheduleFollowsTheIntervalWithoutDrift() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let times = Locked<[Duration]>([])
         let timer = scheduler.schedule(after: .seconds(2), every: .seconds(3)) {
             times.withLock { $0.append(scheduler.now.sinceEpoch) }

@@ -34,6 +34,7 @@ import Testing
 
     @Test func typingFastSendsAtMostOneRequestPerSecond() {
         let scheduler = TestScheduler(tick: .milliseconds(100))
+        defer { scheduler.cancelAll() }
         let search = FakeSearch(scheduler: scheduler) { _ in .milliseconds(50) }
         // Keystrokes every 100 ms for two seconds: "s", "su", "sun", …
         let word = "sunset beach"
@@ -56,6 +57,7 @@ import Testing
 
     @Test func aRepeatedQuerySendsNoRequest() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         let search = FakeSearch(scheduler: scheduler) { _ in .milliseconds(10) }
         let text = PublishSubject<String, Never>()
         let results = scheduler.record(pipeline(text.signal, search, scheduler))
@@ -69,6 +71,7 @@ import Testing
 
     @Test func aSlowAnswerToAnOldQueryNeverArrivesAfterANewerOne() {
         let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
         // "old" takes 5 s to answer, "new" 100 ms.
         let search = FakeSearch(scheduler: scheduler) { $0 == "old" ? .seconds(5) : .milliseconds(100) }
         let text = PublishSubject<String, Never>()
