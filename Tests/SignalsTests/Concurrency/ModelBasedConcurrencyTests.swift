@@ -19,52 +19,17 @@ import Testing
     static let programs = 40
     static let program = Gen.int(in: 0...99).array(of: 4...40)
 
-    @Test func publishSubject() async {
+    @Test(arguments: Model.Target.allCases)
+    func randomInterleavingsMatchTheReference(_ target: Model.Target) async {
         await propertyCheck(count: Self.programs, input: Self.program, Self.program, Self.program) { a, b, c in
-            Model.run([a, b, c], target: .publish)
-        }
-    }
-
-    @Test func replaySubject() async {
-        await propertyCheck(count: Self.programs, input: Self.program, Self.program, Self.program) { a, b, c in
-            Model.run([a, b, c], target: .replay)
-        }
-    }
-
-    @Test func mutableProperty() async {
-        await propertyCheck(count: Self.programs, input: Self.program, Self.program, Self.program) { a, b, c in
-            Model.run([a, b, c], target: .property)
-        }
-    }
-
-    @Test func share() async {
-        await propertyCheck(count: Self.programs, input: Self.program, Self.program, Self.program) { a, b, c in
-            Model.run([a, b, c], target: .share)
-        }
-    }
-
-    @Test func merge() async {
-        await propertyCheck(count: Self.programs, input: Self.program, Self.program, Self.program) { a, b, c in
-            Model.run([a, b, c], target: .merge)
-        }
-    }
-
-    @Test func combineLatest() async {
-        await propertyCheck(count: Self.programs, input: Self.program, Self.program, Self.program) { a, b, c in
-            Model.run([a, b, c], target: .combineLatest)
-        }
-    }
-
-    @Test func flatMapLatest() async {
-        await propertyCheck(count: Self.programs, input: Self.program, Self.program, Self.program) { a, b, c in
-            Model.run([a, b, c], target: .flatMapLatest)
+            Model.run([a, b, c], target: target)
         }
     }
 }
 
 /// The system under test, the program runner and the reference.
 enum Model {
-    enum Target {
+    enum Target: CaseIterable, Sendable {
         case publish, replay, property, share, merge, combineLatest, flatMapLatest
 
         /// Whether every subscriber must receive each value sent wholly inside its window. Not
