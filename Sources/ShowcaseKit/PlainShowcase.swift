@@ -50,8 +50,11 @@ public struct PlainShowcase {
         let clock = PlainClock(live: mode == .live)
         // What is still waiting on virtual time when the run is over is dropped, so the view
         // models it refers to are freed.
-        defer { clock.stop() }
         let navigator = Navigator()
+        defer {
+            navigator.close()
+            clock.stop()
+        }
         let factory = ServiceFactory(mode: mode, environment: environment, scheduler: clock.scheduler, navigator: navigator)
         switch app {
         case .flickr: return try flickr(factory, clock, navigator)

@@ -41,12 +41,19 @@ public final class Recorder<Value: Sendable, Failure: Error>: Sendable {
         }
     }
 
-    /// An observer that records into this recorder.
+    /// An observer that records into this recorder. It holds the recorder weakly: the recorder
+    /// keeps its subscription, so a strong reference back would make a cycle that outlives the
+    /// test whenever the recorded stream never ends.
     public var observer: Observer<Value, Failure> {
         Observer(
-            value: { [self] value in append(.value(value)) },
-            completion: { [self] completion in append(Event(completion)) }
+            value: { [weak self] value in self?.append(.value(value)) },
+            completion: { [weak self] completion in self?.append(Event(completion)) }
         )
+    }
+
+    deinit {
+        // A recorder that goes away ends what it recorded (nothing is left subscribed).
+        state.withLock { $0.subscription }?.dispose()
     }
 
     private func append(_ event: Event<Value, Failure>) {

@@ -20,7 +20,10 @@ final class FlickrFixture: Sendable {
     }
 
     /// Pending virtual-time work refers back to the scheduler; drop it with the fixture.
-    deinit { scheduler.cancelAll() }
+    deinit {
+        navigator.close()
+        scheduler.cancelAll()
+    }
 
     func runSearch(_ text: String) {
         search.searchText.value = text

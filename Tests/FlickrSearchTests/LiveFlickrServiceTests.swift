@@ -180,6 +180,7 @@ import Testing
     @Test func searchFlowWithTheLiveClient() throws {
         let server = try LoopbackServer { _ in .json(Self.searchBody) }
         let navigator = Navigator()
+        defer { navigator.close() }
         let services = FlickrServices(search: service(server), navigator: navigator, scheduler: SerialQueueScheduler(label: "flickr"))
         let search = FlickrSearchViewModel(services: services)
         navigator.push(search)

@@ -34,7 +34,10 @@ final class GoodsFixture: Sendable {
     }
 
     /// Pending virtual-time work refers back to the scheduler; drop it with the fixture.
-    deinit { scheduler.cancelAll() }
+    deinit {
+        navigator.close()
+        scheduler.cancelAll()
+    }
 
     func category(_ sortID: String) -> GoodsCategory {
         OfflineGoodsService.categories.first { $0.category.sortID == sortID }!.category

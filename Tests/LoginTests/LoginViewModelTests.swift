@@ -13,7 +13,10 @@ import Testing
         let viewModel: LoginViewModel
 
         /// Pending virtual-time work refers back to the scheduler; drop it with the fixture.
-        deinit { scheduler.cancelAll() }
+        deinit {
+            navigator.close()
+            scheduler.cancelAll()
+        }
 
         init() {
             service = OfflineLoginService(scheduler: scheduler, latency: .seconds(1))
@@ -119,6 +122,7 @@ import Testing
         let scheduler = TestScheduler()
         defer { scheduler.cancelAll() }
         let navigator = Navigator()
+        defer { navigator.close() }
         let services = LoginServices(login: OfflineLoginService(scheduler: scheduler), navigator: navigator)
         let login = LoginViewModel(services: services)
         navigator.push(login)

@@ -44,10 +44,10 @@ import Testing
     @Test func valuesFromAnotherThreadArriveOnTheMainActor() async {
         let subject = PublishSubject<Int, Never>()
         let driver = subject.signal.asDriver()
+        let holder = Locked<(any Disposable)?>(nil)
         let arrived = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             Task { @MainActor in
                 let once = Locked(false)
-                let holder = Locked<(any Disposable)?>(nil)
                 holder.withLock { $0 = driver.drive { _ in
                     guard !once.withLock({ let first = !$0; $0 = true; return !first }) else { return }
                     continuation.resume(returning: MainScheduler.isMainThread)
@@ -56,6 +56,7 @@ import Testing
             }
         }
         #expect(arrived)
+        holder.withLock { $0 }?.dispose()
     }
 
     @MainActor @Test func driverOperatorsKeepTheTrait() {

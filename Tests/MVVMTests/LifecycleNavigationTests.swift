@@ -44,8 +44,35 @@ import Testing
         init(query: String) { self.query = query }
     }
 
+    /// Closing ends the navigator ↔ view model cycle: every view model goes (newest first),
+    /// `changes` completes, and the view models are freed.
+    @Test func closingRemovesEveryViewModelAndFreesThem() {
+        weak var weakRoot: SearchViewModel?
+        weak var weakResults: ResultsViewModel?
+        do {
+            let changes = Recorder<NavigationChange, Never>()
+            let root = SearchViewModel()
+            let results = ResultsViewModel(query: "sunset")
+            weakRoot = root
+            weakResults = results
+            let navigator = Navigator(root: root)
+            changes.subscribe(to: navigator.changes)
+            navigator.push(results)
+            navigator.close()
+            #expect(navigator.stack.isEmpty)
+            let popped = changes.values.compactMap { change -> String? in
+                if case .popped(let viewModel) = change { return String(describing: type(of: viewModel)) }
+                return nil
+            }
+            #expect(popped == ["ResultsViewModel", "SearchViewModel"])
+            #expect(changes.completion != nil)
+        }
+        #expect(weakRoot == nil && weakResults == nil)
+    }
+
     @Test func viewModelsPushAndPopThroughTheService() {
         let navigator = Navigator(root: SearchViewModel())
+        defer { navigator.close() }
         let changes = Recorder<NavigationChange, Never>()
         changes.subscribe(to: navigator.changes)
         let service: any NavigationService = navigator

@@ -15,6 +15,13 @@ final class MovieFixture: Sendable {
         service = OfflineMovieService(scheduler: scheduler, latency: latency)
         services = MovieServices(movies: service, navigator: navigator, scheduler: scheduler)
     }
+
+    /// View models hold the navigator and it holds them, and pending virtual-time work refers
+    /// back to the scheduler: end both with the fixture.
+    deinit {
+        navigator.close()
+        scheduler.cancelAll()
+    }
 }
 
 @Suite struct MovieModelTests {

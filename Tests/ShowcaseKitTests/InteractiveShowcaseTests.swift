@@ -10,6 +10,7 @@ import TerminalUI
 @MainActor @Suite struct InteractiveShowcaseTests {
     @Test func launcherListsEveryAppAndOpensOne() {
         let showcase = InteractiveShowcase(app: nil, live: false, environment: Environment([:]))
+        defer { showcase.navigator.close() }
         let terminal = InMemoryTerminal(size: Size(width: 100, height: 30))
         let app = TerminalApp(screen: showcase.screen, device: terminal)
         app.drawNow()
@@ -24,6 +25,7 @@ import TerminalUI
 
     @Test func liveModeWithoutAKeyOffersToContinueOffline() {
         let showcase = InteractiveShowcase(app: .flickr, live: true, environment: Environment([:]))
+        defer { showcase.navigator.close() }
         let terminal = InMemoryTerminal(size: Size(width: 100, height: 30))
         let app = TerminalApp(screen: showcase.screen, device: terminal)
         app.drawNow()

@@ -44,6 +44,22 @@ public final class Navigator: NavigationService {
         changesSubject.send(.pushed(viewModel))
     }
 
+    /// Ends navigation: removes every view model, the root included (newest first, each
+    /// reported as `.popped`), and completes ``changes``.
+    ///
+    /// View models usually hold the navigator they push with, so a navigator and its stack form
+    /// a reference cycle that lasts as long as the app. Close it when the navigation ends before
+    /// the process does (a browser session, a test), so the view models and what they observe
+    /// are freed.
+    public func close() {
+        let removed = entries.withLock { stack -> [any AnyObject & Sendable] in
+            defer { stack = [] }
+            return stack
+        }
+        for viewModel in removed.reversed() { changesSubject.send(.popped(viewModel)) }
+        changesSubject.sendCompleted()
+    }
+
     public func pop() {
         let popped = entries.withLock { stack -> (any AnyObject & Sendable)? in
             guard stack.count > 1 else { return nil }

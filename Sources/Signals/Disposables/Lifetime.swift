@@ -55,8 +55,12 @@ public final class Lifetime: Sendable {
             action()
             return NopDisposable()
         }
-        return AnyDisposable { [weak self] in
-            _ = self?.state.withLock { $0.observers.removeValue(forKey: id) }
+        // Holding the lifetime (not its token) strongly is harmless: the token's deinit ends it
+        // whoever else holds it, and removing the observer breaks the loop lifetime → observer
+        // → disposable → lifetime. A weak reference would cost a side-table allocation per call
+        // (which LeakSanitizer cannot trace back to a lifetime that lives until exit).
+        return AnyDisposable { [self] in
+            _ = state.withLock { $0.observers.removeValue(forKey: id) }
         }
     }
 
