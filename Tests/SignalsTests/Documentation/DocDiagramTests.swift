@@ -159,10 +159,10 @@ enum DocRunners {
             return ["materialize": scheduler.marbles(of: source.signal.materialize(), format: eventText)]
         },
         "Materialize.swift#dematerialize": { diagram in
-            // The input's `#` and `|` inside the group are *values* (events as values), then the
-            // stream of events completes.
+            // The input's `(#)` and `(|)` are *values* (events as values), then the stream of
+            // events completes.
             let scheduler = TestScheduler()
-            let marks = try! MarbleDiagram(parsing: diagram.input(), checksGrammar: false)
+            let marks = try! MarbleDiagram(parsing: diagram.input())
             let subject = PublishSubject<Event<String, TestError>, Never>()
             var valueMarks = marks.ticks.flatMap { tick, marks in marks.map { (tick, $0) } }
             // The last mark of the input is the stream's own completion.
@@ -170,9 +170,9 @@ enum DocRunners {
             for (tick, mark) in valueMarks {
                 let event: Event<String, TestError>
                 switch mark {
+                case .value("#"): event = .failed(TestError())
+                case .value("|"): event = .completed
                 case .value(let text): event = .value(text)
-                case .completed: event = .completed
-                case .failed: event = .failed(TestError())
                 default: continue
                 }
                 scheduler.schedule(atTick: tick) { subject.send(event) }

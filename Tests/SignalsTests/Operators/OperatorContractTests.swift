@@ -55,7 +55,7 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
         OperatorCase(name: "collect", apply: { $0.collect().map { $0.joined() } },
                      completing: ("-a-b-|", "-----[(ab)|]"), failing: ("-a-#", "---#")),
         OperatorCase(name: "materialize", apply: { $0.materialize().map(eventText).setFailureType(to: TestError.self) },
-                     completing: ("-a-|", "-a-[||]"), failing: ("-a-#", "-a-[#|]")),
+                     completing: ("-a-|", "-a-[(|)|]"), failing: ("-a-#", "-a-[(#)|]")),
         OperatorCase(name: "dematerialize", apply: { $0.materialize().dematerialize() },
                      completing: ("-a-|", "-a-|"), failing: ("-a-#", "-a-#")),
         OperatorCase(name: "filter", apply: { $0.filter { $0 != "x" } },
