@@ -205,6 +205,18 @@ enum DocRunners {
             let trigger = scheduler.cold(diagram.input("trigger"))
             return ["drop": scheduler.marbles(of: source.signal.drop(untilOutputFrom: trigger.signal))]
         },
+        "PrefixUntilOutput.swift#prefix(failing)": { diagram in
+            let scheduler = TestScheduler()
+            let source = scheduler.cold(diagram.input())
+            let trigger = scheduler.cold(diagram.input("trigger"))
+            return ["prefix(failing)": scheduler.marbles(of: source.signal.prefix(untilOutputFrom: trigger.signal))]
+        },
+        "PrefixUntilOutput.swift#drop(failing)": { diagram in
+            let scheduler = TestScheduler()
+            let source = scheduler.cold(diagram.input())
+            let trigger = scheduler.cold(diagram.input("trigger"))
+            return ["drop(failing)": scheduler.marbles(of: source.signal.drop(untilOutputFrom: trigger.signal))]
+        },
         "TakeDuring.swift#take(during)": { diagram in
             let scheduler = TestScheduler()
             let source = scheduler.cold(diagram.input())
