@@ -248,7 +248,7 @@ enum DocRunners {
             let source = scheduler.cold(diagram.input())
             return ["mapError": scheduler.marbles(of: source.signal.mapError { _ in TestError("mapped") })]
         },
-        "Retry.swift#retry": unary("retry") { $0.retry(2) },
+        "Retry.swift#retry(upTo)": unary("retry(upTo)") { $0.retry(upTo: 2) },
 
         // Debugging
         "HandleEvents.swift#handleEvents": unary("handleEvents") { $0.handleEvents(onValue: { _ in }) },

@@ -92,7 +92,7 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
                      completing: ("-a-|", "-a-|"), failing: ("-a-#", "-a-|")),
         OperatorCase(name: "mapError", apply: { $0.mapError { _ in TestError("mapped") } },
                      completing: ("-a-|", "-a-|"), failing: ("-a-#", "-a-#")),
-        OperatorCase(name: "retry", apply: { $0.retry(1) },
+        OperatorCase(name: "retry(upTo:)", apply: { $0.retry(upTo: 1) },
                      completing: ("-a-|", "-a-|"), failing: ("-a-#", "-a--a-#")),
         OperatorCase(name: "handleEvents", apply: { $0.handleEvents(onValue: { _ in }, onDispose: {}) },
                      completing: ("-a-|", "-a-|"), failing: ("-a-#", "-a-#")),
