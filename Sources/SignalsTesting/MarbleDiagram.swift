@@ -2,13 +2,20 @@
 ///
 /// The grammar, shared by the documentation and the test kit:
 /// - `-` one tick with no event;
-/// - a letter or digit: a value (its text is the character); `(text)`: a value with a longer text;
+/// - a letter or digit: a value (its text is the character);
+/// - `(text)`: a value with any other text: longer (`(abc)`), empty (`()`), or a character the
+///   grammar uses (`(|)`, `(-)`, `( )`); inside the parentheses `\` takes the next character
+///   as it is, so `(\))` is the text `)` and `(\\)` the text `\`;
 /// - `|` completed; `#` failed;
 /// - `[ab]` several events at one tick, in order;
 /// - `^` the subscription; `!` the disposal;
 /// - spaces are ignored, so lines can be aligned.
 ///
 /// Every element (`-`, a value, `|`, `#`, `^`, `!`, or a whole `[...]` group) takes one tick.
+///
+/// ``description`` prints a value bare only when it is one letter or digit, and in parentheses
+/// otherwise, escaping `)` and `\`, so a printed diagram always parses back to the same
+/// diagram: a stream that sends the text `|` prints as `(|)`, never as a completion.
 public struct MarbleDiagram: Equatable, Sendable, CustomStringConvertible {
     /// One thing that happens at a tick.
     public enum Mark: Equatable, Sendable {
@@ -18,9 +25,15 @@ public struct MarbleDiagram: Equatable, Sendable, CustomStringConvertible {
         case subscribed
         case disposed
 
-        var text: String {
+        /// The mark as the grammar writes it, on its own.
+        var text: String { text(before: "") }
+
+        /// The mark as the grammar writes it when `next` follows it (a letter printed bare must
+        /// not merge with what follows into one character).
+        func text(before next: String) -> String {
             switch self {
-            case .value(let text): return text.count == 1 ? text : "(\(text))"
+            case .value(let text):
+                return MarbleDiagram.printsBare(text, before: next) ? text : MarbleDiagram.quoted(text)
             case .completed: return "|"
             case .failed: return "#"
             case .subscribed: return "^"
@@ -43,6 +56,7 @@ public struct MarbleDiagram: Equatable, Sendable, CustomStringConvertible {
         var byTick: [Int: [Mark]] = [:]
         var order: [Int] = []
         for (tick, mark) in marks {
+            precondition(tick >= 0, "MarbleDiagram: tick \(tick) is before the diagram's start")
             if byTick[tick] == nil { order.append(tick) }
             byTick[tick, default: []].append(mark)
         }
@@ -53,75 +67,79 @@ public struct MarbleDiagram: Equatable, Sendable, CustomStringConvertible {
     /// Parses a diagram; throws a ``MarbleSyntaxError`` that points at the offending character.
     ///
     /// With `checksGrammar` (the default) a diagram that breaks `value* (failed | completed)?`
-    /// is an error too; turn it off for diagrams of materialized events, where `#` and `|` are
-    /// values.
+    /// is an error too; turn it off for a diagram that is not one stream's events. (Materialized
+    /// events need no exception: as values they are written `(#)` and `(|)`.)
     public init(parsing text: String, checksGrammar: Bool = true) throws(MarbleSyntaxError) {
+        // Read by Unicode scalars, not characters: a value's text may begin with a combining
+        // mark, which as a character would fuse with the `(` before it.
+        let scalars = text.unicodeScalars
+        var index = scalars.startIndex
         var marks: [(tick: Int, mark: Mark)] = []
         var tick = 0
-        var characters = Array(text)[...]
-        var position = 0
 
         func fail(_ message: String) -> MarbleSyntaxError {
-            MarbleSyntaxError(diagram: text, position: position, message: message)
+            MarbleSyntaxError(diagram: text, position: String(scalars[..<index]).count, message: message)
         }
 
+        func advance() { index = scalars.index(after: index) }
+
         func readValueText() throws(MarbleSyntaxError) -> String {
-            // At "(": read up to the matching ")".
-            characters.removeFirst()
-            position += 1
-            var value = ""
-            while let next = characters.first, next != ")" {
-                value.append(next)
-                characters.removeFirst()
-                position += 1
+            // At "(": read up to the matching ")"; "\" takes the next scalar as it is.
+            advance()
+            var value = String.UnicodeScalarView()
+            while true {
+                guard index < scalars.endIndex else { throw fail("unclosed '('") }
+                let scalar = scalars[index]
+                if scalar == ")" { break }
+                if scalar == "\\" {
+                    advance()
+                    guard index < scalars.endIndex else { throw fail("'\\' at the end: unclosed '('") }
+                }
+                value.append(scalars[index])
+                advance()
             }
-            guard characters.first == ")" else { throw fail("unclosed '('") }
-            guard !value.isEmpty else { throw fail("empty '()' value") }
-            characters.removeFirst()
-            position += 1
-            return value
+            advance()
+            return String(value)
         }
 
         func readMark(inGroup: Bool) throws(MarbleSyntaxError) -> Mark? {
-            guard let character = characters.first else { return nil }
-            switch character {
-            case "|": characters.removeFirst(); position += 1; return .completed
-            case "#": characters.removeFirst(); position += 1; return .failed
-            case "^": characters.removeFirst(); position += 1; return .subscribed
-            case "!": characters.removeFirst(); position += 1; return .disposed
+            guard index < scalars.endIndex else { return nil }
+            switch scalars[index] {
+            case "|": advance(); return .completed
+            case "#": advance(); return .failed
+            case "^": advance(); return .subscribed
+            case "!": advance(); return .disposed
             case "(": return .value(try readValueText())
             default:
+                // A bare value is the whole character starting here.
+                let character = Substring(scalars[index...]).first!
                 if character.isLetter || character.isNumber {
-                    characters.removeFirst()
-                    position += 1
+                    index = scalars.index(index, offsetBy: character.unicodeScalars.count)
                     return .value(String(character))
                 }
                 throw fail(inGroup ? "'\(character)' is not allowed inside '[...]'" : "unexpected '\(character)'")
             }
         }
 
-        while let character = characters.first {
-            switch character {
+        while index < scalars.endIndex {
+            switch scalars[index] {
             case " ", "\t":
-                characters.removeFirst()
-                position += 1
+                advance()
             case "-":
-                characters.removeFirst()
-                position += 1
+                advance()
                 tick += 1
             case "[":
-                characters.removeFirst()
-                position += 1
+                advance()
                 var group: [Mark] = []
-                while let next = characters.first, next != "]" {
-                    if next == " " { characters.removeFirst(); position += 1; continue }
+                while index < scalars.endIndex, scalars[index] != "]" {
+                    let next = scalars[index]
+                    if next == " " { advance(); continue }
                     if next == "[" || next == "-" { throw fail("'\(next)' is not allowed inside '[...]'") }
                     if let mark = try readMark(inGroup: true) { group.append(mark) }
                 }
-                guard characters.first == "]" else { throw fail("unclosed '['") }
+                guard index < scalars.endIndex else { throw fail("unclosed '['") }
                 guard !group.isEmpty else { throw fail("empty '[]' group") }
-                characters.removeFirst()
-                position += 1
+                advance()
                 for mark in group { marks.append((tick, mark)) }
                 tick += 1
             default:
@@ -133,6 +151,27 @@ public struct MarbleDiagram: Equatable, Sendable, CustomStringConvertible {
         }
         self.init(marks: marks, length: tick)
         if checksGrammar { try validate(text: text) }
+    }
+
+    /// Whether `text` can be printed without parentheses when `next` follows it: it is one
+    /// letter or digit, and the parser, reading the character that starts there, reads exactly
+    /// it (some letters join the character after them: a Hangul syllable and a vowel, a
+    /// prepended letter and anything).
+    static func printsBare(_ text: String, before next: String) -> Bool {
+        guard let first = (text + next).first, first.isLetter || first.isNumber else { return false }
+        return first.unicodeScalars.count == text.unicodeScalars.count
+    }
+
+    /// `text` in parentheses, with `)` and `\` escaped.
+    static func quoted(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        result.append("(")
+        for scalar in text.unicodeScalars {
+            if scalar == ")" || scalar == "\\" { result.append("\\") }
+            result.append(scalar)
+        }
+        result.append(")")
+        return String(result)
     }
 
     private func validate(text: String) throws(MarbleSyntaxError) {
@@ -164,17 +203,40 @@ public struct MarbleDiagram: Equatable, Sendable, CustomStringConvertible {
     /// The tick of the first `!`, if any.
     public var disposalTick: Int? { ticks.first { $0.marks.contains(.disposed) }?.tick }
 
-    /// The diagram in the canonical form: `-` for each empty tick, a group for several marks.
+    /// The diagram in the canonical form: `-` for each empty tick, a group for several marks,
+    /// values bare only where that reads back the same. `MarbleDiagram(parsing: d.description)`
+    /// is `d` for every diagram `d` (with `checksGrammar: false` if `d` breaks the grammar).
     public var description: String {
-        var result = ""
+        // The elements in order: `-`, `[`, `]` and marks.
+        enum Element {
+            case syntax(String)
+            case mark(Mark)
+        }
+        var elements: [Element] = []
         var next = 0
         for (tick, marks) in ticks {
-            result += String(repeating: "-", count: tick - next)
-            result += marks.count == 1 ? marks[0].text : "[" + marks.map(\.text).joined() + "]"
+            if tick > next { elements.append(.syntax(String(repeating: "-", count: tick - next))) }
+            if marks.count == 1 {
+                elements.append(.mark(marks[0]))
+            } else {
+                elements.append(.syntax("["))
+                elements += marks.map(Element.mark)
+                elements.append(.syntax("]"))
+            }
             next = tick + 1
         }
-        result += String(repeating: "-", count: max(0, length - next))
-        return result
+        if length > next { elements.append(.syntax(String(repeating: "-", count: length - next))) }
+        // From the end, so that each mark knows the text that follows it.
+        var pieces: [String] = []
+        var following = ""
+        for element in elements.reversed() {
+            switch element {
+            case .syntax(let text): following = text
+            case .mark(let mark): following = mark.text(before: following)
+            }
+            pieces.append(following)
+        }
+        return pieces.reversed().joined()
     }
 }
 

@@ -34,8 +34,9 @@ extension TestScheduler {
     ///
     /// The subscription starts now, or at tick `subscribeAt` (shown as `^`), and is disposed at
     /// tick `disposeAt` (shown as `!`) if it has not ended by then. The scheduler then runs
-    /// until nothing is scheduled, or up to tick `until`. Values print as their description
-    /// (one character bare, longer ones in parentheses).
+    /// until nothing is scheduled, or up to tick `until`. Values print as their description: a
+    /// single letter or digit bare, any other text in parentheses with `)` and `\` escaped
+    /// (`(ab)`, `(|)`, `()`), so the diagram parses back to exactly what happened.
     public func marbles<Value, Failure>(
         of signal: Signal<Value, Failure>,
         subscribeAt: Int? = nil,

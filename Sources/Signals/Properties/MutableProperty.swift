@@ -8,14 +8,20 @@
 /// ```
 ///
 /// Setting is thread-safe and `value` reflects a set as soon as it returns. A property never
-/// fails; its streams complete when the property is deinitialised.
+/// fails; its streams complete when the property is deinitialised (and its `readOnly` view,
+/// if anyone still holds it).
 public final class MutableProperty<Value: Sendable>: Sendable {
     @usableFromInline
     let subject: BehaviorSubject<Value, Never>
+    /// Completes `subject` when neither this property nor its read-only view is left.
+    private let lifetime: PropertyLifetime<Value>
+    /// The read-only view, made at its first use.
+    private let view = Locked<Property<Value>?>(nil)
 
     /// Creates a property holding `value`.
     public init(_ value: Value) {
         subject = BehaviorSubject(value)
+        lifetime = PropertyLifetime(subject)
     }
 
     /// The current value. Setting it notifies every observer.
@@ -44,13 +50,35 @@ public final class MutableProperty<Value: Sendable>: Sendable {
     /// Every change from now on, without the current value.
     public var changes: Signal<Value, Never> { subject.signal.dropFirst() }
 
-    /// A read-only view of this property.
-    public var readOnly: Property<Value> { Property(self) }
+    /// The read-only view of this property: one object, the same at every access.
+    ///
+    /// The view does not keep this object alive (it would never be freed), but it keeps the
+    /// value and the streams: while anyone holds the view, its streams stay open; they complete
+    /// once neither this property nor the view is left.
+    public var readOnly: Property<Value> {
+        view.withLock { view in
+            if let view { return view }
+            let made = Property(viewing: subject, keeping: lifetime)
+            view = made
+            return made
+        }
+    }
 
     /// An observer that sets the value; its completion is ignored. Use it to bind a stream
     /// into the property: `stream.subscribe(property.observer)`.
     public var observer: Observer<Value, Never> {
         Observer(value: { [subject] in subject.send($0) })
+    }
+
+}
+
+/// Completes a mutable property's subject when the last of its owners (the property and its
+/// read-only view) goes.
+private final class PropertyLifetime<Value: Sendable>: Sendable {
+    let subject: BehaviorSubject<Value, Never>
+
+    init(_ subject: BehaviorSubject<Value, Never>) {
+        self.subject = subject
     }
 
     deinit {

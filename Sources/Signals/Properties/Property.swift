@@ -25,9 +25,18 @@ public final class Property<Value: Sendable>: Sendable {
     /// Every change from now on, without the current value.
     public var changes: Signal<Value, Never> { signal.dropFirst() }
 
-    /// A read-only view of `property`; it keeps `property` alive.
+    /// A read-only view of `property`; it keeps `property` alive. (`property.readOnly` is the
+    /// same view without a new object each time.)
     public convenience init(_ property: MutableProperty<Value>) {
         self.init(read: { property.value }, signal: property.signal, owned: property)
+    }
+
+    /// The view behind `MutableProperty.readOnly`: it reads `subject` and keeps `lifetime`, which
+    /// completes `subject` once neither the mutable property nor this view is left.
+    init(viewing subject: BehaviorSubject<Value, Never>, keeping lifetime: any Sendable) {
+        self.read = { subject.value }
+        self.signal = subject.signal
+        self.owned = lifetime
     }
 
     /// A property that never changes.
@@ -45,10 +54,38 @@ public final class Property<Value: Sendable>: Sendable {
         self.init(read: { storage.value }, signal: storage.signal, owned: PropertySubscription(subscription, storage))
     }
 
-    /// A property whose value is `transform` of this one's. `transform` runs when the value is
-    /// read and for each change observed.
+    /// A property that holds the latest value of `values`, a stream that starts with the
+    /// current value when subscribed (as every property's `signal` does), computed upstream.
+    ///
+    /// It subscribes once, at once, and keeps `upstream` alive; reads return the cached value.
+    /// `current` is called only if the first value does not arrive during the subscription (a
+    /// property derived from inside an observer of its source, where that value waits its turn).
+    private convenience init(
+        deriving values: Signal<Value, Never>,
+        current: () -> Value,
+        keeping upstream: any Sendable
+    ) {
+        let cache = DerivedValue<Value>()
+        let subscription = values.subscribe(Observer(
+            value: { cache.receive($0) },
+            completion: { _ in cache.complete() }
+        ))
+        cache.settle(current)
+        self.init(read: { cache.value }, signal: cache.signal, owned: DerivedSubscription(subscription, cache, upstream))
+    }
+
+    /// A property whose value is `transform` of this one's.
+    ///
+    /// ```swift
+    /// let isValid = email.map { $0.contains("@") }
+    /// ```
+    ///
+    /// `transform` runs once for the current value and once for each change, on the thread
+    /// that made the change and with no lock held; reading `value` or observing returns the
+    /// cached result. (A change made from inside an observer of this property waits its turn
+    /// like any re-entrant send: until it has been delivered, `value` is the previous result.)
     public func map<NewValue: Sendable>(_ transform: @escaping @Sendable (Value) -> NewValue) -> Property<NewValue> {
-        Property<NewValue>(read: { [self] in transform(self.value) }, signal: signal.map(transform), owned: self)
+        Property<NewValue>(deriving: signal.map(transform), current: { transform(value) }, keeping: self)
     }
 
     /// A property derived from a key path of this one's value.
@@ -62,15 +99,18 @@ public final class Property<Value: Sendable>: Sendable {
     /// ```swift
     /// let canLogIn = userName.combineLatest(password).map { $0.count >= 3 && $1.count >= 3 }
     /// ```
+    ///
+    /// As with `map`, the pair is made once per change and cached.
     public func combineLatest<Other: Sendable>(_ other: Property<Other>) -> Property<(Value, Other)> {
         Property<(Value, Other)>(
-            read: { [self] in (self.value, other.value) },
-            signal: signal.combineLatest(other.signal),
-            owned: [self, other] as [any Sendable]
+            deriving: signal.combineLatest(other.signal),
+            current: { (value, other.value) },
+            keeping: [self, other] as [any Sendable]
         )
     }
 
-    /// A property combining this one's value and `other`'s with `transform`.
+    /// A property combining this one's value and `other`'s with `transform`, which runs once
+    /// per change of either.
     public func combineLatest<Other: Sendable, Result: Sendable>(
         _ other: Property<Other>,
         _ transform: @escaping @Sendable (Value, Other) -> Result
@@ -78,13 +118,14 @@ public final class Property<Value: Sendable>: Sendable {
         combineLatest(other).map(transform)
     }
 
-    /// A property holding the values of every property in `properties`, in order.
+    /// A property holding the values of every property in `properties`, in order, made once
+    /// per change of any of them.
     public static func combineLatest<Element: Sendable>(_ properties: [Property<Element>]) -> Property<[Element]>
     where Value == [Element] {
         Property<[Element]>(
-            read: { properties.map(\.value) },
-            signal: properties.isEmpty ? .just([]) : Signal<[Element], Never>.combineLatest(properties.map(\.signal)),
-            owned: properties
+            deriving: properties.isEmpty ? .just([]) : Signal<[Element], Never>.combineLatest(properties.map(\.signal)),
+            current: { properties.map(\.value) },
+            keeping: properties
         )
     }
 }
@@ -102,5 +143,80 @@ private final class PropertySubscription<Value: Sendable>: Sendable {
     deinit {
         subscription.dispose()
         storage.sendCompleted()
+    }
+}
+
+/// The cache of a derived property: the latest value its upstream delivered, and a one-value
+/// replay for its observers (so a late observer gets the value first, also after completion).
+///
+/// Values arrive one at a time, in order (upstream delivers serially). The lock guards only the
+/// cached value and the state; no transform or observer runs under it.
+private final class DerivedValue<Value: Sendable>: Sendable {
+    private struct State {
+        var latest: Value?
+        /// Whether `settle` has published the first value; before, arrivals are only kept.
+        var isSettled = false
+        /// Upstream completed before `settle`.
+        var completedEarly = false
+    }
+
+    private let state = Locked(State())
+    private let subject = ReplaySubject<Value, Never>(bufferSize: 1)
+
+    /// The cached value (always there once the property exists).
+    var value: Value { state.withLock { $0.latest! } }
+
+    /// The cached value, then every change.
+    var signal: Signal<Value, Never> { subject.signal }
+
+    func receive(_ value: Value) {
+        let publish = state.withLock { state -> Bool in
+            state.latest = value
+            return state.isSettled
+        }
+        if publish { subject.send(value) }
+    }
+
+    func complete() {
+        let publish = state.withLock { state -> Bool in
+            if !state.isSettled { state.completedEarly = true }
+            return state.isSettled
+        }
+        if publish { subject.sendCompleted() }
+    }
+
+    /// Publishes the first value: what arrived during the subscription, or else `current()`
+    /// (computed with no lock held). Called once, before the property is handed out.
+    func settle(_ current: () -> Value) {
+        let arrived = state.withLock { $0.latest != nil }
+        let computed = arrived ? nil : current()
+        let completed = state.withLock { state -> Bool in
+            if state.latest == nil { state.latest = computed }
+            state.isSettled = true
+            // Nobody can have subscribed yet (the property does not exist), so this send
+            // calls no observer; it runs under the lock so that no later value overtakes it.
+            subject.send(state.latest!)
+            return state.completedEarly
+        }
+        if completed { subject.sendCompleted() }
+    }
+}
+
+/// Ends a derived property's upstream subscription and completes its observers when the
+/// property goes; keeps the upstream properties alive until then.
+private final class DerivedSubscription<Value: Sendable>: Sendable {
+    let subscription: any Disposable
+    let cache: DerivedValue<Value>
+    let upstream: any Sendable
+
+    init(_ subscription: any Disposable, _ cache: DerivedValue<Value>, _ upstream: any Sendable) {
+        self.subscription = subscription
+        self.cache = cache
+        self.upstream = upstream
+    }
+
+    deinit {
+        subscription.dispose()
+        cache.complete()
     }
 }

@@ -159,10 +159,10 @@ enum DocRunners {
             return ["materialize": scheduler.marbles(of: source.signal.materialize(), format: eventText)]
         },
         "Materialize.swift#dematerialize": { diagram in
-            // The input's `#` and `|` inside the group are *values* (events as values), then the
-            // stream of events completes.
+            // The input's `(#)` and `(|)` are *values* (events as values), then the stream of
+            // events completes.
             let scheduler = TestScheduler()
-            let marks = try! MarbleDiagram(parsing: diagram.input(), checksGrammar: false)
+            let marks = try! MarbleDiagram(parsing: diagram.input())
             let subject = PublishSubject<Event<String, TestError>, Never>()
             var valueMarks = marks.ticks.flatMap { tick, marks in marks.map { (tick, $0) } }
             // The last mark of the input is the stream's own completion.
@@ -170,9 +170,9 @@ enum DocRunners {
             for (tick, mark) in valueMarks {
                 let event: Event<String, TestError>
                 switch mark {
+                case .value("#"): event = .failed(TestError())
+                case .value("|"): event = .completed
                 case .value(let text): event = .value(text)
-                case .completed: event = .completed
-                case .failed: event = .failed(TestError())
                 default: continue
                 }
                 scheduler.schedule(atTick: tick) { subject.send(event) }
@@ -205,6 +205,18 @@ enum DocRunners {
             let trigger = scheduler.cold(diagram.input("trigger"))
             return ["drop": scheduler.marbles(of: source.signal.drop(untilOutputFrom: trigger.signal))]
         },
+        "PrefixUntilOutput.swift#prefix(failing)": { diagram in
+            let scheduler = TestScheduler()
+            let source = scheduler.cold(diagram.input())
+            let trigger = scheduler.cold(diagram.input("trigger"))
+            return ["prefix(failing)": scheduler.marbles(of: source.signal.prefix(untilOutputFrom: trigger.signal))]
+        },
+        "PrefixUntilOutput.swift#drop(failing)": { diagram in
+            let scheduler = TestScheduler()
+            let source = scheduler.cold(diagram.input())
+            let trigger = scheduler.cold(diagram.input("trigger"))
+            return ["drop(failing)": scheduler.marbles(of: source.signal.drop(untilOutputFrom: trigger.signal))]
+        },
         "TakeDuring.swift#take(during)": { diagram in
             let scheduler = TestScheduler()
             let source = scheduler.cold(diagram.input())
@@ -236,7 +248,7 @@ enum DocRunners {
             let source = scheduler.cold(diagram.input())
             return ["mapError": scheduler.marbles(of: source.signal.mapError { _ in TestError("mapped") })]
         },
-        "Retry.swift#retry": unary("retry") { $0.retry(2) },
+        "Retry.swift#retry(upTo)": unary("retry(upTo)") { $0.retry(upTo: 2) },
 
         // Debugging
         "HandleEvents.swift#handleEvents": unary("handleEvents") { $0.handleEvents(onValue: { _ in }) },

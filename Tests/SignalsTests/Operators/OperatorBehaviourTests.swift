@@ -88,6 +88,86 @@ import Testing
         #expect(scheduler.marbles(of: source.signal.drop(untilOutputFrom: trigger.signal)) == "-----|")
     }
 
+    // Issue 15: take(until:) and skip(until:) forward a failing trigger, as RxSwift does.
+
+    @Test func prefixUntilOutputFromFailsWhenTheTriggerFails() {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let source = scheduler.cold("-a-b-c-d-|")
+        let trigger = scheduler.cold("---#", values: [String: String](), error: TestError("trigger"))
+        let recorder = scheduler.record(source.signal.prefix(untilOutputFrom: trigger.signal))
+        scheduler.run()
+        #expect(scheduler.diagram(of: recorder) == "-a-#")
+        #expect(recorder.failure == TestError("trigger"))
+        #expect(source.subscriptions == ["^--!"])
+        #expect(trigger.subscriptions == ["^--!"])
+    }
+
+    @Test func prefixUntilOutputFromATriggerThatFailsAtOnceFailsWithoutSubscribingTheSource() {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let source = scheduler.hot("-a-|")
+        #expect(scheduler.marbles(of: source.signal.prefix(untilOutputFrom: Signal<Int, TestError>.fail(TestError()))) == "#")
+        #expect(source.subscriptions.isEmpty)
+    }
+
+    @Test func prefixUntilOutputFromIgnoresATriggerThatCompletes() {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let source = scheduler.cold("-a-b-c-|")
+        let trigger = scheduler.cold("--|")
+        #expect(scheduler.marbles(of: source.signal.prefix(untilOutputFrom: trigger.signal)) == "-a-b-c-|")
+        #expect(trigger.subscriptions == ["^-!"])
+    }
+
+    @Test func dropUntilOutputFromFailsWhenTheTriggerFailsBeforeItsFirstValue() {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let source = scheduler.cold("-a-b-c-|")
+        let trigger = scheduler.cold("--#", values: [String: String](), error: TestError("trigger"))
+        let recorder = scheduler.record(source.signal.drop(untilOutputFrom: trigger.signal))
+        scheduler.run()
+        #expect(scheduler.diagram(of: recorder) == "--#")
+        #expect(recorder.failure == TestError("trigger"))
+        #expect(source.subscriptions == ["^-!"])
+        #expect(trigger.subscriptions == ["^-!"])
+    }
+
+    @Test func dropUntilOutputFromIgnoresAFailureAfterTheTriggerFired() {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let source = scheduler.cold("-a-b-c-|")
+        let trigger = scheduler.cold("--x-#")
+        #expect(scheduler.marbles(of: source.signal.drop(untilOutputFrom: trigger.signal)) == "---b-c-|")
+        #expect(trigger.subscriptions == ["^-!"])
+    }
+
+    @Test func untilOutputFromOverloadsKeepEveryFailureTyped() {
+        // Each stream on a scheduler of its own, so that each diagram starts at tick 0.
+        func calm(_ scheduler: TestScheduler) -> Signal<String, Never> {
+            scheduler.cold("-a-b-c-|").signal.replaceErrorWithCompletion()
+        }
+        func failing(_ scheduler: TestScheduler) -> Signal<String, TestError> {
+            scheduler.cold("--#", values: [String: String](), error: TestError("trigger")).signal
+        }
+        let never: Signal<Int, Never> = .never
+        // A source that cannot fail takes the trigger's failure type, and fails with it.
+        let one = TestScheduler(), two = TestScheduler()
+        let prefixed: Signal<String, TestError> = calm(one).prefix(untilOutputFrom: failing(one))
+        let dropped: Signal<String, TestError> = calm(two).drop(untilOutputFrom: failing(two))
+        #expect(one.marbles(of: prefixed) == "-a#")
+        #expect(two.marbles(of: dropped) == "--#")
+        // A trigger that cannot fail leaves the source's failure type.
+        let three = TestScheduler(), four = TestScheduler(), five = TestScheduler()
+        let kept: Signal<String, TestError> = three.cold("-a-#").signal.prefix(untilOutputFrom: never)
+        let quiet: Signal<String, Never> = calm(four).prefix(untilOutputFrom: never)
+        let skipped: Signal<String, Never> = calm(five).drop(untilOutputFrom: Signal<Int, Never>.just(1))
+        #expect(three.marbles(of: kept) == "-a-#")
+        #expect(four.marbles(of: quiet) == "-a-b-c-|")
+        #expect(five.marbles(of: skipped) == "-a-b-c-|")
+        for scheduler in [one, two, three, four, five] { scheduler.cancelAll() }
+    }
+
     @Test func removeDuplicatesByACustomComparison() throws {
         let values = try ["a", "A", "b", "B", "a"].signal.removeDuplicates { $0.lowercased() == $1.lowercased() }.blocking().toArray()
         #expect(values == ["a", "b", "a"])
@@ -118,8 +198,43 @@ import Testing
         let scheduler = TestScheduler()
         defer { scheduler.cancelAll() }
         let source = scheduler.cold("-a-#")
-        #expect(scheduler.marbles(of: source.signal.retry(2)) == "-a--a--a-#")
+        #expect(scheduler.marbles(of: source.signal.retry(upTo: 2)) == "-a--a--a-#")
         #expect(source.subscriptions == ["^--!", "---^--!", "------^--!"])
+    }
+
+    // Issue 15: retry(upTo: n) counts re-subscriptions; RxSwift's retry(n) is retry(upTo: n - 1).
+
+    @Test func retryUpToCountsResubscriptionsAfterTheFirstFailure() {
+        for (count, expected) in [(0, "-a-#"), (1, "-a--a-#"), (2, "-a--a--a-#")] {
+            let scheduler = TestScheduler()
+            let source = scheduler.cold("-a-#")
+            #expect(scheduler.marbles(of: source.signal.retry(upTo: count)) == expected)
+            #expect(source.subscriptions.count == count + 1, "retry(upTo: \(count)): the first subscription and \(count) more")
+            scheduler.cancelAll()
+        }
+    }
+
+    @Test func rxSwiftRetryThreeIsRetryUpToTwo() {
+        // RxSwift: `retry(3)` subscribes at most three times in all.
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let source = scheduler.cold("-#")
+        let recorder = scheduler.record(source.signal.retry(upTo: 3 - 1))
+        scheduler.run()
+        #expect(source.subscriptions == ["^!", "-^!", "--^!"])
+        #expect(recorder.failure == TestError())
+    }
+
+    @Test func retryUpToStopsRetryingOnceAnAttemptSucceeds() {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let attempts = Locked(0)
+        let flaky = Signal<String, TestError>.deferred {
+            attempts.withLock { $0 += 1 }
+            return attempts.value < 2 ? scheduler.cold("-a-#").signal : scheduler.cold("-b-|").signal
+        }
+        #expect(scheduler.marbles(of: flaky.retry(upTo: 5)) == "-a--b-|")
+        #expect(attempts.value == 2)
     }
 
     @Test func retryOfASynchronousFailureLoopsWithoutRecursion() {
@@ -130,7 +245,7 @@ import Testing
             return NopDisposable()
         }
         let recorder = Recorder<Int, TestError>()
-        recorder.subscribe(to: failing.retry(100_000))
+        recorder.subscribe(to: failing.retry(upTo: 100_000))
         #expect(attempts.withLock { $0 } == 100_001)
         #expect(recorder.failure == TestError())
     }
@@ -139,7 +254,7 @@ import Testing
         let scheduler = TestScheduler()
         defer { scheduler.cancelAll() }
         let source = scheduler.cold("-#")
-        let recorder = scheduler.record(source.signal.retry(1_000), subscribeAt: 0, disposeAt: 3)
+        let recorder = scheduler.record(source.signal.retry(upTo: 1_000), subscribeAt: 0, disposeAt: 3)
         scheduler.advance(ticks: 10)
         #expect(recorder.events.isEmpty)
         #expect(source.activeSubscriptionCount == 0)

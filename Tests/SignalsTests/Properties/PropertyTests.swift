@@ -1,3 +1,4 @@
+import Dispatch
 import Signals
 import SignalsTesting
 import Synchronization
@@ -97,5 +98,141 @@ import Testing
         binding.dispose()
         subject.send(8)
         #expect(property.value == 7)
+    }
+
+    // Issue 15: a derived property computes once per upstream change, not on every read.
+
+    @Test func aMappedPropertyComputesOncePerChangeNotOnEveryRead() {
+        let source = MutableProperty(1)
+        let calls = Locked(0)
+        let doubled = source.readOnly.map { value -> Int in
+            calls.withLock { $0 += 1 }
+            return value * 2
+        }
+        let recorder = Recorder<Int, Never>()
+        recorder.subscribe(to: doubled.signal)
+        #expect(doubled.value == 2)
+        #expect(doubled.value == 2)
+        source.value = 5
+        #expect(doubled.value == 10)
+        let late = Recorder<Int, Never>()
+        late.subscribe(to: doubled.signal)
+        #expect(recorder.values == [2, 10])
+        #expect(late.values == [10])
+        #expect(calls.value == 2, "once for the first value and once for the change, however often it is read or observed")
+    }
+
+    @Test func combinedPropertiesComputeOncePerChange() {
+        let userName = MutableProperty("")
+        let password = MutableProperty("")
+        let calls = Locked(0)
+        let canLogIn = userName.readOnly.combineLatest(password.readOnly) { name, password -> Bool in
+            calls.withLock { $0 += 1 }
+            return name.count >= 3 && password.count >= 3
+        }
+        let recorder = Recorder<Bool, Never>()
+        recorder.subscribe(to: canLogIn.signal)
+        for _ in 0..<3 { _ = canLogIn.value }
+        userName.value = "ada"
+        password.value = "pwd"
+        #expect(canLogIn.value)
+        #expect(recorder.values == [false, false, true])
+        #expect(calls.value == 3)
+        let parts = [MutableProperty(1), MutableProperty(2)]
+        let sums = Locked(0)
+        let total = Property.combineLatest(parts.map(\.readOnly)).map { values -> Int in
+            sums.withLock { $0 += 1 }
+            return values.reduce(0, +)
+        }
+        for _ in 0..<3 { _ = total.value }
+        parts[0].value = 10
+        #expect(total.value == 12)
+        #expect(sums.value == 2)
+    }
+
+    @Test func readOnlyIsOneSharedInstance() {
+        let property = MutableProperty(0)
+        #expect(property.readOnly === property.readOnly)
+    }
+
+    @Test func aReadOnlyViewKeepsItsStreamsOpenAndFreesEverythingWhenReleased() {
+        let recorder = Recorder<Int, Never>()
+        weak var weakProperty: MutableProperty<Int>?
+        weak var weakView: Property<Int>?
+        var view: Property<Int>?
+        do {
+            let property = MutableProperty(1)
+            weakProperty = property
+            view = property.readOnly
+            weakView = view
+            recorder.subscribe(to: view!.signal)
+            property.value = 2
+        }
+        #expect(weakProperty == nil, "the shared view does not keep the mutable property object alive")
+        #expect(view?.value == 2)
+        #expect(recorder.elements == [.value(1), .value(2)], "while the view is held, its streams stay open")
+        view = nil
+        #expect(weakView == nil)
+        #expect(recorder.elements == [.value(1), .value(2), .completed])
+    }
+
+    @Test func aMappedConstantStillGivesItsValueToLateObservers() {
+        let constant = Property(value: 3).map { $0 + 1 }
+        #expect(constant.value == 4)
+        #expect(TestScheduler().marbles(of: constant.signal) == "[4|]")
+        #expect(TestScheduler().marbles(of: constant.signal) == "[4|]")
+    }
+
+    @Test func aTransformMayReadItsOwnPropertyBecauseNoLockIsHeld() {
+        let source = MutableProperty(1)
+        let own = Locked<Property<Int>?>(nil)
+        let seen = Locked<[Int?]>([])
+        let derived = source.readOnly.map { value -> Int in
+            seen.withLock { $0.append(own.value?.value) }
+            return value * 10
+        }
+        own.withLock { $0 = derived }
+        source.value = 2
+        #expect(derived.value == 20)
+        #expect(seen.value == [nil, 10], "the transform ran once per change and read the previous value")
+        own.withLock { $0 = nil }
+    }
+
+    @Test func aDerivedPropertyMadeInsideAnObserverOfItsSourceHasAValueAtOnce() {
+        let source = MutableProperty(1)
+        let made = Locked<[Int]>([])
+        let keep = Locked<[Property<Int>]>([])
+        let subscription = source.signal.sink { _ in
+            let derived = source.readOnly.map { $0 * 3 }
+            made.withLock { $0.append(derived.value) }
+            keep.withLock { $0.append(derived) }
+        }
+        source.value = 2
+        #expect(made.value == [3, 6])
+        #expect(keep.value.map(\.value) == [6, 6])
+        subscription.dispose()
+    }
+
+    @Test func concurrentChangesAreEachComputedOnceAndTheCacheEndsOnTheLatest() {
+        let source = MutableProperty(0)
+        let calls = Locked(0)
+        let derived = source.readOnly.map { value -> Int in
+            calls.withLock { $0 += 1 }
+            return value &* 7
+        }
+        let perThread = 2_000
+        let oddReads = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: 3) { thread in
+            for index in 1...perThread {
+                if thread == 2 {
+                    if derived.value % 7 != 0 { oddReads.withLock { $0 += 1 } }
+                } else {
+                    source.value = thread * perThread + index
+                }
+            }
+        }
+        #expect(oddReads.value == 0)
+        #expect(derived.value == source.value &* 7)
+        #expect(calls.value == 2 * perThread + 1)
     }
 }

@@ -1,15 +1,19 @@
 extension Signal {
-    /// On failure, subscribes again, up to `count` more times; the last failure is forwarded.
+    /// On failure, subscribes again, at most `count` times after the first failure; the last
+    /// failure is forwarded. `retry(upTo: 0)` is the stream itself.
     ///
     /// ```text
-    /// self:   -a-#
-    /// retry:  -a--a--a-#
+    /// self:         -a-#
+    /// retry(upTo):  -a--a--a-#
     /// ```
     ///
-    /// (`retry(2)` in the diagram: three attempts in all.) Values of failed attempts are kept.
-    /// A source that fails synchronously is retried in a loop, not by recursion.
-    public func retry(_ count: Int) -> Signal {
-        precondition(count >= 0, "retry: count must not be negative")
+    /// (`retry(upTo: 2)` in the diagram: one subscription, then two more, three in all.)
+    /// `count` counts re-subscriptions, as ReactiveSwift's `retry(upTo:)` does; RxSwift's
+    /// `retry(n)` counts subscriptions in all, so it is `retry(upTo: n - 1)` here. Values of
+    /// failed attempts are kept. A source that fails synchronously is retried in a loop, not by
+    /// recursion. Disposing stops the current attempt and starts no other.
+    public func retry(upTo count: Int) -> Signal {
+        precondition(count >= 0, "retry(upTo:): count must not be negative")
         return Signal(unchecked: { downstream in
             let current = SerialDisposable()
             downstream.link?.attach(current)
@@ -56,6 +60,12 @@ extension Signal {
             start()
             return current
         })
+    }
+
+    /// On failure, subscribes again, up to `count` more times.
+    @available(*, deprecated, renamed: "retry(upTo:)", message: "count is the re-subscriptions after the first failure; RxSwift's retry(n) is retry(upTo: n - 1)")
+    public func retry(_ count: Int) -> Signal {
+        retry(upTo: count)
     }
 }
 

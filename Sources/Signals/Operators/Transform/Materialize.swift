@@ -4,10 +4,11 @@ extension Signal {
     ///
     /// ```text
     /// self:         -a-#
-    /// materialize:  -a-[#|]
+    /// materialize:  -a-[(#)|]
     /// ```
     ///
-    /// (In the diagram the output's `a` is `.value(a)` and its `#` is `.failed(error)`.)
+    /// (In the diagram the output's `a` is `.value(a)` and its `(#)`, a value, is
+    /// `.failed(error)`; the `|` after it is the result's own completion.)
     public func materialize() -> Signal<Event<Value, Failure>, Never> {
         Signal<Event<Value, Failure>, Never>(unchecked: { downstream in
             self.subscribe(Observer(
@@ -27,7 +28,7 @@ extension Signal where Failure == Never {
     /// `materialize()`.
     ///
     /// ```text
-    /// self:           -a-[#|]
+    /// self:           -a-[(#)|]
     /// dematerialize:  -a-#
     /// ```
     ///
