@@ -1,4 +1,3 @@
-import Synchronization
 #if canImport(Darwin)
 import Darwin
 #elseif canImport(Glibc)
@@ -16,16 +15,15 @@ import Musl
 /// ```
 ///
 /// `Locked` has reference semantics: copies share one state. One allocation holds the state and
-/// its lock, an atomic word taken with one inlined compare-exchange (a thread that finds it
-/// taken spins briefly, then yields). It is meant for short bodies: hold it for a few reads and
-/// writes, never around a call to unknown code (an observer), which could take it again (it is
-/// not recursive) or hold everyone else up. Unlike `Synchronization.Mutex` on Linux, whose
-/// contended path runs in the kernel where the thread sanitizer cannot see it (it then reports
-/// races that are not there), this lock is plain atomics, visible to the sanitizer.
+/// a platform lock (`pthread_mutex_t` on Linux, `os_unfair_lock` on Apple platforms). Unlike
+/// `Synchronization.Mutex` on Linux, whose contended path runs in the kernel where the thread
+/// sanitizer cannot see it (it then reports races that are not there), this lock is visible to
+/// the sanitizer, so stress tests can run under it. The lock is not recursive: never call out
+/// to unknown code (an observer) inside `withLock`.
 @frozen
 public struct Locked<State>: @unchecked Sendable {
-    // SAFETY: the state is only reached through `withLock`, which holds the lock stored beside
-    // it in `LockStorage`; every copy of this struct shares that one storage.
+    // SAFETY: the state is only reached through `withLock`, which holds the platform lock stored
+    // beside it in `LockStorage`; every copy of this struct shares that one storage.
     @usableFromInline
     let storage: LockStorage<State>
 
@@ -48,64 +46,51 @@ public struct Locked<State>: @unchecked Sendable {
     }
 }
 
-/// The state and its lock in one allocation.
-///
-/// The lock is one atomic word: taking it is one compare-exchange (acquiring), giving it back one
-/// store (releasing), both inlined, so an uncontended `withLock` costs a few instructions
-/// instead of two calls into the C library. A thread that finds it taken spins briefly, then
-/// yields its time slice until the holder lets go; every body run under it is short and calls
-/// out to nothing (the toolkit's rule), so holders let go quickly. Being plain atomics, the
-/// acquire and release are visible to the thread sanitizer.
-///
-/// The atomic word lives in a non-generic base class: an atomic stored inline in a *generic*
-/// class was laid out differently by code inlined into other modules (see `DeliveryQueue`).
+/// The state and the platform lock in one allocation.
 @usableFromInline
-final class LockStorage<State>: LockWord, @unchecked Sendable {
-    // SAFETY: `state` is only touched between a successful acquire of `word` and the matching
-    // release (in `withLock`), so accesses never overlap; the atomics order them.
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var state: State
-
-    @inlinable
-    init(_ initial: State) {
-        state = initial
-        super.init()
-    }
+final class LockStorage<State>: ManagedBuffer<State, LockStorage.Primitive> {
+    #if canImport(Darwin)
+    @usableFromInline typealias Primitive = os_unfair_lock
+    #else
+    @usableFromInline typealias Primitive = pthread_mutex_t
+    #endif
 
     @inlinable
     static func make(_ initial: State) -> LockStorage {
-        LockStorage(initial)
+        let buffer = create(minimumCapacity: 1) { _ in initial }
+        buffer.withUnsafeMutablePointerToElements { lock in
+            #if canImport(Darwin)
+            lock.initialize(to: os_unfair_lock())
+            #else
+            lock.initialize(to: pthread_mutex_t())
+            let result = pthread_mutex_init(lock, nil)
+            precondition(result == 0, "Locked: pthread_mutex_init failed (\(result))")
+            #endif
+        }
+        return unsafeDowncast(buffer, to: LockStorage.self)
     }
 
     @inlinable
     func withLock<Result, E: Error>(_ body: (inout State) throws(E) -> Result) throws(E) -> Result {
-        if !word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
-            lockContended()
+        try withUnsafeMutablePointers { state, lock throws(E) -> Result in
+            #if canImport(Darwin)
+            os_unfair_lock_lock(lock)
+            defer { os_unfair_lock_unlock(lock) }
+            #else
+            pthread_mutex_lock(lock)
+            defer { pthread_mutex_unlock(lock) }
+            #endif
+            return try body(&state.pointee)
         }
-        defer { word.store(0, ordering: .releasing) }
-        return try body(&state)
     }
 
-}
-
-/// The lock word of ``LockStorage``.
-@usableFromInline
-class LockWord: @unchecked Sendable {
-    // SAFETY: the only stored property is an atomic.
-    @usableFromInline final let word = Atomic<UInt32>(0)
-
-    @usableFromInline
-    init() {}
-
-    @usableFromInline
-    final func lockContended() {
-        var spins = 0
-        while true {
-            if word.load(ordering: .relaxed) == 0,
-               word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
-                return
-            }
-            spins += 1
-            if spins > 64 { sched_yield() }
+    deinit {
+        // ManagedBuffer's own deinit destroys the header (the state); only the lock is ours.
+        withUnsafeMutablePointerToElements { lock in
+            #if !canImport(Darwin)
+            pthread_mutex_destroy(lock)
+            #endif
+            _ = lock.deinitialize(count: 1)
         }
     }
 }
