@@ -66,10 +66,12 @@ import Testing
     @Test func serialQueueSchedulerDelayedActionCanBeCancelled() throws {
         let scheduler = SerialQueueScheduler(label: "test.delay")
         let ran = Locked(false)
-        let cancelled = scheduler.schedule(after: .milliseconds(1)) { ran.withLock { $0 = true } }
+        // 200 ms: disposing right after scheduling must win even on a loaded machine (with 1 ms
+        // the action sometimes ran first under the sanitizers).
+        let cancelled = scheduler.schedule(after: .milliseconds(200)) { ran.withLock { $0 = true } }
         cancelled.dispose()
         let marker = DispatchSemaphore(value: 0)
-        _ = scheduler.schedule(after: .milliseconds(5)) { marker.signal() }
+        _ = scheduler.schedule(after: .milliseconds(300)) { marker.signal() }
         #expect(marker.wait(timeout: .now() + 5) == .success)
         #expect(!ran.withLock { $0 })
     }
