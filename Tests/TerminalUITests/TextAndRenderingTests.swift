@@ -31,6 +31,21 @@ import Testing
         #expect(buffer.lines[0] == " x品")
     }
 
+    /// Issue 16: a Tab, a zero-width space or a mark with no base took the previous cell along
+    /// with its grapheme, and the renderer died forming one `Character` of the two.
+    @Test func aGraphemeThatTakesNoColumnNeverSharesACell() {
+        var buffer = ScreenBuffer(size: Size(width: 12, height: 1))
+        buffer.write("a\tb\u{200B}c\u{1B}d\u{85}e", x: 0, y: 0)
+        #expect(buffer.lines[0] == "abcde       ")
+        buffer.write("\u{301}x\u{200B}", x: 6, y: 0)
+        #expect(buffer.lines[0] == "abcde x     ")
+        for x in 0..<12 { #expect(buffer[x, 0].text.count <= 1) }
+        var renderer = Renderer()
+        let terminal = InMemoryTerminal(size: buffer.size)
+        terminal.write(renderer.render(buffer))
+        #expect(terminal.text == "abcde x")
+    }
+
     @Test func clippingAndCombiningMarks() {
         var buffer = ScreenBuffer(size: Size(width: 6, height: 1))
         buffer.write("cafe\u{301} au lait", x: 0, y: 0, clip: Rect(x: 0, y: 0, width: 5, height: 1))
