@@ -51,9 +51,14 @@ public final class TerminalApp {
     }
 
     /// Feeds input bytes as the terminal would (tests use it too).
+    ///
+    /// The text they complete is handled at once (a combining mark that comes in a later read
+    /// is joined to its base by the text field). A lone Esc becomes `.escape` after a 40 ms
+    /// pause with no more input; an unfinished escape sequence or paste waits for its rest.
     public func receive(_ bytes: [UInt8]) {
-        handle(parser.parse(bytes))
         escapeFlush?.cancel()
+        escapeFlush = nil
+        handle(parser.parse(bytes) + parser.releaseText())
         if parser.hasPending {
             let work = DispatchWorkItem { [weak self] in
                 MainActor.assumeIsolated {

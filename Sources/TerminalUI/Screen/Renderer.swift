@@ -50,7 +50,7 @@ public struct Renderer: Sendable {
                 }
                 let text = lead.isContinuation ? " " : lead.text
                 output += text
-                let advance = lead.isContinuation ? 1 : max(1, DisplayWidth.of(Character(text)))
+                let advance = lead.isContinuation ? 1 : max(1, DisplayWidth.of(text))
                 position = Point(x: start + advance, y: y)
                 x = start + advance
             }

@@ -110,12 +110,18 @@ public struct ScreenBuffer: Sendable, Equatable {
         for character in text {
             let width = DisplayWidth.of(character)
             if width == 0 {
-                // A combining mark joins the previous cell.
+                // A grapheme that takes no column (a control, a zero-width space, a combining
+                // mark with no base) joins the previous cell only if the two make one
+                // grapheme; otherwise it is not drawn. A cell never holds two graphemes.
                 if column - 1 >= area.x, column - 1 < area.maxX, column > x {
-                    var previous = self[column - 1, y]
-                    if previous.isContinuation, column - 2 >= area.x { previous = self[column - 2, y] }
-                    previous.text.append(character)
-                    if self[column - 1, y].isContinuation { self[column - 2, y] = previous } else { self[column - 1, y] = previous }
+                    let target = self[column - 1, y].isContinuation ? column - 2 : column - 1
+                    guard target >= area.x else { continue }
+                    var previous = self[target, y]
+                    let joined = previous.text + String(character)
+                    if joined.count == 1 {
+                        previous.text = joined
+                        self[target, y] = previous
+                    }
                 }
                 continue
             }

@@ -3,6 +3,7 @@
 public enum DisplayWidth {
     /// The columns one grapheme (a `Character`) takes: 0, 1 or 2.
     public static func of(_ character: Character) -> Int {
+        if let ascii = character.asciiValue { return (0x20..<0x7F).contains(ascii) ? 1 : 0 }
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         // Emoji: presented as emoji by default, or asked to be with VS16 (U+FE0F).

@@ -2,6 +2,21 @@ import Signals
 
 /// An editable line of text: cursor, editing keys, paste, a placeholder while empty. A secure
 /// field shows a bullet per character and never the text.
+///
+/// It takes any Unicode text. The text is a `String` and the cursor moves by grapheme (what a
+/// person sees as one character): a combining mark or a zero-width joiner typed after a
+/// character joins it, and Left, Right, Backspace and Delete step over the whole grapheme.
+/// After an edit the cursor stays where it was in the text, moved forward to the next grapheme
+/// boundary if the edit joined graphemes around it.
+///
+/// Control characters in typed or pasted text: a Tab becomes a space (the field has one line);
+/// every other control character (C0 and C1, newlines and Esc included) is dropped. Invalid
+/// UTF-8 has already become U+FFFD in the key parser. Text set by code is kept as it is; a
+/// control character in it takes no column and is not drawn.
+///
+/// Keys: Left, Right, Home (Ctrl-A), End (Ctrl-E), Backspace, Delete, Ctrl-U (clear), Enter
+/// (submit). The text scrolls so that the cursor is always in view, and scrolls back when the
+/// text gets shorter.
 @MainActor
 public final class TextField: View {
     /// The text. Set by code, it puts the cursor at the end; the user's edits keep theirs.
@@ -14,8 +29,9 @@ public final class TextField: View {
     }
     public var placeholder: String { didSet { setNeedsDisplay() } }
     public let isSecure: Bool
-    /// The cursor, as a character offset into `text`.
+    /// The cursor, as a character (grapheme) offset into `text`: 0 through `text.count`.
     public private(set) var cursor = 0
+    /// The first character shown, set when drawing so that the cursor is in view.
     private var scroll = 0
     private let changes = PublishSubject<String, Never>()
     private let submits = PublishSubject<String, Never>()
@@ -39,71 +55,135 @@ public final class TextField: View {
     var displayed: String { isSecure ? String(repeating: "•", count: text.count) : text }
 
     public override func handle(_ key: Key) -> Bool {
-        var edited = text
+        let cursor = min(self.cursor, text.count)
         switch key {
         case .character(let character):
-            edited.insert(character, at: edited.index(edited.startIndex, offsetBy: cursor))
-            cursor += 1
+            insert(String(character), at: cursor)
         case .paste(let pasted):
-            let clean = pasted.filter { $0 != "\n" && $0 != "\r" }
-            edited.insert(contentsOf: clean, at: edited.index(edited.startIndex, offsetBy: cursor))
-            cursor += clean.count
+            insert(pasted, at: cursor)
         case .backspace:
             guard cursor > 0 else { return true }
-            edited.remove(at: edited.index(edited.startIndex, offsetBy: cursor - 1))
-            cursor -= 1
+            replace(index(cursor - 1)..<index(cursor), with: "")
         case .delete:
-            guard cursor < edited.count else { return true }
-            edited.remove(at: edited.index(edited.startIndex, offsetBy: cursor))
-        case .left: cursor = max(0, cursor - 1); setNeedsDisplay(); return true
-        case .right: cursor = min(text.count, cursor + 1); setNeedsDisplay(); return true
-        case .home, .control("a"): cursor = 0; setNeedsDisplay(); return true
-        case .end, .control("e"): cursor = text.count; setNeedsDisplay(); return true
-        case .control("u"):
-            edited = ""
-            cursor = 0
+            guard cursor < text.count else { return true }
+            replace(index(cursor)..<index(cursor + 1), with: "")
+        case .left: move(to: max(0, cursor - 1))
+        case .right: move(to: min(text.count, cursor + 1))
+        case .home, .control("a"): move(to: 0)
+        case .end, .control("e"): move(to: text.count)
+        case .control("u"): replace(text.startIndex..<text.endIndex, with: "")
         case .enter:
             submits.send(text)
-            return true
         default:
             return false
         }
-        if edited != text {
-            let newCursor = cursor
-            text = edited
-            cursor = newCursor
-            changes.send(edited)
-        }
-        setNeedsDisplay()
         return true
+    }
+
+    /// `text` with a Tab as a space and every other control character dropped.
+    static func sanitized(_ text: String) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            if scalar == "\t" {
+                result.append(" ")
+            } else if scalar.properties.generalCategory != .control {
+                result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    private func index(_ offset: Int) -> String.Index {
+        text.index(text.startIndex, offsetBy: offset)
+    }
+
+    private func insert(_ typed: String, at cursor: Int) {
+        let clean = Self.sanitized(typed)
+        guard !clean.isEmpty else { return }
+        let at = index(cursor)
+        replace(at..<at, with: clean)
+    }
+
+    /// Replaces `range` with `replacement`, puts the cursor after it (at the next grapheme
+    /// boundary), and tells `textChanges`.
+    private func replace(_ range: Range<String.Index>, with replacement: String) {
+        var edited = text
+        let cursorOffset = edited.utf8.distance(from: edited.startIndex, to: range.lowerBound) + replacement.utf8.count
+        edited.replaceSubrange(range, with: replacement)
+        let newCursor = Self.characterOffset(atOrAfterUTF8Offset: cursorOffset, in: edited)
+        // Scalar by scalar: `==` on strings would call "é" and "e\u{301}" the same.
+        let changed = !edited.unicodeScalars.elementsEqual(text.unicodeScalars)
+        text = edited
+        self.cursor = newCursor
+        if changed { changes.send(edited) }
+        setNeedsDisplay()
+    }
+
+    private func move(to cursor: Int) {
+        self.cursor = cursor
+        setNeedsDisplay()
+    }
+
+    /// How many characters of `text` end at or before the first grapheme boundary at or after
+    /// `utf8Offset`.
+    static func characterOffset(atOrAfterUTF8Offset utf8Offset: Int, in text: String) -> Int {
+        var count = 0
+        var position = 0
+        for character in text {
+            if position >= utf8Offset { break }
+            position += character.utf8.count
+            count += 1
+        }
+        return count
     }
 
     public override func draw(into buffer: inout ScreenBuffer) {
         let width = frame.width
         guard width > 0 else { return }
+        let shown = Array(displayed)
+        scrollToCursor(in: shown, width: width)
         if text.isEmpty && !placeholder.isEmpty {
             buffer.write(DisplayWidth.truncate(placeholder, to: width), x: frame.x, y: frame.y, style: Style(dim: true), clip: frame)
         } else {
-            // Keep the cursor in view.
-            let shown = Array(displayed)
-            let cursorColumn = DisplayWidth.of(String(shown.prefix(cursor)))
-            let scrollColumn = DisplayWidth.of(String(shown.prefix(scroll)))
-            if cursorColumn < scrollColumn { scroll = cursor }
-            while DisplayWidth.of(String(shown[min(scroll, shown.count)..<cursor])) >= width { scroll += 1 }
-            buffer.write(String(shown.dropFirst(scroll)), x: frame.x, y: frame.y, style: isFocused ? Style(underline: true) : .plain, clip: frame)
+            buffer.write(String(shown[scroll...]), x: frame.x, y: frame.y, style: isFocused ? Style(underline: true) : .plain, clip: frame)
         }
         if isFocused {
             // Underline the empty part too, so the field is visible.
-            let used = DisplayWidth.of(String(Array(displayed).dropFirst(scroll)))
+            let used = DisplayWidth.of(String(shown[scroll...]))
             if text.isEmpty == false || placeholder.isEmpty, used < width {
                 buffer.write(String(repeating: " ", count: width - used), x: frame.x + used, y: frame.y, style: Style(underline: true), clip: frame)
             }
         }
     }
 
+    /// Sets `scroll` so that the cursor's column is inside the field, and so that as much of
+    /// the text as fits is shown (after the text got shorter, the start comes back into view).
+    private func scrollToCursor(in shown: [Character], width: Int) {
+        let cursor = min(self.cursor, shown.count)
+        let widths = shown.map { DisplayWidth.of($0) }
+        scroll = min(max(0, scroll), cursor)
+        // Forward: the columns from the first shown character to the cursor must leave the
+        // cursor's own column inside the field.
+        var beforeCursor = widths[scroll..<cursor].reduce(0, +)
+        while beforeCursor >= width, scroll < cursor {
+            beforeCursor -= widths[scroll]
+            scroll += 1
+        }
+        // Back: show earlier characters while everything from them on (and the cursor's
+        // column at the end) still fits.
+        var rest = widths[scroll...].reduce(0, +) + (cursor == shown.count ? 1 : 0)
+        while scroll > 0, beforeCursor + widths[scroll - 1] < width, rest + widths[scroll - 1] <= width {
+            scroll -= 1
+            beforeCursor += widths[scroll]
+            rest += widths[scroll]
+        }
+    }
+
     public override var cursorPosition: Point? {
         let shown = Array(displayed)
-        let column = DisplayWidth.of(String(shown[min(scroll, shown.count)..<min(cursor, shown.count)]))
+        let cursor = min(self.cursor, shown.count)
+        let start = min(scroll, cursor)
+        let column = DisplayWidth.of(String(shown[start..<cursor]))
         return Point(x: frame.x + min(column, max(0, frame.width - 1)), y: frame.y)
     }
 }
