@@ -130,8 +130,9 @@ enum Model {
             return System(
                 signal: outer.signal.flatMapLatest { inners[$0].signal },
                 send: { value in
-                    // Every 5th value switches the inner stream; the others go to both.
-                    if value % 5 == 0 { outer.send(value / 5 % 2) } else { inners.forEach { $0.send(value) } }
+                    // Every 5th value switches the inner stream; the others go to one inner
+                    // stream each (by parity), so no value can arrive twice legitimately.
+                    if value % 5 == 0 { outer.send(value / 5 % 2) } else { inners[value % 2].send(value) }
                 },
                 complete: nil
             )
