@@ -71,7 +71,19 @@ public final class Property<Value: Sendable>: Sendable {
             completion: { _ in cache.complete() }
         ))
         cache.settle(current)
-        self.init(read: { cache.value }, signal: cache.signal, owned: DerivedSubscription(subscription, cache, upstream))
+        let owner = DerivedSubscription(subscription, cache, upstream)
+        // Each subscription to the signal keeps the derivation alive until it is disposed, so
+        // `property.map { … }.signal` works when the derived property itself is a temporary
+        // (otherwise it would complete as soon as the expression ends).
+        let values = cache.signal
+        let signal = Signal<Value, Never>(unchecked: { observer in
+            let subscription = values.subscribe(observer)
+            return AnyDisposable {
+                subscription.dispose()
+                withExtendedLifetime(owner) {}
+            }
+        })
+        self.init(read: { cache.value }, signal: signal, owned: owner)
     }
 
     /// A property whose value is `transform` of this one's.

@@ -235,4 +235,19 @@ import Testing
         #expect(derived.value == source.value &* 7)
         #expect(calls.value == 2 * perThread + 1)
     }
+
+    /// A derived property used only for its stream (`combineLatest(…).signal.bind(…)` in a
+    /// screen) keeps delivering while that stream is observed, though the property object itself
+    /// is gone. (Found by the showcase's FS-V8 end-to-end check: counts never appeared.)
+    @Test func aTemporaryDerivedPropertysStreamKeepsDelivering() {
+        let source = MutableProperty(1)
+        let seen = Locked<[Int]>([])
+        let subscription = source.readOnly.map { $0 * 10 }.signal.sink { value in seen.withLock { $0.append(value) } }
+        source.value = 2
+        source.value = 3
+        #expect(seen.value == [10, 20, 30])
+        subscription.dispose()
+        source.value = 4
+        #expect(seen.value == [10, 20, 30])
+    }
 }
