@@ -51,6 +51,28 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
         let core = self.core
         // The value changes and its delivery takes its place in line under the same lock, so
         // observers see values in the order `value` took them. Delivery runs after unlocking.
+        // Fast path: the queue is free, so this value is next; anything else goes out of line.
+        let outcome = latest.withLock { latest -> UInt8 in
+            if latest.isTerminated { return 0 }
+            guard core.queue.tryAcquire() else { return 2 }
+            if latest.modifying != 0 { refuseWriteInsideModify(latest.modifiers) }
+            latest.value = value
+            latest.version &+= 1
+            return 1
+        }
+        if outcome == 1 {
+            core.deliver(value)
+            core.queue.releaseAndDrain()
+        } else if outcome == 2 {
+            sendInLine(value)
+        }
+    }
+
+    /// The contended path of `send`: another thread is delivering, so this value takes its
+    /// place in line (under the same lock as the change) and waits for its turn after unlocking.
+    @usableFromInline
+    func sendInLine(_ value: Value) {
+        let core = self.core
         var ticket: DeliveryQueue.Ticket?
         let direct = latest.withLock { latest -> Bool in
             if latest.isTerminated { return false }
