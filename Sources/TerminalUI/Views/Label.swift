@@ -34,14 +34,19 @@ public final class Label: View {
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
             var line = ""
+            let firstLine = lines.count
             for word in paragraph.split(separator: " ") {
                 var word = String(word)
                 while DisplayWidth.of(word) > width {
                     if !line.isEmpty { lines.append(line); line = "" }
-                    let head = DisplayWidth.prefix(of: word, fitting: width).text
+                    var head = DisplayWidth.prefix(of: word, fitting: width).text
+                    // A character wider than the whole line (a CJK character at width 1) gets a
+                    // line of its own, where it is clipped, rather than stopping progress.
+                    if head.isEmpty, let first = word.first { head = String(first) }
                     lines.append(head)
                     word = String(word.dropFirst(head.count))
                 }
+                if word.isEmpty { continue }
                 let candidate = line.isEmpty ? word : line + " " + word
                 if DisplayWidth.of(candidate) <= width {
                     line = candidate
@@ -50,7 +55,8 @@ public final class Label: View {
                     line = word
                 }
             }
-            lines.append(line)
+            // An empty paragraph is one empty line; otherwise no empty line is left at its end.
+            if !line.isEmpty || lines.count == firstLine { lines.append(line) }
         }
         return lines
     }
