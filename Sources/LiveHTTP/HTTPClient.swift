@@ -184,3 +184,30 @@ public func describe(_ error: DecodingError) -> String {
         return "\(error)"
     }
 }
+
+/// A query string encoded the way servers decode it (`application/x-www-form-urlencoded`):
+/// only letters, digits and `-._~` stay as they are; everything else, `+`, `&`, `=`, `#` and
+/// space included, is percent-encoded (UTF-8). `URLComponents.queryItems` leaves `+` as it is,
+/// which servers read as a space, so `c++` would arrive as `c  `.
+public func formEncodedQuery(_ items: [(String, String)]) -> String {
+    items.map { "\(formEncoded($0.0))=\(formEncoded($0.1))" }.joined(separator: "&")
+}
+
+/// One name or value of ``formEncodedQuery(_:)``.
+public func formEncoded(_ text: String) -> String {
+    var encoded = ""
+    for byte in text.utf8 {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+             UInt8(ascii: "_"), UInt8(ascii: "~"):
+            encoded.unicodeScalars.append(Unicode.Scalar(byte))
+        default:
+            let hex = Array("0123456789ABCDEF".unicodeScalars)
+            encoded.unicodeScalars.append("%")
+            encoded.unicodeScalars.append(hex[Int(byte >> 4)])
+            encoded.unicodeScalars.append(hex[Int(byte & 0x0F)])
+        }
+    }
+    return encoded
+}

@@ -51,6 +51,23 @@ import Testing
         #expect(results.photos[0].url.absoluteString == "https://live.staticflickr.com/65535/52912_ab12_m.jpg")
     }
 
+    /// Issue 17: query values are encoded as servers decode them. `+` used to go out unencoded,
+    /// so `c++ & f#` arrived as `c   & f#` (the loopback server now decodes `+` as a space, as
+    /// real servers do). Generated texts with every ASCII punctuation and some Unicode too.
+    @Test func queryTextArrivesExactlyAsTyped() throws {
+        let server = try LoopbackServer { _ in .json(#"{"photos":{"page":1,"pages":0,"perpage":100,"total":0,"photo":[]},"stat":"ok"}"#) }
+        var texts = ["c++ & f#", "a=b&c=d", "100% +1", "naïve café 商店 👩‍👩‍👧", "~-._ /?:@!$'()*,;"]
+        let alphabet = Array(" !\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~aZ09é商")
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20 {
+            texts.append(String((0..<Int.random(in: 1...12, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }))
+        }
+        for text in texts {
+            _ = try outcome(service(server).search(text))
+        }
+        #expect(server.requests.map { $0.query["text"] ?? "" } == texts)
+    }
+
     /// FS-A1: `total` as a number, and an empty result.
     @Test func totalAsANumberAndEmptyResults() throws {
         let server = try LoopbackServer { _ in .json(#"{"photos":{"page":1,"pages":0,"perpage":100,"total":0,"photo":[]},"stat":"ok"}"#) }

@@ -55,6 +55,15 @@ import Testing
         #expect(request.query == ["api_key": "tmdb-key", "query": "storm harbour", "include_adult": "false", "language": "en-US"])
     }
 
+    /// Issue 17: a query with `+`, `&`, `=`, `#` and Unicode arrives exactly as typed (the
+    /// loopback server decodes `+` as a space, as real servers do).
+    @Test func searchTextArrivesExactlyAsTyped() throws {
+        let server = try LoopbackServer { _ in .json(Self.listBody) }
+        let texts = ["c++ & f#", "a=b&c=d", "100% +1", "Amélie 商店"]
+        for text in texts { _ = try value(service(server).searchMovie(query: text)) }
+        #expect(server.requests.map { $0.query["query"] ?? "" } == texts)
+    }
+
     /// MI-S5: the detail request with videos and credits.
     @Test func detailRequest() throws {
         let body = """

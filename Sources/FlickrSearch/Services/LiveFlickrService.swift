@@ -83,8 +83,8 @@ public final class LiveFlickrService: FlickrSearchService {
     /// The URL of a method call: `?method=…&api_key=…&format=json&nojsoncallback=1&…`.
     public func url(method: String, _ parameters: [(String, String)]) -> URL {
         var components = URLComponents(url: configuration.baseURL, resolvingAgainstBaseURL: false)!
-        components.queryItems = ([("method", method), ("api_key", configuration.apiKey), ("format", "json"), ("nojsoncallback", "1")] + parameters)
-            .map { URLQueryItem(name: $0.0, value: $0.1) }
+        // Encoded as servers decode it (`+` would otherwise arrive as a space).
+        components.percentEncodedQuery = formEncodedQuery([("method", method), ("api_key", configuration.apiKey), ("format", "json"), ("nojsoncallback", "1")] + parameters)
         return components.url!
     }
 

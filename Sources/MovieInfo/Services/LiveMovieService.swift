@@ -74,7 +74,8 @@ public final class LiveMovieService: MovieService {
         components.path = basePath + path
         var items: [(String, String)] = []
         if case .apiKey(let key) = configuration.credential { items.append(("api_key", key)) }
-        components.queryItems = (items + parameters).map { URLQueryItem(name: $0.0, value: $0.1) }
+        // Encoded as servers decode it (`+` would otherwise arrive as a space).
+        components.percentEncodedQuery = formEncodedQuery(items + parameters)
         return components.url!
     }
 

@@ -238,7 +238,22 @@ public final class LoopbackServer: @unchecked Sendable {
             let pair = line.split(separator: ":", maxSplits: 1)
             headers[pair[0].lowercased()] = pair[1].trimmingCharacters(in: .whitespaces)
         }
-        return Request(method: String(parts[0]), path: components?.path ?? target, queryItems: components?.queryItems ?? [], headers: headers)
+        return Request(method: String(parts[0]), path: components?.path ?? target, queryItems: Self.formDecoded(components?.percentEncodedQuery), headers: headers)
+    }
+
+    /// Decodes a query as servers do (`application/x-www-form-urlencoded`): `+` is a space,
+    /// then percent-escapes are decoded. (`URLComponents.queryItems` keeps `+`, which would
+    /// hide a client that sends `+` unencoded.)
+    static func formDecoded(_ query: String?) -> [URLQueryItem] {
+        guard let query, !query.isEmpty else { return [] }
+        return query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            func decode(_ text: Substring) -> String {
+                let spaced = text.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            return URLQueryItem(name: decode(parts[0]), value: parts.count > 1 ? decode(parts[1]) : nil)
+        }
     }
 
     static func reason(_ status: Int) -> String {
