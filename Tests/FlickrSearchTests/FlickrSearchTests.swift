@@ -113,6 +113,21 @@ final class FlickrFixture: Sendable {
         #expect(!fixture.search.executeSearch.isEnabled.value)
     }
 
+    /// FS-VM1 [fix] (issue 17): the rule counts what the user typed without surrounding spaces,
+    /// and the search sends the trimmed text.
+    @Test func spacesDoNotCountAndAreNotSent() {
+        let fixture = FlickrFixture()
+        for text in ["    ", "  cat  ", "\n\t  \n"] {
+            fixture.search.searchText.value = text
+            #expect(!fixture.search.isSearchValid.value, "\(text.debugDescription) is not a search")
+        }
+        fixture.search.searchText.value = "  cats "
+        #expect(fixture.search.isSearchValid.value)
+        fixture.search.executeSearch.execute()
+        fixture.scheduler.advance(by: .seconds(1))
+        #expect(fixture.search.recentSearches.value.first?.searchString == "cats")
+    }
+
     /// FS-VM1: enabled only when valid and not running; success pushes results and records it.
     @Test func executeSearchPushesResultsAndRecordsHistory() {
         let fixture = FlickrFixture()

@@ -203,6 +203,22 @@ final class MovieFixture: Sendable {
         #expect(fixture.service.requests.filter { $0.hasPrefix("search:") } == searches, "a repeated query sends nothing")
     }
 
+    /// MI-VM2 [fix] (issue 17): a query shorter than 2 characters, spaces not counted, sends
+    /// no request and shows the hint.
+    @Test func aOneCharacterQuerySendsNothing() {
+        let fixture = MovieFixture(latency: .milliseconds(100))
+        let search = MovieSearchViewModel(services: fixture.services)
+        for text in ["g", "  g ", "   "] {
+            search.query.value = text
+            fixture.scheduler.advance(by: .seconds(2))
+        }
+        #expect(fixture.service.requests.filter { $0.hasPrefix("search:") }.isEmpty)
+        #expect(search.infoText.value == MovieSearchViewModel.hint)
+        search.query.value = "go"
+        fixture.scheduler.advance(by: .seconds(2))
+        #expect(fixture.service.requests.filter { $0.hasPrefix("search:") } == ["search:go"])
+    }
+
     /// MI-VM2 [fix]: a slow answer to an old query never overwrites a newer one.
     @Test func staleAnswersNeverWin() {
         let fixture = MovieFixture(latency: .seconds(3))

@@ -68,13 +68,19 @@ public final class FlickrSearchViewModel: Sendable {
     private let services: FlickrServices
     private let bag = DisposeBag()
 
+    /// The text as searched: without leading and trailing spaces or newlines.
+    static func trimmed(_ text: String) -> String {
+        text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     public init(services: FlickrServices) {
         self.services = services
         let searchText = self.searchText
-        // FS-VM1: valid when more than 3 characters, distinct changes only.
-        isSearchValid = Property(initial: false, then: searchText.signal.map { $0.count > 3 }.removeDuplicates())
+        // FS-VM1: valid when more than 3 characters, distinct changes only. [fix] Counted after
+        // trimming spaces (four spaces are not a search), and the trimmed text is what is sent.
+        isSearchValid = Property(initial: false, then: searchText.signal.map { Self.trimmed($0).count > 3 }.removeDuplicates())
         let search = services.search
-        executeSearch = Action(enabledIf: isSearchValid) { _ in search.search(searchText.value) }
+        executeSearch = Action(enabledIf: isSearchValid) { _ in search.search(Self.trimmed(searchText.value)) }
         isSearching = executeSearch.isExecuting
         connectionErrors = executeSearch.errors
         alerts = connectionErrors.map { ConnectionAlert(detail: $0.description) }

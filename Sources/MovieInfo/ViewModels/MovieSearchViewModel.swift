@@ -11,6 +11,8 @@ import Signals
 /// cancelled when a newer query arrives.
 public final class MovieSearchViewModel: Sendable {
     public static let hint = "Start searching your favorite movies"
+    /// [fix] Shorter queries (after trimming) send no request: one letter matches half of TMDb.
+    public static let minimumQueryLength = 2
     public static let throttleInterval: Duration = .seconds(1)
     public static let maximumResults = 5
 
@@ -35,7 +37,7 @@ public final class MovieSearchViewModel: Sendable {
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .removeDuplicates()
             .flatMapLatest { query -> Signal<MovieListState, Never> in
-                guard !query.isEmpty else {
+                guard query.count >= Self.minimumQueryLength else {
                     return .just(MovieListState(movies: [], isFetching: false, error: Self.hint))
                 }
                 return MovieListState.states(of: service.searchMovie(query: query)) { response in
