@@ -34,6 +34,26 @@ import Testing
         PagedList(pageSize: 15) { key, page, size in catalog.fetch(key, page, size) }
     }
 
+    /// Issue 17: a list of exactly 15 (one full page) asks for page 2, gets nothing, and stays on
+    /// page 1 with no more pages (it used to say "page 2" for a page that does not exist).
+    @Test func anExactMultipleOfThePageSizeEndsOnItsLastFullPage() {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let catalog = Catalog(scheduler: scheduler, counts: [3: 15])
+        let list = makeList(catalog)
+        list.load(key: 3)
+        scheduler.run()
+        #expect(list.hasMore.value, "a full page may have a next one")
+        list.loadNextPage()
+        scheduler.run()
+        #expect(list.items.value.count == 15)
+        #expect(list.page.value == 1)
+        #expect(!list.hasMore.value)
+        list.loadNextPage()
+        scheduler.run()
+        #expect(catalog.requests.value.map(\.page) == [1, 2], "no request past the end")
+    }
+
     @Test func firstPageThenNextPagesUntilAShortPage() {
         let scheduler = TestScheduler()
         defer { scheduler.cancelAll() }

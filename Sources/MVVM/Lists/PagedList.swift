@@ -131,7 +131,9 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
             guard state.generation == generation else { return (false, []) }
             let replaced = state.items  // released after unlocking
             state.items = page == firstPage ? items : state.items + items
-            state.page = page
+            // An empty page after the first is not a page: a list whose length is an exact
+            // multiple of the page size ends on its last full page, not on an empty "next" one.
+            if page == firstPage || !items.isEmpty { state.page = page }
             state.hasMore = items.count >= pageSize
             state.loadingPage = nil
             return (true, replaced)
