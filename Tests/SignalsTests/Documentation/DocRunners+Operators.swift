@@ -161,6 +161,11 @@ extension DocRunners {
         "TakeFor.swift#take(for)": run("take(for)") { scheduler, diagram in
             scheduler.cold(diagram.input()).signal.take(for: .seconds(4), on: scheduler)
         },
+        "Window.swift#window(timeSpan)": run("window(timeSpan)") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal
+                .window(timeSpan: .seconds(4), count: 2, on: scheduler)
+                .flatMap { $0.collect().map { $0.joined() } }
+        },
         "RetryWhen.swift#retry(when)": run("retry(when)") { scheduler, diagram in
             scheduler.cold(diagram.input()).signal
                 .retry(when: { $0.delay(for: .seconds(2), on: scheduler).prefix(2) })

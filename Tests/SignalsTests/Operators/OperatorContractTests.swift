@@ -157,6 +157,8 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
                              .flatMap { count in count > 1 ? .fail(TestError()) : .just(count) }
                      }) },
                      completing: ("-a-|", "-a-|"), failing: ("-a-#", "-a--a-#")),
+        OperatorCase(name: "window(timeSpan:count:on:)", timed: { $0.window(timeSpan: .seconds(2), count: 5, on: $1).flatMap { $0 } },
+                     completing: ("-a-b-|", "-a-b-|"), failing: ("-a-#", "-a-#")),
         // T-OP7
         OperatorCase(name: "share", apply: { $0.share() },
                      completing: ("-a-b-|", "-a-b-|"), failing: ("-a-#", "-a-#")),
