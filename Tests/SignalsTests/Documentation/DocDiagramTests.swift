@@ -128,6 +128,7 @@ enum DocRunners {
     static let digitValues: [String: Int] = Dictionary(uniqueKeysWithValues: (0...9).map { (String($0), $0) })
 
     static let all: [String: Runner] = core.merging(combining) { first, _ in first }.merging(timeAndSharing) { first, _ in first }
+        .merging(fromRxSwift) { first, _ in first }
 
     static let core: [String: Runner] = [
         // Creation

@@ -150,4 +150,26 @@ extension DocRunners {
             ]
         },
     ]
+
+    /// The operators RxSwift users expect (issue 15).
+    static let fromRxSwift: [String: Runner] = [
+        "ElementAt.swift#element(at)": unary("element(at)") { $0.element(at: 1) },
+        "IfEmpty.swift#ifEmpty(default)": unary("ifEmpty(default)") { $0.ifEmpty(default: "x") },
+        "IfEmpty.swift#ifEmpty(switchTo)": run("ifEmpty(switchTo)") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.ifEmpty(switchTo: scheduler.cold(diagram.input("other")).signal)
+        },
+        "TakeFor.swift#take(for)": run("take(for)") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal.take(for: .seconds(4), on: scheduler)
+        },
+        "Window.swift#window(timeSpan)": run("window(timeSpan)") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal
+                .window(timeSpan: .seconds(4), count: 2, on: scheduler)
+                .flatMap { $0.collect().map { $0.joined() } }
+        },
+        "RetryWhen.swift#retry(when)": run("retry(when)") { scheduler, diagram in
+            scheduler.cold(diagram.input()).signal
+                .retry(when: { $0.delay(for: .seconds(2), on: scheduler).prefix(2) })
+                .setFailureType(to: TestError.self)
+        },
+    ]
 }

@@ -143,6 +143,22 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
                      completing: ("-a-b-c-|", "---(ab)---[c|]"), failing: ("-a-#", "---#")),
         OperatorCase(name: "buffer(timeSpan:)", timed: { $0.buffer(timeSpan: .seconds(2), maxCount: 5, on: $1).map { $0.joined() } },
                      completing: ("-a-b-|", "--a-b|"), failing: ("-a-#", "--a#")),
+        // Issue 15: the operators RxSwift users expect
+        OperatorCase(name: "element(at:)", apply: { $0.element(at: 1) },
+                     completing: ("-a-b-c-|", "---[b|]"), failing: ("-a-#", "---#")),
+        OperatorCase(name: "ifEmpty(default:)", apply: { $0.ifEmpty(default: "z") },
+                     completing: ("---|", "---[z|]"), failing: ("-#", "-#")),
+        OperatorCase(name: "ifEmpty(switchTo:)", apply: { $0.ifEmpty(switchTo: Signal(sequence: ["y", "z"])) },
+                     completing: ("-a-|", "-a-|"), failing: ("-a-#", "-a-#")),
+        OperatorCase(name: "take(for:on:)", timed: { $0.take(for: .seconds(4), on: $1) },
+                     completing: ("-a-b-c-|", "-a-b|"), failing: ("-a-#", "-a-#")),
+        OperatorCase(name: "retry(when:)", apply: { $0.retry(when: { failures in
+                         failures.scan(0) { count, _ in count + 1 }.setFailureType(to: TestError.self)
+                             .flatMap { count in count > 1 ? .fail(TestError()) : .just(count) }
+                     }) },
+                     completing: ("-a-|", "-a-|"), failing: ("-a-#", "-a--a-#")),
+        OperatorCase(name: "window(timeSpan:count:on:)", timed: { $0.window(timeSpan: .seconds(2), count: 5, on: $1).flatMap { $0 } },
+                     completing: ("-a-b-|", "-a-b-|"), failing: ("-a-#", "-a-#")),
         // T-OP7
         OperatorCase(name: "share", apply: { $0.share() },
                      completing: ("-a-b-|", "-a-b-|"), failing: ("-a-#", "-a-#")),
