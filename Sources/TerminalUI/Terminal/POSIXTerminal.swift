@@ -150,7 +150,8 @@ typealias SignalAction = Darwin.sigaction
 ///   with the default action, so the exit status stays honest).
 /// - SIGTSTP (Ctrl-Z, sent by the app as `raise(SIGTSTP)`, or `kill -TSTP`) restores the
 ///   terminal, stops with the default action, and when continued takes the terminal back (raw
-///   mode, alternate screen) and re-arms itself; the app repaints on SIGCONT.
+///   mode, alternate screen), re-arms itself, and sends the process SIGWINCH so that the app
+///   repaints the whole screen.
 enum TerminalRestore {
     static let enterSequence = "\u{1B}[?1049h\u{1B}[?2004h\u{1B}[?25l\u{1B}[2J"
     static let leaveSequence = "\u{1B}[0m\u{1B}[?2004l\u{1B}[?25h\u{1B}[?1049l"
@@ -164,12 +165,18 @@ enum TerminalRestore {
     nonisolated(unsafe) static var leaveBytes: [UInt8] = Array(leaveSequence.utf8)
     nonisolated(unsafe) static var enterBytes: [UInt8] = Array(enterSequence.utf8)
     /// The actions that were in place before `install`, by signal number.
+    // SAFETY: as above: written by `install` before a handler is set, read by `uninstall`.
     nonisolated(unsafe) static var previous = [SignalAction](repeating: SignalAction(), count: 65)
     /// Standard error while the UI runs: an unlinked temporary file (−1 when not captured).
+    // SAFETY: set before the handlers are installed and cleared after they are removed; the
+    // handlers only read it (and `realError`, `copyBuffer`) to copy the file with pread/write.
     nonisolated(unsafe) static var capturedError: Int32 = -1
     /// The real standard error, duplicated before it was redirected (−1 when not captured).
+    // SAFETY: see `capturedError`.
     nonisolated(unsafe) static var realError: Int32 = -1
     /// The buffer the handlers copy standard error through (allocated in advance).
+    // SAFETY: allocated once and never freed; only used to copy standard error (at most one
+    // copy at a time in practice: the app's thread at exit, or a handler that then dies).
     nonisolated(unsafe) static var copyBuffer = UnsafeMutableRawPointer.allocate(byteCount: 4_096, alignment: 16)
 
     static let crashSignals: [Int32] = [SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP]
@@ -302,7 +309,8 @@ enum TerminalRestore {
     /// Takes the terminal back after a stop (async-signal-safe).
     static func reenterFromSignal() {
         guard !active else { return }
-        tcsetattr(0, TCSAFLUSH, &raw)
+        // TCSADRAIN, not TCSAFLUSH: keys typed just after `fg` are kept.
+        tcsetattr(0, TCSADRAIN, &raw)
         enterBytes.withUnsafeBytes { _ = Glibc_or_Darwin_write(1, $0.baseAddress, $0.count) }
         active = true
     }
@@ -330,7 +338,12 @@ enum TerminalRestore {
         // Continued (`fg`): the stop happened before `raise` returned.
         pthread_sigmask(SIG_SETMASK, &mask, nil)
         sigaction(SIGTSTP, &armed, nil)
-        if wasActive { reenterFromSignal() }
+        if wasActive {
+            reenterFromSignal()
+            // Ask the app to repaint everything, after the screen was cleared above (its SIGCONT
+            // redraw may come before that clear when the stop was a signal on another thread).
+            kill(getpid(), SIGWINCH)
+        }
     }
 }
 
