@@ -85,6 +85,13 @@ struct ShowcaseCommand: AsyncParsableCommand {
             return
         }
         let showcase = await InteractiveShowcase(app: chosen, live: live, environment: environment)
+        if let message = ProcessInfo.processInfo.environment["SHOWCASE_E2E_TRAP"] {
+            // End-to-end tests only (issue 16 (3)): a runtime trap while the UI is up, to check
+            // that its message is shown once the terminal is restored.
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(500)) {
+                preconditionFailure(message)
+            }
+        }
         try await showcase.run()
     }
 

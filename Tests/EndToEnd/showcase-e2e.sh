@@ -179,6 +179,67 @@ keys "echo typed-after-quit" Enter
 check "the shell echoes input again" wait_for "typed-after-quit"
 rm -f /tmp/stty.before.$$ /tmp/stty.after.$$
 
+# Issue 16 (1): Ctrl-Z suspends with the terminal restored; fg takes it back and repaints
+app_pid() { pgrep -P "$(tmux display -p -t "$SESSION" '#{pane_pid}')" | head -1; }
+# Waits until the shell prints "status=N" after the app ended, and checks N.
+exit_status_is() { wait_for "status=$1"; }
+# The main screen is shown and the cursor visible (tmux's own view of the pane's modes).
+screen_modes_restored() { [ "$(tmux display -p -t "$SESSION" '#{alternate_on}#{cursor_flag}')" = "01" ]; }
+# Waits until the shell's prompt is back (the last line shown is a bare prompt).
+wait_prompt() {
+  local deadline=$((SECONDS + 10))
+  while (( SECONDS < deadline )); do
+    screen | grep -v '^ *$' | tail -1 | grep -qx 'e2e\$ *' && return 0
+    sleep 0.1
+  done
+  return 1
+}
+keys "clear; stty -g > /tmp/stty.g.$$; stty -a > /tmp/stty.before.$$" Enter
+open_app
+wait_for "Goods catalog (DataController)"
+keys C-z
+check "issue 16 (1): Ctrl-Z suspends the app (the shell reports it stopped)" wait_for "Stopped"
+keys "clear; stty -g | cmp -s - /tmp/stty.g.$$ && echo STTY-COOKED" Enter
+check "issue 16 (1): while suspended, stty -g equals the saved cooked settings" wait_for "STTY-COOKED"
+keys "fg" Enter
+check "issue 16 (1): after fg the whole screen is repainted (launcher visible)" bash -c "$(declare -f screen wait_for wait_gone); SESSION=$SESSION; wait_for 'Goods catalog (DataController)' && wait_for '› Flickr search' && wait_gone 'STTY-COOKED'"
+keys Down
+check "issue 16 (1): after fg a key moves the selection (raw mode again)" wait_for "› Person"
+# An external SIGTSTP (kill -TSTP) is handled the same way
+kill -TSTP "$(app_pid)"
+check "issue 16 (1): kill -TSTP suspends the app" wait_for "Stopped"
+keys "clear; stty -g | cmp -s - /tmp/stty.g.$$ && echo STTY-COOKED-AGAIN" Enter
+check "issue 16 (1): after kill -TSTP the terminal is in cooked mode" wait_for "STTY-COOKED-AGAIN"
+keys "fg" Enter
+check "issue 16 (1): after kill -TSTP and fg the whole screen is repainted" bash -c "$(declare -f screen wait_for wait_gone); SESSION=$SESSION; wait_for '› Person' && wait_gone 'STTY-COOKED-AGAIN'"
+keys Down
+check "issue 16 (1): after kill -TSTP and fg the app takes keys" wait_for "› Login"
+quit_app
+
+# Issue 16 (2): signals that end the process restore the terminal, and the exit status stays
+# that of the signal (128 + N)
+for signal_name in QUIT USR1; do
+  keys "clear" Enter
+  open_app
+  wait_for "Goods catalog (DataController)"
+  started=$SECONDS
+  kill -"$signal_name" "$(app_pid)"
+  check "issue 16 (2): kill -$signal_name ends the app and the prompt comes back promptly" wait_prompt
+  check "issue 16 (2): ... within 3 s (took $((SECONDS - started)) s)" test $((SECONDS - started)) -le 3
+  number=$(kill -l "$signal_name")
+  keys "s=\$?; clear; echo status=\$s; stty -a > /tmp/stty.after.$$; diff /tmp/stty.before.$$ /tmp/stty.after.$$ && echo STTY-UNCHANGED" Enter
+  check "issue 16 (2): kill -$signal_name exits with status $((128 + number))" exit_status_is $((128 + number))
+  check "issue 16 (2): kill -$signal_name restores the terminal (stty -a unchanged)" wait_for "STTY-UNCHANGED"
+  check "issue 16 (2): kill -$signal_name leaves the main screen with the cursor shown" screen_modes_restored
+done
+
+# Issue 16 (3): a runtime trap's message is shown after the terminal is restored
+keys "clear; SHOWCASE_E2E_TRAP=e2e-trap-message $BIN; echo status=\$?; stty -a > /tmp/stty.after.$$; diff /tmp/stty.before.$$ /tmp/stty.after.$$ && echo STTY-UNCHANGED" Enter
+check "issue 16 (3): a trap's \"Fatal error\" message stays visible after the app ends" wait_for "Fatal error: e2e-trap-message"
+check "issue 16 (3): a trap restores the terminal (stty -a unchanged)" wait_for "STTY-UNCHANGED"
+check "issue 16 (3): the crash exit status is kept (SIGILL or SIGTRAP)" bash -c "tmux capture-pane -t $SESSION -p | grep -qE 'status=(132|133)'"
+rm -f /tmp/stty.g.$$ /tmp/stty.before.$$ /tmp/stty.after.$$
+
 # A terminal that is too small says so
 tmux resize-window -t "$SESSION" -x 40 -y 10 2>/dev/null || tmux resize-pane -t "$SESSION" -x 40 -y 10
 open_app

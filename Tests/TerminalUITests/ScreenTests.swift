@@ -335,4 +335,34 @@ final class Harness {
         #expect(harness.line(1) == "Could not reach Flickr")
         #expect(harness.terminal.style(x: 0, y: 1).foreground == .red)
     }
+
+    /// Issue 16 (1): in raw mode Ctrl-Z arrives as byte 0x1A; it suspends, it is not a key.
+    @Test func ctrlZByteIsSuspendNotAKey() {
+        var parser = KeyParser()
+        let keys = parser.parse([0x1A]) + parser.releaseText()
+        #expect(keys.map(TerminalApp.action(for:)) == [.suspend])
+        #expect(TerminalApp.action(for: .control("c")) == .quit)
+        #expect(TerminalApp.action(for: .character("z")) == .key(.character("z")))
+    }
+
+    /// Issue 16 (1): Ctrl-Z restores the terminal before stopping, takes it back after, and
+    /// repaints the whole screen (not a diff against what was on it before).
+    @Test func ctrlZRestoresStopsTakesBackAndRepaints() async throws {
+        let terminal = InMemoryTerminal(size: Size(width: 30, height: 8))
+        let app = TerminalApp(screen: TerminalScreen(Label("hi"), minimumSize: Size(width: 10, height: 3)), device: terminal)
+        let running = Task { try await app.run() }
+        while !terminal.isRaw { await Task.yield() }
+        #expect(terminal.text.contains("hi"))
+        let before = terminal.events.count
+        app.receive([0x1A])
+        #expect(terminal.suspensions == 1)
+        let events = Array(terminal.events[before...])
+        #expect(Array(events.prefix(8)) == ["cursor shown", "main screen", "cooked", "stopped", "raw", "alternate screen", "cursor hidden", "cleared"])
+        #expect(events.dropFirst(8).contains("cleared"), "the renderer redraws everything, not a diff")
+        #expect(terminal.text.contains("hi"), "the whole screen is drawn again after the clear")
+        #expect(terminal.isRaw && terminal.isAlternateScreen && !terminal.isCursorVisible)
+        app.receive([0x03])
+        try await running.value
+        #expect(!terminal.isRaw)
+    }
 }

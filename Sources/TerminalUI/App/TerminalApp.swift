@@ -7,7 +7,9 @@ import Darwin
 #endif
 
 /// Runs a screen on a terminal: reads keys, draws frames, and restores the terminal however the
-/// app ends (quit, a thrown error, Ctrl-C, SIGTERM, SIGINT, SIGHUP, or a crash signal).
+/// app ends (quit, a thrown error, Ctrl-C, SIGTERM, SIGINT, SIGHUP, SIGQUIT, a crash signal, or
+/// another signal whose default action ends the process). Ctrl-Z or SIGTSTP suspends it with the
+/// terminal restored; on SIGCONT the terminal is taken back and the screen repainted.
 ///
 /// Main-actor work and input share the main queue: keys arrive from a reader thread and are
 /// handled on the main actor; drawing is coalesced to one frame per main-actor turn however many
@@ -71,16 +73,43 @@ public final class TerminalApp {
         }
     }
 
+    /// What a key does: the app's own keys (Ctrl-C quits, Ctrl-Z suspends: in raw mode the
+    /// terminal sends them as bytes 0x03 and 0x1A instead of signals) or a key for the screen.
+    public enum Action: Equatable, Sendable {
+        case quit
+        case suspend
+        case key(Key)
+    }
+
+    public nonisolated static func action(for key: Key) -> Action {
+        switch key {
+        case .control("c"): return .quit
+        case .control("z"): return .suspend
+        default: return .key(key)
+        }
+    }
+
     /// Handles keys as if typed.
     public func handle(_ keys: [Key]) {
         for key in keys {
-            if case .control("c") = key {
+            switch Self.action(for: key) {
+            case .quit:
                 quit()
                 return
+            case .suspend:
+                suspend()
+            case .key(let key):
+                screen.handle(key)
             }
-            screen.handle(key)
         }
         setNeedsDisplay()
+    }
+
+    /// Ctrl-Z: restores the terminal and stops the process; once continued (`fg`) the terminal
+    /// is taken back and the whole screen repainted (what was on it is unknown).
+    public func suspend() {
+        device.suspend()
+        redrawAll()
     }
 
     /// Redraws everything (after a resize or when the screen may have been disturbed).
@@ -120,13 +149,15 @@ public final class TerminalApp {
     }
 
     private func installSignalHandlers() {
-        for signalNumber in [SIGWINCH, SIGTERM, SIGINT, SIGHUP] {
+        for signalNumber in [SIGWINCH, SIGCONT, SIGTERM, SIGINT, SIGHUP] {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
             source.setEventHandler { [weak self] in
                 MainActor.assumeIsolated {
                     guard let self else { return }
-                    if signalNumber == SIGWINCH {
+                    if signalNumber == SIGWINCH || signalNumber == SIGCONT {
+                        // Resized, or continued after a stop (the terminal was taken back by
+                        // the SIGTSTP handler; another program may have drawn meanwhile).
                         self.redrawAll()
                     } else {
                         self.device.restore()

@@ -28,9 +28,28 @@ public final class InMemoryTerminal: TerminalDevice, Sendable {
         state.withLock { $0.resize(to: size) }
     }
 
-    public func enterRawMode() throws { state.withLock { $0.isRaw = true } }
+    public func enterRawMode() throws { state.withLock { $0.setRaw(true) } }
 
-    public func restore() { state.withLock { $0.isRaw = false } }
+    public func restore() { state.withLock { $0.setRaw(false) } }
+
+    /// As the process's terminal does: leaves the alternate screen and raw mode, is "stopped"
+    /// (counted in `suspensions`), then takes the terminal back.
+    public func suspend() {
+        state.withLock {
+            $0.write(Array(TerminalRestore.leaveSequence.utf8))
+            $0.setRaw(false)
+            $0.suspensions += 1
+            $0.events.append("stopped")
+            $0.setRaw(true)
+            $0.write(Array(TerminalRestore.enterSequence.utf8))
+        }
+    }
+
+    /// Times `suspend()` was called.
+    public var suspensions: Int { state.withLock { $0.suspensions } }
+    /// Mode changes in order: "raw", "cooked", "alternate screen", "main screen",
+    /// "cursor hidden", "cursor shown", "stopped", "cleared".
+    public var events: [String] { state.withLock { $0.events } }
 
     /// What is on screen, trailing spaces trimmed.
     public var text: String { state.withLock { $0.text } }
@@ -57,12 +76,19 @@ struct TerminalEmulation {
     var isAlternateScreen = false
     var isBracketedPaste = false
     var isRaw = false
+    var suspensions = 0
+    var events: [String] = []
     var style = Style.plain
     var pending: [UInt8] = []
 
     init(size: Size) {
         self.size = size
         grid = ScreenBuffer(size: size)
+    }
+
+    mutating func setRaw(_ raw: Bool) {
+        isRaw = raw
+        events.append(raw ? "raw" : "cooked")
     }
 
     mutating func resize(to size: Size) {
@@ -141,7 +167,7 @@ struct TerminalEmulation {
             let column = (numbers.count > 1 ? numbers[1] : 1) ?? 1
             cursor = Point(x: max(0, column - 1), y: max(0, row - 1))
         case UInt8(ascii: "J"):
-            if parameters == "2" { grid.clear() }
+            if parameters == "2" { grid.clear(); events.append("cleared") }
         case UInt8(ascii: "K"):
             grid.fill(Rect(x: cursor.x, y: cursor.y, width: size.width - cursor.x, height: 1))
         case UInt8(ascii: "m"):
@@ -149,8 +175,8 @@ struct TerminalEmulation {
         case UInt8(ascii: "h"), UInt8(ascii: "l"):
             let on = final == UInt8(ascii: "h")
             switch parameters {
-            case "?25": isCursorVisible = on
-            case "?1049": isAlternateScreen = on
+            case "?25": isCursorVisible = on; events.append(on ? "cursor shown" : "cursor hidden")
+            case "?1049": isAlternateScreen = on; events.append(on ? "alternate screen" : "main screen")
             case "?2004": isBracketedPaste = on
             default: break
             }
@@ -210,6 +236,9 @@ public protocol TerminalDevice: AnyObject, Sendable {
     func enterRawMode() throws
     /// Undoes everything `enterRawMode` did.
     func restore()
+    /// Suspends the app (Ctrl-Z): restores the terminal, stops the process until it is
+    /// continued, then takes the terminal back (raw mode, alternate screen). The caller repaints.
+    func suspend()
     /// Starts delivering input bytes (on any thread); `nil` when input is fed by other means
     /// (tests). Disposing stops reading.
     func startReading(_ onBytes: @escaping @Sendable ([UInt8]) -> Void) -> (any Disposable)?
