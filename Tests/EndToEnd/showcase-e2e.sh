@@ -240,6 +240,25 @@ check "issue 16 (3): a trap restores the terminal (stty -a unchanged)" wait_for 
 check "issue 16 (3): the crash exit status is kept (SIGILL or SIGTRAP)" bash -c "tmux capture-pane -t $SESSION -p | grep -qE 'status=(132|133)'"
 rm -f /tmp/stty.g.$$ /tmp/stty.before.$$ /tmp/stty.after.$$
 
+# Issue 16: pasted text with a Tab or a zero-width space is taken (a Tab becomes a space), and
+# text typed after clearing an overflowing field is visible.
+open_app flickr
+wait_for "Flickr Search"
+tmux set-buffer -b e2e-paste $'col1\tcol2'
+tmux paste-buffer -p -d -b e2e-paste -t "$SESSION"
+check "issue 16: a paste with a Tab lands in the field, the Tab as a space" wait_for "col1 col2"
+keys C-u
+tmux set-buffer -b e2e-paste $'zero\u200bwidth'
+tmux paste-buffer -p -d -b e2e-paste -t "$SESSION"
+check "issue 16: a paste with U+200B does not end the app" bash -c "sleep 0.5; tmux capture-pane -t $SESSION -p | sed -n 3p | grep -q '^zero.*width'"
+keys C-u
+literal "$(printf 'x%.0s' $(seq 1 200))"
+check "issue 16: 200 characters overflow the field" bash -c "sleep 0.3; tmux capture-pane -t $SESSION -p | sed -n 3p | grep -q 'xxxxxxxxxx'"
+keys C-u
+literal "abc"
+check "issue 16: after Ctrl-U, newly typed text is on screen" bash -c "sleep 0.3; tmux capture-pane -t $SESSION -p | sed -n 3p | grep -q '^abc'"
+quit_app
+
 # A terminal that is too small says so
 tmux resize-window -t "$SESSION" -x 40 -y 10 2>/dev/null || tmux resize-pane -t "$SESSION" -x 40 -y 10
 open_app
