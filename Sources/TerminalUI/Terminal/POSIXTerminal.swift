@@ -231,7 +231,9 @@ enum TerminalRestore {
         #endif
     }
 
-    static func setHandler(_ handler: @convention(c) (Int32) -> Void, for signalNumber: Int32) {
+    /// A `sigaction` running `handler` (nil: the default action) with an empty mask; built
+    /// in place, so it may be used inside a signal handler.
+    static func action(_ handler: (@convention(c) (Int32) -> Void)?, flags: Int32 = 0) -> sigaction {
         var action = sigaction()
         #if canImport(Glibc)
         action.__sigaction_handler.sa_handler = handler
@@ -239,7 +241,12 @@ enum TerminalRestore {
         action.__sigaction_u.__sa_handler = handler
         #endif
         sigemptyset(&action.sa_mask)
-        action.sa_flags = signalNumber == SIGTSTP ? SA_RESTART : 0
+        action.sa_flags = flags
+        return action
+    }
+
+    static func setHandler(_ handler: @convention(c) (Int32) -> Void, for signalNumber: Int32) {
+        var action = action(handler, flags: signalNumber == SIGTSTP ? SA_RESTART : 0)
         if !installed.contains(signalNumber) {
             sigaction(signalNumber, &action, &previous[Int(signalNumber)])
             installed.insert(signalNumber)
@@ -320,13 +327,7 @@ enum TerminalRestore {
     static func suspendFromSignal() {
         let wasActive = active
         restoreFromSignal()
-        var defaultAction = sigaction()
-        #if canImport(Glibc)
-        defaultAction.__sigaction_handler.sa_handler = SIG_DFL
-        #else
-        defaultAction.__sigaction_u.__sa_handler = SIG_DFL
-        #endif
-        sigemptyset(&defaultAction.sa_mask)
+        var defaultAction = action(nil)
         var armed = sigaction()
         sigaction(SIGTSTP, &defaultAction, &armed)
         var tstp = sigset_t()

@@ -114,6 +114,19 @@ enum DocRunners {
     }
 
     /// Like `unary`, for operators over integers.
+    /// A runner for an operator with a second input, read from the diagram's `trigger:` line.
+    static func withTrigger(
+        _ label: String,
+        _ apply: @escaping @Sendable (Signal<String, TestError>, Signal<String, TestError>) -> Signal<String, TestError>
+    ) -> Runner {
+        { diagram in
+            let scheduler = TestScheduler()
+            let source = scheduler.cold(diagram.input())
+            let trigger = scheduler.cold(diagram.input("trigger"))
+            return [label: scheduler.marbles(of: apply(source.signal, trigger.signal))]
+        }
+    }
+
     static func integers(
         _ label: String,
         _ apply: @escaping @Sendable (Signal<Int, TestError>) -> Signal<Int, TestError>
@@ -194,30 +207,10 @@ enum DocRunners {
         "First.swift#first(where)": integers("first(where)") { $0.first { $0 > 3 } },
         "Last.swift#last": unary("last") { $0.last() },
         "IgnoreValues.swift#ignoreValues": unary("ignoreValues") { $0.ignoreValues(as: String.self) },
-        "PrefixUntilOutput.swift#prefix": { diagram in
-            let scheduler = TestScheduler()
-            let source = scheduler.cold(diagram.input())
-            let trigger = scheduler.cold(diagram.input("trigger"))
-            return ["prefix": scheduler.marbles(of: source.signal.prefix(untilOutputFrom: trigger.signal))]
-        },
-        "PrefixUntilOutput.swift#drop": { diagram in
-            let scheduler = TestScheduler()
-            let source = scheduler.cold(diagram.input())
-            let trigger = scheduler.cold(diagram.input("trigger"))
-            return ["drop": scheduler.marbles(of: source.signal.drop(untilOutputFrom: trigger.signal))]
-        },
-        "PrefixUntilOutput.swift#prefix(failing)": { diagram in
-            let scheduler = TestScheduler()
-            let source = scheduler.cold(diagram.input())
-            let trigger = scheduler.cold(diagram.input("trigger"))
-            return ["prefix(failing)": scheduler.marbles(of: source.signal.prefix(untilOutputFrom: trigger.signal))]
-        },
-        "PrefixUntilOutput.swift#drop(failing)": { diagram in
-            let scheduler = TestScheduler()
-            let source = scheduler.cold(diagram.input())
-            let trigger = scheduler.cold(diagram.input("trigger"))
-            return ["drop(failing)": scheduler.marbles(of: source.signal.drop(untilOutputFrom: trigger.signal))]
-        },
+        "PrefixUntilOutput.swift#prefix": withTrigger("prefix") { $0.prefix(untilOutputFrom: $1) },
+        "PrefixUntilOutput.swift#drop": withTrigger("drop") { $0.drop(untilOutputFrom: $1) },
+        "PrefixUntilOutput.swift#prefix(failing)": withTrigger("prefix(failing)") { $0.prefix(untilOutputFrom: $1) },
+        "PrefixUntilOutput.swift#drop(failing)": withTrigger("drop(failing)") { $0.drop(untilOutputFrom: $1) },
         "TakeDuring.swift#take(during)": { diagram in
             let scheduler = TestScheduler()
             let source = scheduler.cold(diagram.input())
