@@ -72,10 +72,23 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
     /// place in line (under the same lock as the change) and waits for its turn after unlocking.
     @usableFromInline
     func sendInLine(_ value: Value) {
+        _ = write(value, expecting: nil, leaving: nil)
+    }
+
+    /// Sets the value and delivers it in turn: at once when the queue is free, otherwise after
+    /// taking a place in line under the lock. With `version`, writes only if no other change
+    /// landed since (returns `false` then, having written nothing); `modifier` is a `modify`
+    /// call of this thread that ends here.
+    func write(_ value: Value, expecting version: UInt64?, leaving modifier: UInt?) -> Bool {
         let core = self.core
         var ticket: DeliveryQueue.Ticket?
-        let direct = latest.withLock { latest -> Bool in
+        let outcome = latest.withLock { latest -> Bool? in
+            if let modifier, let index = latest.modifiers.firstIndex(of: modifier) {
+                latest.modifiers.remove(at: index)
+                latest.modifying -= 1
+            }
             if latest.isTerminated { return false }
+            if let version, latest.version != version { return nil }
             if latest.modifying != 0 { refuseWriteInsideModify(latest.modifiers) }
             latest.value = value
             latest.version &+= 1
@@ -83,12 +96,14 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
             ticket = core.enterInLine(value)
             return false
         }
+        guard let direct = outcome else { return false }
         if direct {
             core.deliver(value)
             core.queue.releaseAndDrain()
         } else if let ticket {
             core.queue.complete(ticket)
         }
+        return true
     }
 
     /// Changes the current value in place, atomically, and sends the result. Returns what `body`
@@ -103,7 +118,6 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
     @discardableResult
     public func modify<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
         let me = currentThreadID()
-        let core = self.core
         while true {
             let (snapshot, version) = latest.withLock { latest -> (Value, UInt64) in
                 if latest.modifying != 0 { refuseWriteInsideModify(latest.modifiers) }
@@ -113,30 +127,8 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
             }
             var changed = snapshot
             let result = body(&changed)
-            let new = changed
-            var ticket: DeliveryQueue.Ticket?
-            let outcome = latest.withLock { latest -> Bool? in
-                if let index = latest.modifiers.firstIndex(of: me) {
-                    latest.modifiers.remove(at: index)
-                    latest.modifying -= 1
-                }
-                if latest.isTerminated { return false }
-                // Changed by someone else meanwhile: run `body` again on the newer value.
-                guard latest.version == version else { return nil }
-                latest.value = new
-                latest.version &+= 1
-                if core.queue.tryAcquire() { return true }
-                ticket = core.enterInLine(new)
-                return false
-            }
-            guard let direct = outcome else { continue }
-            if direct {
-                core.deliver(new)
-                core.queue.releaseAndDrain()
-            } else if let ticket {
-                core.queue.complete(ticket)
-            }
-            return result
+            // Changed by someone else meanwhile: run `body` again on the newer value.
+            if write(changed, expecting: version, leaving: me) { return result }
         }
     }
 

@@ -2,7 +2,7 @@ import PropertyBased
 import SignalsTesting
 import Testing
 
-/// Issue 15: a diagram printed by the test kit reads back as the same diagram, whatever text its
+/// T-G5, issue 15: a diagram printed by the test kit reads back as the same diagram, whatever text its
 /// values have, so a recorded stream can never be mistaken for another one.
 @Suite struct MarbleDiagramRoundTripTests {
     /// Values that print as grammar when printed bare: a stream sending the text `|` is not a
