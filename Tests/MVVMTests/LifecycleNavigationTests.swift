@@ -70,6 +70,21 @@ import Testing
         #expect(weakRoot == nil && weakResults == nil)
     }
 
+    /// A push that comes after `close()` (a late answer) is ignored, so the closed navigator does
+    /// not start a new cycle with it.
+    @Test func aPushAfterCloseIsIgnored() {
+        let navigator = Navigator(root: SearchViewModel())
+        navigator.close()
+        weak var late: ResultsViewModel?
+        do {
+            let results = ResultsViewModel(query: "late")
+            late = results
+            navigator.push(results)
+        }
+        #expect(navigator.stack.isEmpty)
+        #expect(late == nil)
+    }
+
     @Test func viewModelsPushAndPopThroughTheService() {
         let navigator = Navigator(root: SearchViewModel())
         defer { navigator.close() }

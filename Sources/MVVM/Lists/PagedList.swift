@@ -95,22 +95,33 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
     }
 
     private func start(key: Key, page: Int) {
-        // The key's `==` is user code: compare outside the lock (a concurrent start bumps the
-        // generation, and the older load's answers are ignored either way).
-        let keyChanged = state.withLock { $0.key } != key
-        let (generation, _) = state.withLock { state -> (Int, [Item]) in
-            var dropped: [Item] = []
-            if keyChanged {
-                state.key = key
-                dropped = state.items
-                state.items = []
-                state.page = firstPage - 1
-                state.hasMore = true
+        // The key's `==` is user code: compare outside the lock, then commit only if no other
+        // start came in between (otherwise compare again with the key it left).
+        var keyChanged = false
+        var committedGeneration = 0
+        while true {
+            let (current, seen) = state.withLock { ($0.key, $0.generation) }
+            keyChanged = current != key
+            let committed = state.withLock { state -> (Int, [Item])? in
+                guard state.generation == seen else { return nil }
+                var dropped: [Item] = []
+                if keyChanged {
+                    state.key = key
+                    dropped = state.items
+                    state.items = []
+                    state.page = firstPage - 1
+                    state.hasMore = true
+                }
+                state.generation += 1
+                state.loadingPage = page
+                return (state.generation, dropped)  // old items are released after unlocking
             }
-            state.generation += 1
-            state.loadingPage = page
-            return (state.generation, dropped)  // old items are released after unlocking
+            if let committed {
+                committedGeneration = committed.0
+                break
+            }
         }
+        let generation = committedGeneration
         if keyChanged {
             itemsProperty.value = []
             pageProperty.value = firstPage - 1

@@ -22,7 +22,8 @@ public enum NavigationChange: Sendable {
 /// ``NavigationService``); the view layer observes `changes` and builds each screen with a
 /// ``ScreenRegistry``. Headless tests use it as it is and look at `stack`.
 public final class Navigator: NavigationService {
-    private let entries: Locked<[any AnyObject & Sendable]>
+    /// The stack, or `nil` once closed (a push after `close()` is ignored).
+    private let entries: Locked<[any AnyObject & Sendable]?>
     private let changesSubject = PublishSubject<NavigationChange, Never>()
 
     /// Creates a navigator whose first screen shows `root`, if given.
@@ -31,17 +32,21 @@ public final class Navigator: NavigationService {
     }
 
     /// The view models on the stack, the visible one last.
-    public var stack: [any AnyObject & Sendable] { entries.value }
+    public var stack: [any AnyObject & Sendable] { entries.value ?? [] }
 
     /// Every push and pop, in order.
     public var changes: Signal<NavigationChange, Never> { changesSubject.signal }
 
     /// The visible view model.
-    public var top: (any AnyObject & Sendable)? { entries.value.last }
+    public var top: (any AnyObject & Sendable)? { entries.value?.last }
 
     public func push(_ viewModel: any AnyObject & Sendable) {
-        entries.withLock { $0.append(viewModel) }
-        changesSubject.send(.pushed(viewModel))
+        let accepted = entries.withLock { stack -> Bool in
+            guard stack != nil else { return false }
+            stack!.append(viewModel)
+            return true
+        }
+        if accepted { changesSubject.send(.pushed(viewModel)) }
     }
 
     /// Ends navigation: removes every view model, the root included (newest first, each
@@ -53,8 +58,8 @@ public final class Navigator: NavigationService {
     /// are freed.
     public func close() {
         let removed = entries.withLock { stack -> [any AnyObject & Sendable] in
-            defer { stack = [] }
-            return stack
+            defer { stack = nil }
+            return stack ?? []
         }
         for viewModel in removed.reversed() { changesSubject.send(.popped(viewModel)) }
         changesSubject.sendCompleted()
@@ -62,8 +67,8 @@ public final class Navigator: NavigationService {
 
     public func pop() {
         let popped = entries.withLock { stack -> (any AnyObject & Sendable)? in
-            guard stack.count > 1 else { return nil }
-            return stack.removeLast()
+            guard let count = stack?.count, count > 1 else { return nil }
+            return stack!.removeLast()
         }
         if let popped { changesSubject.send(.popped(popped)) }
     }

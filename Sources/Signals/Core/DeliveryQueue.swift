@@ -20,12 +20,17 @@ import Musl
 ///   or through a chain of waiting threads, waiting for this very thread (a cycle, such as two
 ///   streams that feed each other from two threads). The owner runs it when its turn is over.
 ///
-/// Work submitted by the owner itself (re-entrantly, from inside an observer) is queued and run
-/// right after the current work, in order. So:
+/// Work submitted by the owner itself (re-entrantly, from inside an observer) is queued behind
+/// whatever is already in line, in order: it runs right after the current work, on this thread,
+/// unless another thread was already waiting for its turn, in which case that thread runs it
+/// right after its own work (first come, first served keeps values in the order they were set).
+/// So:
 /// - observer calls never overlap and never run under a toolkit lock;
 /// - an observer may send into, subscribe to or dispose its own source without deadlock;
-/// - an operation returns once its own work (and what that work sent re-entrantly) is done;
-///   before that it may wait for the one turn under way on another thread.
+/// - an operation returns once its own work is done (and, uncontended, what that work sent
+///   re-entrantly); before that it may wait for the one turn under way on another thread. A
+///   thread runs another's work only in those two cases: queued re-entrant work behind its own
+///   turn, and work handed over to break a cycle.
 ///
 /// State: one word, `turn`. `0` when free; otherwise the owner's thread identifier, with bit 0 set
 /// while the backlog may hold items. The owner's thread is in the word itself, so taking and
@@ -215,10 +220,10 @@ class DeliveryQueue: @unchecked Sendable {
 /// thread's control block (never 0, and aligned, so bit 0 is free for ``DeliveryQueue``).
 @inlinable
 func currentThreadID() -> UInt {
-    #if canImport(Darwin)
-    UInt(bitPattern: pthread_self())
-    #else
+    #if canImport(Glibc)
     UInt(pthread_self())
+    #else
+    UInt(bitPattern: pthread_self())  // a pointer on Darwin and Musl
     #endif
 }
 

@@ -61,7 +61,7 @@ final class ProducerSubscription<Value: Sendable, Failure: Error>: DeliveryQueue
 
     @usableFromInline
     func receiveInLine(_ value: Value) {
-        queue.complete(queue.enter { [self] in deliver(value) })
+        queue.run { [self] in deliver(value) }
     }
 
     private func deliver(_ value: Value) {
@@ -76,7 +76,7 @@ final class ProducerSubscription<Value: Sendable, Failure: Error>: DeliveryQueue
             finish(completion)
             queue.releaseAndDrain()
         } else {
-            queue.complete(queue.enter { [self] in finish(completion) })
+            queue.run { [self] in finish(completion) }
         }
     }
 
@@ -97,7 +97,9 @@ final class ProducerSubscription<Value: Sendable, Failure: Error>: DeliveryQueue
         ).exchanged else { return }
         resource.dispose()
         // In turn, so that once `dispose()` returns no delivery is under way on another thread
-        // (it waits for that one turn) and none starts: the observer is not called again.
+        // (it waits for that one turn) and none starts: the observer is not called again. (The
+        // one exception: when waiting would deadlock, the release is handed to the delivering
+        // thread, which is itself waiting for this one, and `dispose` returns at once.)
         queue.run { [self] in
             downstream?.release()
             downstream = nil

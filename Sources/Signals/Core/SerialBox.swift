@@ -66,9 +66,9 @@ final class SerialBox<State, Output: Sendable, OutFailure: Error>: DeliveryQueue
     /// The contended path of `perform`, out of line so that the fast path stays small.
     @usableFromInline
     func performInLine<Input: Sendable>(_ input: Input, _ handler: @escaping @Sendable (SerialBox, Input) -> Void) {
-        queue.complete(queue.enter { [self] in
+        queue.run { [self] in
             if !isStopped { handler(self, input) }
-        })
+        }
     }
 
     /// Sends a value downstream. Owner turn only.
@@ -93,7 +93,8 @@ final class SerialBox<State, Output: Sendable, OutFailure: Error>: DeliveryQueue
     func dispose() {
         if stopped.exchange(true, ordering: .acquiringAndReleasing) { return }
         resources.dispose()
-        // In turn: once `dispose()` returns, no emission is under way or starts.
+        // In turn: once `dispose()` returns, no emission is under way or starts (unless waiting
+        // would deadlock: then the release is handed to the emitting thread; see DeliveryQueue).
         queue.run { [self] in
             downstream?.release()
             downstream = nil

@@ -3,6 +3,10 @@ import Synchronization
 /// Something that can be disposed: a subscription, a scheduled action, a resource.
 ///
 /// Disposing is idempotent and thread-safe: only the first call has an effect.
+///
+/// Disposing a subscription may wait for a delivery that another thread has under way on the
+/// same stream (so that once `dispose()` returns, the observer is not called again). Do not
+/// call it while holding a lock that an observer of that stream may take.
 public protocol Disposable: Sendable {
     /// Ends the subscription or releases the resource. Calling it again does nothing.
     func dispose()

@@ -34,6 +34,10 @@ public final class MutableProperty<Value: Sendable>: Sendable {
     /// Changes the value in place, atomically, and notifies observers once. Returns what `body`
     /// returns.
     ///
+    /// `body` runs with no lock held, so it may read this property; if another thread sets the
+    /// property meanwhile, `body` runs again on the newer value (keep it free of side effects).
+    /// Setting this property from inside `body` stops the program with a message saying so.
+    ///
     /// ```swift
     /// history.modify { $0.insert(entry, at: 0) }
     /// ```

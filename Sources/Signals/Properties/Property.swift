@@ -62,7 +62,7 @@ public final class Property<Value: Sendable>: Sendable {
     /// property derived from inside an observer of its source, where that value waits its turn).
     private convenience init(
         deriving values: Signal<Value, Never>,
-        current: () -> Value,
+        current: @escaping @Sendable () -> Value,
         keeping upstream: any Sendable
     ) {
         let cache = DerivedValue<Value>()
@@ -97,7 +97,7 @@ public final class Property<Value: Sendable>: Sendable {
     /// cached result. (A change made from inside an observer of this property waits its turn
     /// like any re-entrant send: until it has been delivered, `value` is the previous result.)
     public func map<NewValue: Sendable>(_ transform: @escaping @Sendable (Value) -> NewValue) -> Property<NewValue> {
-        Property<NewValue>(deriving: signal.map(transform), current: { transform(value) }, keeping: self)
+        Property<NewValue>(deriving: signal.map(transform), current: { [self] in transform(value) }, keeping: self)
     }
 
     /// A property derived from a key path of this one's value.
@@ -116,7 +116,7 @@ public final class Property<Value: Sendable>: Sendable {
     public func combineLatest<Other: Sendable>(_ other: Property<Other>) -> Property<(Value, Other)> {
         Property<(Value, Other)>(
             deriving: signal.combineLatest(other.signal),
-            current: { (value, other.value) },
+            current: { [self] in (value, other.value) },
             keeping: [self, other] as [any Sendable]
         )
     }
@@ -170,6 +170,10 @@ private final class DerivedValue<Value: Sendable>: Sendable {
         var isSettled = false
         /// Upstream completed before `settle`.
         var completedEarly = false
+        /// Set when `settle` had to compute the first value: the first arrival afterwards may be
+        /// older than it (a replay queued behind a newer change), so it is replaced by a fresh
+        /// computation, never by an older value.
+        var refreshFirstArrival: (@Sendable () -> Value)?
     }
 
     private let state = Locked(State())
@@ -182,11 +186,22 @@ private final class DerivedValue<Value: Sendable>: Sendable {
     var signal: Signal<Value, Never> { subject.signal }
 
     func receive(_ value: Value) {
-        let publish = state.withLock { state -> Bool in
+        let (publish, refresh) = state.withLock { state -> (Bool, (@Sendable () -> Value)?) in
+            if let refresh = state.refreshFirstArrival {
+                state.refreshFirstArrival = nil
+                return (true, refresh)
+            }
             state.latest = value
-            return state.isSettled
+            return (state.isSettled, nil)
         }
-        if publish { subject.send(value) }
+        if let refresh {
+            // Computed with no lock held; values arrive one at a time, so nothing overtakes it.
+            let fresh = refresh()
+            state.withLock { $0.latest = fresh }
+            subject.send(fresh)
+        } else if publish {
+            subject.send(value)
+        }
     }
 
     func complete() {
@@ -199,11 +214,14 @@ private final class DerivedValue<Value: Sendable>: Sendable {
 
     /// Publishes the first value: what arrived during the subscription, or else `current()`
     /// (computed with no lock held). Called once, before the property is handed out.
-    func settle(_ current: () -> Value) {
+    func settle(_ current: @escaping @Sendable () -> Value) {
         let arrived = state.withLock { $0.latest != nil }
         let computed = arrived ? nil : current()
         let completed = state.withLock { state -> Bool in
-            if state.latest == nil { state.latest = computed }
+            if state.latest == nil {
+                state.latest = computed
+                state.refreshFirstArrival = current
+            }
             state.isSettled = true
             // Nobody can have subscribed yet (the property does not exist), so this send
             // calls no observer; it runs under the lock so that no later value overtakes it.

@@ -19,14 +19,16 @@ class SubjectBase: DeliveryQueue, @unchecked Sendable {
 
     /// Detaches a disposed subscription in turn: at once when uncontended, otherwise after the
     /// delivery under way on another thread (so that once `dispose()` returns, the observer is
-    /// not called again), or right after the current delivery when disposed from inside it.
+    /// not called again), or right after the current delivery when disposed from inside it. (When
+    /// waiting would deadlock, it is handed to the delivering thread and `dispose` returns at
+    /// once; that thread is waiting for this one.)
     @usableFromInline
     final func detach(_ subscription: SubjectSubscription) {
         if queue.tryAcquire() {
             remove(subscription)
             queue.releaseAndDrain()
         } else {
-            queue.complete(queue.enter { [self] in remove(subscription) })
+            queue.run { [self] in remove(subscription) }
         }
     }
 
@@ -128,7 +130,7 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
             finish(completion)
             queue.releaseAndDrain()
         } else {
-            queue.complete(queue.enter { [self] in finish(completion) })
+            queue.run { [self] in finish(completion) }
         }
     }
 
@@ -162,7 +164,7 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
 
     @usableFromInline
     func attachInLine(_ entry: Entry) {
-        queue.complete(queue.enter { [self] in attach(entry) })
+        queue.run { [self] in attach(entry) }
     }
 
     /// Owner only.
@@ -215,8 +217,6 @@ struct SubscriberList {
     @usableFromInline
     init() {}
 
-    /// Live subscribers.
-    var liveCount: Int { Int(count - holes) }
 
     @inlinable
     subscript(index: Int) -> Slot {
@@ -254,7 +254,6 @@ struct SubscriberList {
         else { return false }
         subscription.slot = -1
         storage[index].entry = nil
-        entry.release()
         holes += 1
         // Trailing holes go at once; the others when they are more than half the list.
         while count > 0, storage[Int(count) - 1].entry == nil {
@@ -263,6 +262,8 @@ struct SubscriberList {
             (storage + Int(count)).deinitialize(count: 1)
         }
         if holes > 0, holes * 2 > count { compact() }
+        // Last, with the list consistent: releasing the entry can run user deinits.
+        entry.release()
         return true
     }
 
