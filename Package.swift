@@ -20,43 +20,67 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
+        // The libraries (Sources/): Signals imports nothing of ours, MVVM only Signals, a view
+        // layer only Signals and MVVM. SignalsTesting is for tests only.
         .target(name: "Signals", swiftSettings: strict),
         .target(name: "SignalsTesting", dependencies: ["Signals"], swiftSettings: strict),
         .target(name: "MVVM", dependencies: ["Signals"], swiftSettings: strict),
-        .target(name: "LiveHTTP", dependencies: ["Signals"], swiftSettings: strict),
         .target(name: "TerminalUI", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
-        // The seed apps, headless: models, services, offline catalogs, view models.
-        .target(name: "PersonProfile", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
-        .target(name: "Login", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
-        .target(name: "GoodsCatalog", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
-        .target(name: "FlickrSearch", dependencies: ["Signals", "MVVM", "LiveHTTP"], swiftSettings: strict),
-        .target(name: "MovieInfo", dependencies: ["Signals", "MVVM", "LiveHTTP"], swiftSettings: strict),
-        // The showcase: every app's terminal screens and plain output, and the executable.
-        .target(
-            name: "ShowcaseKit",
-            dependencies: ["Signals", "SignalsTesting", "MVVM", "TerminalUI", "LiveHTTP", "FlickrSearch", "PersonProfile", "Login", "MovieInfo", "GoodsCatalog"],
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "Showcase",
-            dependencies: ["ShowcaseKit", "TerminalUI", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: strict
-        ),
         .testTarget(
             name: "SignalsTests",
-            dependencies: ["Signals", "SignalsTesting", "MVVM", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["Signals", "SignalsTesting", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict
         ),
         .testTarget(name: "SignalsTestingTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strict),
         .testTarget(name: "MVVMTests", dependencies: ["MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
-        .testTarget(name: "PersonProfileTests", dependencies: ["PersonProfile", "Signals", "SignalsTesting"], swiftSettings: strict),
-        .testTarget(name: "LoginTests", dependencies: ["Login", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
-        .testTarget(name: "GoodsCatalogTests", dependencies: ["GoodsCatalog", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
-        .testTarget(name: "ShowcaseKitTests", dependencies: ["ShowcaseKit", "TerminalUI", "MVVM", "Signals", "SignalsTesting", "FlickrSearch", "MovieInfo", "GoodsCatalog", "Login", "PersonProfile"], swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
+        // Every marble diagram in the doc comments of Signals and MVVM, run (T-BEYOND2).
+        .testTarget(name: "DocumentationTests", dependencies: ["Signals", "MVVM", "SignalsTesting"], swiftSettings: strict),
         // A loopback HTTP server for the live clients' tests (never a product).
         .target(name: "LoopbackServer", path: "Tests/Support/LoopbackServer", swiftSettings: strict),
-        .testTarget(name: "FlickrSearchTests", dependencies: ["FlickrSearch", "MVVM", "Signals", "SignalsTesting", "LiveHTTP", "LoopbackServer"], swiftSettings: strict),
-        .testTarget(name: "MovieInfoTests", dependencies: ["MovieInfo", "MVVM", "Signals", "SignalsTesting", "LiveHTTP", "LoopbackServer"], swiftSettings: strict),
+
+        // The seed apps (Apps/), headless: models, services, offline catalogs, view models. They
+        // import no view layer. Tests/Support/check-imports.py checks these rules in CI.
+        .target(name: "LiveHTTP", dependencies: ["Signals"], path: "Apps/LiveHTTP/Sources", swiftSettings: strict),
+        app("PersonProfile", ["MVVM"]),
+        appTests("PersonProfile", ["PersonProfile"]),
+        app("Login", ["Signals", "MVVM"]),
+        appTests("Login", ["Login", "MVVM", "Signals", "SignalsTesting"]),
+        app("GoodsCatalog", ["Signals", "MVVM"]),
+        appTests("GoodsCatalog", ["GoodsCatalog", "MVVM", "Signals", "SignalsTesting"]),
+        app("FlickrSearch", ["Signals", "MVVM", "LiveHTTP"]),
+        appTests("FlickrSearch", ["FlickrSearch", "MVVM", "Signals", "SignalsTesting", "LiveHTTP", "LoopbackServer"]),
+        app("MovieInfo", ["Signals", "MVVM", "LiveHTTP"]),
+        appTests("MovieInfo", ["MovieInfo", "MVVM", "Signals", "SignalsTesting", "LiveHTTP", "LoopbackServer"]),
+        // The showcase: every app's terminal screens and plain output (ShowcaseKit), and the
+        // executable. Only these import a view layer.
+        .target(
+            name: "ShowcaseKit",
+            dependencies: ["Signals", "MVVM", "TerminalUI", "LiveHTTP", "FlickrSearch", "PersonProfile", "Login", "MovieInfo", "GoodsCatalog"],
+            path: "Apps/Showcase/Sources/ShowcaseKit",
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "Showcase",
+            dependencies: ["ShowcaseKit", "TerminalUI", "LiveHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Apps/Showcase/Sources/Showcase",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "ShowcaseKitTests",
+            dependencies: ["ShowcaseKit", "TerminalUI", "MVVM", "Signals", "LiveHTTP"],
+            path: "Apps/Showcase/Tests",
+            swiftSettings: strict
+        ),
     ]
 )
+
+/// An app's target, at Apps/<name>/Sources.
+func app(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .target(name: name, dependencies: dependencies, path: "Apps/\(name)/Sources", swiftSettings: strict)
+}
+
+/// An app's tests, at Apps/<name>/Tests.
+func appTests(_ name: String, _ dependencies: [Target.Dependency]) -> Target {
+    .testTarget(name: name + "Tests", dependencies: dependencies, path: "Apps/\(name)/Tests", swiftSettings: strict)
+}

@@ -1,5 +1,4 @@
 import Signals
-import Synchronization
 
 /// A scheduler whose clock moves only when a test says so: time-based operators run in virtual
 /// time, instantly and deterministically.
@@ -15,19 +14,8 @@ import Synchronization
 /// those due within the advanced span run in the same call. The scheduler is `Sendable` and
 /// holds no global state, so tests using their own schedulers run in parallel.
 public final class TestScheduler: Scheduler {
-    private struct Job {
-        var due: SchedulerInstant
-        var sequence: Int
-        var action: @Sendable () -> Void
-    }
-
-    private struct State {
-        var now = SchedulerInstant.zero
-        var nextSequence = 0
-        var jobs: [Job] = []
-    }
-
-    private let state = Locked(State())
+    /// The virtual clock (the same one an app can use: `Signals.VirtualTimeScheduler`).
+    public let clock = VirtualTimeScheduler()
     /// The virtual duration of one marble tick (`-`).
     public let tick: Duration
     let registry = TestSignalRegistry()
@@ -40,9 +28,7 @@ public final class TestScheduler: Scheduler {
     }
 
     /// The virtual time.
-    public var now: SchedulerInstant {
-        state.withLock { $0.now }
-    }
+    public var now: SchedulerInstant { clock.now }
 
     /// The virtual time in ticks (rounded down).
     public var nowInTicks: Int {
@@ -50,26 +36,16 @@ public final class TestScheduler: Scheduler {
     }
 
     /// How many actions are waiting.
-    public var pendingActionCount: Int {
-        state.withLock { $0.jobs.count }
-    }
+    public var pendingActionCount: Int { clock.pendingActionCount }
 
     /// Schedules `action` at the current virtual time; it runs at the next `advance` or `run`.
     public func schedule(_ action: @escaping @Sendable () -> Void) {
-        _ = insert(after: .zero, action)
+        clock.schedule(action)
     }
 
     /// Schedules `action` after `delay` of virtual time; disposing the result removes it.
     public func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
-        let sequence = insert(after: delay, action)
-        return AnyDisposable { [weak self] in
-            // The removed jobs are returned, so their actions are released after unlocking.
-            _ = self?.state.withLock { state -> [Job] in
-                let removed = state.jobs.filter { $0.sequence == sequence }
-                state.jobs.removeAll { $0.sequence == sequence }
-                return removed
-            }
-        }
+        clock.schedule(after: delay, action)
     }
 
     /// Removes every pending action without running it, and returns how many there were.
@@ -80,14 +56,7 @@ public final class TestScheduler: Scheduler {
     /// reachable from its actions would otherwise stay alive for good, a reference cycle that
     /// LeakSanitizer reports. `defer { scheduler.cancelAll() }` right after creating it.
     @discardableResult
-    public func cancelAll() -> Int {
-        // The actions are returned and released after unlocking (their deinits are user code).
-        let removed = state.withLock { state -> [Job] in
-            defer { state.jobs = [] }
-            return state.jobs
-        }
-        return removed.count
-    }
+    public func cancelAll() -> Int { clock.cancelAll() }
 
     /// Schedules `action` at marble tick `tick`, counted from time zero like the ticks of a
     /// diagram (at once, in order, if that time has passed).
@@ -96,26 +65,10 @@ public final class TestScheduler: Scheduler {
         schedule(after: max(.zero, SchedulerInstant(sinceEpoch: self.tick * tick) - now), action)
     }
 
-    private func insert(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> Int {
-        state.withLock { state -> Int in
-            let job = Job(due: state.now + max(.zero, delay), sequence: state.nextSequence, action: action)
-            state.nextSequence += 1
-            // Keep jobs sorted by (due, sequence): insert after every job due at or before.
-            var low = 0
-            var high = state.jobs.count
-            while low < high {
-                let mid = (low + high) / 2
-                if state.jobs[mid].due <= job.due { low = mid + 1 } else { high = mid }
-            }
-            state.jobs.insert(job, at: low)
-            return job.sequence
-        }
-    }
-
     /// Moves the clock forward by `duration`, running every action due by then, in order.
     public func advance(by duration: Duration = .zero) {
         precondition(duration >= .zero, "TestScheduler: cannot move back in time")
-        advance(to: now + duration)
+        clock.advance(by: duration)
     }
 
     /// Moves the clock forward by `ticks` marble ticks.
@@ -124,37 +77,13 @@ public final class TestScheduler: Scheduler {
     }
 
     /// Moves the clock to `instant`, running every action due by then, in order.
-    public func advance(to instant: SchedulerInstant) {
-        while let job = popJob(dueBy: instant) {
-            job.action()
-        }
-        state.withLock { state in
-            if state.now < instant { state.now = instant }
-        }
-    }
+    public func advance(to instant: SchedulerInstant) { clock.advance(to: instant) }
 
     /// Runs every scheduled action, moving the clock to each one's time, until none is left.
     ///
     /// A repeating timer never lets the queue empty: `run()` stops it with a precondition
     /// failure after `maxActions` actions; use `advance(by:)` for such tests.
-    public func run(maxActions: Int = 1_000_000) {
-        var count = 0
-        while let job = popJob(dueBy: nil) {
-            count += 1
-            precondition(count <= maxActions, "TestScheduler.run(): more than \(maxActions) actions; a repeating timer? Use advance(by:) instead")
-            job.action()
-        }
-    }
-
-    private func popJob(dueBy limit: SchedulerInstant?) -> Job? {
-        state.withLock { state -> Job? in
-            guard let first = state.jobs.first else { return nil }
-            if let limit, first.due > limit { return nil }
-            state.jobs.removeFirst()
-            if state.now < first.due { state.now = first.due }
-            return first
-        }
-    }
+    public func run(maxActions: Int = 1_000_000) { clock.run(maxActions: maxActions) }
 
     /// The marble tick of an instant (rounded down), and whether it falls exactly on a tick.
     func ticks(of instant: SchedulerInstant) -> (tick: Int, exact: Bool) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Reads LeakSanitizer output and lists the leaks whose allocation stack runs through this
-project's code (a frame in Sources/ or Tests/ of the repository). Exit 1 if there is any.
+project's code (a frame in Sources/, Tests/ or Apps/ of the repository). Exit 1 if there is any.
 
 Leaks allocated entirely by the toolchain's libraries (XCTest keeps its suite objects until
 exit, for example) are counted and named, but do not fail the run.
@@ -16,7 +16,7 @@ ours, theirs = [], 0
 for block in re.split(r"\n(?=(?:Direct|Indirect) leak of)", text)[1:]:
     block = block.split("\n\n")[0]
     frames = [line.strip() for line in block.splitlines() if re.match(r"\s*#\d+ ", line)]
-    if any(f"{root}/Sources/" in frame or f"{root}/Tests/" in frame for frame in frames):
+    if any(any(f"{root}/{d}/" in frame for d in ("Sources", "Tests", "Apps")) for frame in frames):
         ours.append(block)
     else:
         theirs += 1

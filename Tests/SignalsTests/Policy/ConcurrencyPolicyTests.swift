@@ -24,7 +24,8 @@ import Testing
             let rest = manifest[range.lowerBound...]
             return rest[..<(rest.range(of: "),\n")?.lowerBound ?? rest.endIndex)]
         }
-        #expect(declarations.count >= 20, "the manifest lists every target")
+        // 14 spelled out, plus the two helpers every app and its tests go through (app, appTests).
+        #expect(declarations.count >= 16, "the manifest lists every target")
         for declaration in declarations {
             #expect(declaration.contains("swiftSettings: strict"), "not in Swift 6 mode: \(declaration.prefix(60))")
         }
@@ -32,7 +33,7 @@ import Testing
 
     @Test func everyUncheckedEscapeSaysWhyItIsSafe() throws {
         var escapes = 0
-        for file in try Self.swiftFiles(under: "Sources") + Self.swiftFiles(under: "Tests/Support") {
+        for file in try Self.swiftFiles(under: "Sources") + Self.swiftFiles(under: "Apps") + Self.swiftFiles(under: "Tests/Support") {
             let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
             for (index, line) in lines.enumerated()
             where line.contains("@unchecked Sendable") || line.contains("nonisolated(unsafe)") {

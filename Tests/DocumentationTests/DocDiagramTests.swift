@@ -55,7 +55,7 @@ struct DocDiagram {
 
     static func all() throws -> [DocDiagram] {
         let sources = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("Sources")
         var result: [DocDiagram] = []
         for module in ["Signals", "MVVM"] {

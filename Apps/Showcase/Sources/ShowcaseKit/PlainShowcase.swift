@@ -7,7 +7,6 @@ import MVVM
 import MovieInfo
 import PersonProfile
 import Signals
-import SignalsTesting
 import TerminalUI
 
 /// What plain mode was asked to do.
@@ -82,11 +81,12 @@ public struct PlainShowcase {
             out.append("Go is disabled: the search needs more than 3 characters.")
             return out.joined(separator: "\n")
         }
-        let errors = Recorder<ConnectionAlert, Never>()
-        errors.subscribe(to: viewModel.alerts)
+        let lastAlert = Locked<ConnectionAlert?>(nil)
+        let alerts = viewModel.alerts.sink(value: { alert in lastAlert.withLock { $0 = alert } })
+        defer { alerts.dispose() }
         viewModel.executeSearch.execute()
         clock.settle { !viewModel.isSearching.value }
-        if let alert = errors.values.last {
+        if let alert = lastAlert.withLock({ $0 }) {
             out.append("\(alert.title): \(alert.message)")
             out.append("  (\(alert.detail))")
             return out.joined(separator: "\n")
@@ -252,14 +252,14 @@ final class PlainGoodsListView: GoodsListViewProtocol {
 /// Time for plain mode: virtual (instant) offline, real when talking to the live APIs.
 final class PlainClock: Sendable {
     let scheduler: any Scheduler
-    private let virtual: TestScheduler?
+    private let virtual: VirtualTimeScheduler?
 
     init(live: Bool) {
         if live {
             virtual = nil
             scheduler = SerialQueueScheduler(label: "showcase.plain")
         } else {
-            let test = TestScheduler()
+            let test = VirtualTimeScheduler()
             virtual = test
             scheduler = test
         }

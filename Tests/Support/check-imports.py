@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""The package's dependency rules, checked against the sources (issue 18).
+
+Usage: check-imports.py [PACKAGE_ROOT]   (runs `swift package dump-package` there)
+
+1. Declared = imported: every target's `import` lines name exactly the targets and products it
+   declares (system modules aside).
+2. No non-test target depends on SignalsTesting.
+3. The allowed arrows: Signals imports nothing of ours; MVVM imports Signals only; a view layer
+   (TerminalUI, WebUI) imports Signals and MVVM only; the app modules import no view layer; only
+   the showcase (and the view layers' own tests) import a view layer.
+Exit 1 with one line per broken rule.
+"""
+import json, os, re, subprocess, sys
+
+root = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
+package = json.loads(subprocess.run(["swift", "package", "dump-package"], cwd=root, check=True,
+                                    capture_output=True, text=True).stdout)
+SYSTEM = {"Foundation", "FoundationNetworking", "FoundationEssentials", "Dispatch", "Glibc", "Darwin",
+          "Musl", "Android", "WinSDK", "Synchronization", "Observation", "Testing", "XCTest", "os", "_Concurrency"}
+# A product's module name where it differs from the product's.
+PRODUCT_MODULES = {}
+VIEW_LAYERS = {"TerminalUI", "WebUI"}
+SHOWCASE = {"ShowcaseKit", "Showcase", "WebShowcase"}
+IMPORT = re.compile(r"^\s*(?:@[\w]+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_]\w*)", re.M)
+
+targets = {t["name"]: t for t in package["targets"]}
+ours = set(targets)
+problems = []
+
+def path_of(target):
+    if target.get("path"):
+        return os.path.join(root, target["path"])
+    return os.path.join(root, "Tests" if target["type"] == "test" else "Sources", target["name"])
+
+def declared(target):
+    names = set()
+    for dependency in target["dependencies"]:
+        kind, value = next(iter(dependency.items()))
+        name = value[0]
+        names.add(PRODUCT_MODULES.get(name, name) if kind == "product" else name)
+    return names
+
+def imported(target):
+    names = set()
+    for folder, _, files in os.walk(path_of(target)):
+        for file in files:
+            if file.endswith(".swift"):
+                with open(os.path.join(folder, file), encoding="utf-8") as handle:
+                    names.update(IMPORT.findall(handle.read()))
+    return names - SYSTEM - {target["name"]}
+
+for name, target in sorted(targets.items()):
+    want, have = declared(target), imported(target)
+    for missing in sorted(have - want):
+        problems.append(f"{name} imports {missing} but does not declare it")
+    for unused in sorted(want - have):
+        problems.append(f"{name} declares {unused} but never imports it")
+    mine = have & ours
+    is_test = target["type"] == "test"
+    under_apps = (target.get("path") or "").startswith("Apps/")
+    if not is_test and "SignalsTesting" in want | have and name != "SignalsTesting" and target["type"] != "test":
+        problems.append(f"{name} is not a test target but depends on SignalsTesting")
+    rules = {"Signals": set(), "MVVM": {"Signals"}, "TerminalUI": {"Signals", "MVVM"}, "WebUI": {"Signals", "MVVM"}}
+    if name in rules and mine - rules[name]:
+        problems.append(f"{name} may import only {sorted(rules[name]) or 'nothing of ours'}, but imports {sorted(mine - rules[name])}")
+    if mine & VIEW_LAYERS and not (name in SHOWCASE or (is_test and (name.removesuffix("Tests") in VIEW_LAYERS | SHOWCASE))):
+        problems.append(f"{name} imports a view layer ({sorted(mine & VIEW_LAYERS)}); only the showcase may")
+    if under_apps and name not in SHOWCASE and not is_test and mine & VIEW_LAYERS:
+        problems.append(f"app module {name} imports a view layer")
+
+if problems:
+    print("check-imports: the package's dependency rules are broken:")
+    for problem in problems:
+        print("  " + problem)
+    sys.exit(1)
+print(f"check-imports: {len(targets)} targets; declared = imported, and the allowed arrows hold")
