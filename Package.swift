@@ -42,8 +42,8 @@ let package = Package(
         // The seed apps (Apps/), headless: models, services, offline catalogs, view models. They
         // import no view layer. Tests/Support/check-imports.py checks these rules in CI.
         .target(name: "LiveHTTP", dependencies: ["Signals"], path: "Apps/LiveHTTP/Sources", swiftSettings: strict),
-        app("PersonProfile", ["MVVM"]),
-        appTests("PersonProfile", ["PersonProfile"]),
+        app("PersonProfile", ["Signals", "MVVM"]),
+        appTests("PersonProfile", ["PersonProfile", "MVVM", "Signals"]),
         app("Login", ["Signals", "MVVM"]),
         appTests("Login", ["Login", "MVVM", "Signals", "SignalsTesting"]),
         app("GoodsCatalog", ["Signals", "MVVM"]),

@@ -138,6 +138,18 @@ extension DocRunners {
             let source = scheduler.hot(diagram.input())
             return ["whileActive": scheduler.marbles(of: source.signal.forward(whileActive: lifecycle))]
         },
+        "ViewModelLifecycle.swift#untilLeft": { diagram in
+            let scheduler = TestScheduler()
+            let lifecycle = ViewModelLifecycle()
+            let marks = try! MarbleDiagram(parsing: diagram.input("active"))
+            for (tick, tickMarks) in marks.ticks {
+                for case .value(let flag) in tickMarks {
+                    scheduler.schedule(atTick: tick) { flag == "T" ? lifecycle.activate() : lifecycle.deactivate() }
+                }
+            }
+            let source = scheduler.cold(diagram.input())
+            return ["untilLeft": scheduler.marbles(of: source.signal.take(untilInactive: lifecycle))]
+        },
         "Share.swift#second": { diagram in
             let scheduler = TestScheduler()
             let shared = scheduler.cold(diagram.input()).signal.share(replay: 1)

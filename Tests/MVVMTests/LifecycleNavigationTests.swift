@@ -1,3 +1,4 @@
+import Dispatch
 import MVVM
 import Signals
 import SignalsTesting
@@ -93,7 +94,7 @@ import Testing
         let service: any NavigationService = navigator
         service.push(ResultsViewModel(query: "sunset"))
         #expect(navigator.stack.count == 2)
-        #expect((navigator.top as? ResultsViewModel)?.query == "sunset")
+        #expect(navigator.top(ResultsViewModel.self)?.query == "sunset")
         service.pop()
         service.pop()
         #expect(navigator.stack.count == 1, "the first screen is never popped")
@@ -103,19 +104,84 @@ import Testing
     @Test func theViewLayerMapsViewModelTypesToScreens() throws {
         let registry = ScreenRegistry<String>()
         registry.register(ResultsViewModel.self) { "Results for \($0.query)" }
-        #expect(registry.screen(for: ResultsViewModel(query: "cat")) == "Results for cat")
-        #expect(registry.canShow(ResultsViewModel(query: "")))
-        #expect(!registry.canShow(SearchViewModel()))
+        #expect(try registry.screen(for: ResultsViewModel(query: "cat")) == "Results for cat")
+        #expect(throws: UnregisteredScreenError.self) { try registry.screen(for: SearchViewModel()) }
     }
 
     @Test func anUnregisteredViewModelTypeIsAClearError() {
         let registry = ScreenRegistry<String>()
         do {
-            _ = try registry.makeScreen(for: SearchViewModel())
+            _ = try registry.screen(for: SearchViewModel())
             Issue.record("expected an error")
         } catch {
             #expect(error.viewModelType == "SearchViewModel")
             #expect(error.description.contains("register(SearchViewModel.self)"))
         }
+    }
+
+    final class Screen: ViewModelLifecycleOwner {
+        let name: String
+        let lifecycle = ViewModelLifecycle()
+        init(_ name: String) { self.name = name }
+    }
+
+    /// The navigator drives each view model's lifecycle: active exactly while on top.
+    @Test func theVisibleViewModelIsTheActiveOne() {
+        let search = Screen("search"), results = Screen("results"), detail = Screen("detail")
+        let navigator = Navigator(root: search)
+        #expect(search.lifecycle.isActive.value)
+        navigator.push(results)
+        #expect(!search.lifecycle.isActive.value && results.lifecycle.isActive.value)
+        navigator.push(detail)
+        #expect(!results.lifecycle.isActive.value && detail.lifecycle.isActive.value)
+        navigator.pop()
+        #expect(!detail.lifecycle.isActive.value && results.lifecycle.isActive.value, "refresh on return")
+        navigator.close()
+        #expect([search, results, detail].allSatisfy { !$0.lifecycle.isActive.value })
+    }
+
+    /// A push from a view model that is no longer visible (the user left while its request was
+    /// in flight) is dropped; from the visible one it goes through.
+    @Test func aPushFromAViewModelTheUserLeftIsDropped() {
+        let launcher = Screen("launcher"), search = Screen("search")
+        let navigator = Navigator(root: launcher)
+        defer { navigator.close() }
+        navigator.push(search)
+        #expect(navigator.push(Screen("results"), from: search))
+        navigator.pop()
+        navigator.pop()
+        #expect(!navigator.push(Screen("late results"), from: search), "search was left")
+        #expect(navigator.stack(of: Screen.self).map(\.name) == ["launcher"])
+    }
+
+    /// Random pushes and pops from several threads: the changes, replayed in the order they are
+    /// delivered, rebuild exactly the final stack, and only the top is active.
+    @Test(arguments: 0..<20) func changesArriveInTheOrderTheStackChanged(seed: Int) {
+        let root = Screen("root")
+        let navigator = Navigator(root: root)
+        let replayed = Locked<[ObjectIdentifier]>([ObjectIdentifier(root)])
+        let recording = navigator.changes.sink(value: { change in
+            replayed.withLock { stack in
+                switch change {
+                case .pushed(let viewModel): stack.append(ObjectIdentifier(viewModel))
+                case .popped(let viewModel):
+                    #expect(stack.last == ObjectIdentifier(viewModel), "a pop removes the top as replayed")
+                    stack.removeLast()
+                }
+            }
+        })
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            var random = UInt64(seed * 31 + thread + 1)
+            for step in 0..<300 {
+                random = random &* 6364136223846793005 &+ 1442695040888963407
+                if random >> 62 == 0 { navigator.pop() } else { navigator.push(Screen("\(thread).\(step)")) }
+            }
+        }
+        let final = navigator.stack
+        #expect(replayed.withLock { $0 } == final.map { ObjectIdentifier($0) })
+        let active = navigator.stack(of: Screen.self).filter { $0.lifecycle.isActive.value }
+        #expect(active.count == 1 && active.first === final.last)
+        recording.dispose()
+        navigator.close()
     }
 }

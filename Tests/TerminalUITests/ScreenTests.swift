@@ -165,6 +165,27 @@ final class Harness {
         #expect(harness.line(0) == "Search")
     }
 
+    /// A view model type with no screen is reported (the dialog names it and how to register
+    /// it) and popped from the navigator, so the user stays on a screen that exists.
+    @Test func aViewModelWithNoScreenIsReportedAndPopped() {
+        final class SearchVM: Sendable {}
+        final class OrphanVM: Sendable {}
+        let navigator = Navigator(root: SearchVM())
+        defer { navigator.close() }
+        let registry = ScreenRegistry<NavigationStack.Page>()
+        registry.register(SearchVM.self) { _ in .init(title: "Search", view: Label("search screen")) }
+        let stack = NavigationStack()
+        stack.bind(to: navigator, registry: registry)
+        let harness = Harness(stack)
+        navigator.push(OrphanVM())
+        harness.app.drawNow()
+        #expect(harness.text.contains("No screen"))
+        #expect(harness.text.contains("OrphanVM"))
+        #expect(navigator.stack.count == 1, "the orphan is popped")
+        #expect(stack.pages.count == 1)
+        #expect(harness.line(0) == "Search")
+    }
+
     @Test func wideCharactersAtLineEndsAndSegments() {
         let label = Label("评分 ⭐️⭐️⭐️⭐️⭐️⭐️⭐️ 商品列表")
         let segments = SegmentedControl(["Now Playing", "Popular"])

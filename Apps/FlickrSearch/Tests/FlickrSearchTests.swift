@@ -139,7 +139,7 @@ final class FlickrFixture: Sendable {
         fixture.search.executeSearch.execute()
         fixture.scheduler.advance(by: .seconds(1))
         #expect(fixture.service.requests == ["search:bridge"], "the second tap started nothing")
-        let results = fixture.navigator.top as? FlickrSearchResultsViewModel
+        let results = fixture.navigator.top(FlickrSearchResultsViewModel.self)
         #expect(results?.title == "bridge")
         #expect(fixture.search.recentSearches.value.first?.searchString == "bridge")
     }
@@ -196,7 +196,7 @@ final class FlickrFixture: Sendable {
         fixture.scheduler.advance(by: .seconds(1))
         #expect(fixture.service.requests.last == "search:cats")
         #expect(fixture.search.recentSearches.value.first?.searchString == "cats")
-        #expect((fixture.navigator.top as? FlickrSearchResultsViewModel)?.title == "cats")
+        #expect(fixture.navigator.top(FlickrSearchResultsViewModel.self)?.title == "cats")
     }
 }
 
@@ -207,11 +207,13 @@ final class FlickrFixture: Sendable {
     @MainActor @Test func viewModelsNavigateThroughTheServices() throws {
         let fixture = FlickrFixture()
         fixture.runSearch("bridge")
-        let pushed = try #require(fixture.navigator.top as? FlickrSearchResultsViewModel)
+        let pushed = try #require(fixture.navigator.top(FlickrSearchResultsViewModel.self))
         let registry = ScreenRegistry<String>()
         registry.register(FlickrSearchResultsViewModel.self) { "results screen: \($0.title)" }
-        #expect(registry.screen(for: pushed) == "results screen: bridge")
-        #expect(!registry.canShow(fixture.search), "the search screen is not registered in this test")
+        #expect(try registry.screen(for: pushed) == "results screen: bridge")
+        #expect(throws: UnregisteredScreenError.self, "the search screen is not registered in this test") {
+            try registry.screen(for: fixture.search)
+        }
     }
 }
 
@@ -220,7 +222,7 @@ final class FlickrFixture: Sendable {
     @Test func oneItemPerPhoto() {
         let fixture = FlickrFixture()
         fixture.runSearch("cats")
-        let results = fixture.navigator.top as! FlickrSearchResultsViewModel
+        let results = fixture.navigator.top(FlickrSearchResultsViewModel.self)!
         #expect(results.title == "cats")
         #expect(results.items.count == results.results.photos.count)
         #expect(results.items.first?.title == results.results.photos.first?.title)
@@ -230,7 +232,7 @@ final class FlickrFixture: Sendable {
     @Test func metadataLoadsAfterOneSecondOfVisibility() {
         let fixture = FlickrFixture(latency: .milliseconds(300))
         fixture.runSearch("cats")
-        let item = (fixture.navigator.top as! FlickrSearchResultsViewModel).items[0]
+        let item = fixture.navigator.top(FlickrSearchResultsViewModel.self)!.items[0]
         #expect(item.favourites.value == nil && item.comments.value == nil)
         #expect(item.countsText.value == nil, "FS-V8: counts are shown only once loaded")
         item.isVisible.value = true
@@ -247,7 +249,7 @@ final class FlickrFixture: Sendable {
     @Test func hidingCancelsAndTheNextVisibilityReArms() {
         let fixture = FlickrFixture(latency: .milliseconds(300))
         fixture.runSearch("cats")
-        let item = (fixture.navigator.top as! FlickrSearchResultsViewModel).items[1]
+        let item = fixture.navigator.top(FlickrSearchResultsViewModel.self)!.items[1]
         let request = "metadata:\(item.photo.identifier)"
         item.isVisible.value = true
         fixture.scheduler.advance(by: .milliseconds(500))
@@ -268,7 +270,7 @@ final class FlickrFixture: Sendable {
     @Test func metadataErrorsAreIgnored() {
         let fixture = FlickrFixture(latency: .milliseconds(300))
         fixture.runSearch("cats")
-        let item = (fixture.navigator.top as! FlickrSearchResultsViewModel).items[2]
+        let item = fixture.navigator.top(FlickrSearchResultsViewModel.self)!.items[2]
         fixture.service.failRequests(with: .api(code: 1, message: "Photo not found"))
         item.isVisible.value = true
         fixture.scheduler.advance(by: .seconds(2))
@@ -281,7 +283,7 @@ final class FlickrFixture: Sendable {
         fixture.search.searchText.value = "snow"
         fixture.search.executeSearch.execute()
         fixture.scheduler.advance(by: .seconds(1))
-        let results = fixture.navigator.top as! FlickrSearchResultsViewModel
+        let results = fixture.navigator.top(FlickrSearchResultsViewModel.self)!
         for item in results.items.prefix(3) { item.isVisible.value = true }
         fixture.scheduler.advance(by: .seconds(2))
         #expect(results.items.prefix(3).allSatisfy { $0.favourites.value != nil })

@@ -207,11 +207,11 @@ import Testing
         defer { recording.dispose() }
         search.searchText.value = "golden gate"
         search.executeSearch.execute()
-        guard case .pushed(let viewModel)? = try pushes.signal.blocking(timeout: .seconds(10)).first() else {
+        guard case .pushed? = try pushes.signal.blocking(timeout: .seconds(10)).first() else {
             Issue.record("no results screen")
             return
         }
-        let results = try #require(viewModel as? FlickrSearchResultsViewModel)
+        let results = try #require(navigator.top(FlickrSearchResultsViewModel.self))
         #expect(results.title == "golden gate")
         #expect(results.items.count == 2)
         #expect(search.recentRows.value.first?.totalText == "1,973")

@@ -60,13 +60,14 @@ final class GoodsFixture: Sendable {
     @Test func choosingACategoryOpensItsList() {
         let fixture = GoodsFixture()
         let categories = CategoryListViewModel(services: fixture.services)
+        fixture.navigator.push(categories)  // on screen, as the app shows it
         categories.load()
         #expect(categories.isLoading.value)
         fixture.scheduler.run()
         #expect(categories.rows.value.count == 6)
         #expect(categories.rows.value.first?.title == "茶叶 Tea")
         categories.select(index: 1)
-        let list = fixture.navigator.top as? GoodsListViewModel
+        let list = fixture.navigator.top(GoodsListViewModel.self)
         #expect(list?.category.value.sortID == "2")
         #expect(list?.title == "商品列表")
     }
@@ -75,6 +76,7 @@ final class GoodsFixture: Sendable {
     @Test func pagingFollowsSeed004() {
         let fixture = GoodsFixture()
         let list = GoodsListViewModel(category: fixture.category("2"), services: fixture.services)
+        fixture.navigator.push(list)  // on screen, as the app shows it
         list.first()
         fixture.scheduler.run()
         #expect(list.rows.value.count == 15)
@@ -103,6 +105,7 @@ final class GoodsFixture: Sendable {
     @Test func pageBoundaries() {
         let fixture = GoodsFixture()
         let fifteen = GoodsListViewModel(category: fixture.category("3"), services: fixture.services)
+        fixture.navigator.push(fifteen)  // on screen, as the app shows it
         fifteen.first()
         fixture.scheduler.run()
         #expect(fifteen.hasMore.value)
@@ -112,6 +115,7 @@ final class GoodsFixture: Sendable {
         #expect(!fifteen.hasMore.value)
 
         let sixteen = GoodsListViewModel(category: fixture.category("5"), services: fixture.services)
+        fixture.navigator.push(sixteen)  // on screen, as the app shows it
         sixteen.first()
         fixture.scheduler.run()
         sixteen.next()
@@ -120,6 +124,7 @@ final class GoodsFixture: Sendable {
         #expect(!sixteen.hasMore.value)
 
         let empty = GoodsListViewModel(category: fixture.category("6"), services: fixture.services)
+        fixture.navigator.push(empty)  // on screen, as the app shows it
         empty.first()
         fixture.scheduler.run()
         #expect(empty.rows.value.isEmpty)
@@ -131,6 +136,7 @@ final class GoodsFixture: Sendable {
     @Test func newCategoryResetsAndNoDuplicateRequests() {
         let fixture = GoodsFixture()
         let list = GoodsListViewModel(category: fixture.category("4"), services: fixture.services)
+        fixture.navigator.push(list)  // on screen, as the app shows it
         list.first()
         fixture.scheduler.run()
         list.next()
@@ -160,6 +166,7 @@ final class GoodsFixture: Sendable {
     @Test func failuresKeepTheRows() {
         let fixture = GoodsFixture()
         let list = GoodsListViewModel(category: fixture.category("2"), services: fixture.services)
+        fixture.navigator.push(list)  // on screen, as the app shows it
         list.first()
         fixture.scheduler.run()
         fixture.offline.failRequests(with: GoodsError("The catalog is unavailable."))
@@ -178,6 +185,7 @@ final class GoodsFixture: Sendable {
     @Test func categoryAndDetailLoadFailuresShowTheMessageAndRetryClearsIt() {
         let fixture = GoodsFixture()
         let categories = CategoryListViewModel(services: fixture.services)
+        fixture.navigator.push(categories)  // on screen, as the app shows it
         let detail = GoodsDetailViewModel(goodsID: "1-3", services: fixture.services)
         fixture.offline.failRequests(with: GoodsError("The catalog is unavailable."))
         categories.load()
@@ -200,12 +208,13 @@ final class GoodsFixture: Sendable {
     @Test func selectingAnItemSendsItsIDAndOpensTheDetail() {
         let fixture = GoodsFixture()
         let list = GoodsListViewModel(category: fixture.category("1"), services: fixture.services)
+        fixture.navigator.push(list)  // on screen, as the app shows it
         let clicks = fixture.scheduler.record(list.clicks)
         list.first()
         fixture.scheduler.run()
         list.select(index: 2)
         #expect(clicks.values == ["1-3"])
-        let detail = fixture.navigator.top as? GoodsDetailViewModel
+        let detail = fixture.navigator.top(GoodsDetailViewModel.self)
         #expect(detail?.goodsID == "1-3")
         detail?.load()
         fixture.scheduler.run()
@@ -221,7 +230,7 @@ final class GoodsFixture: Sendable {
         categories.load()
         fixture.scheduler.run()
         categories.select(index: 4) // Toys, 16 items
-        let list = fixture.navigator.top as! GoodsListViewModel
+        let list = fixture.navigator.top(GoodsListViewModel.self)!
         list.first()
         fixture.scheduler.run()
         #expect(list.rows.value.count == 15)
@@ -230,7 +239,7 @@ final class GoodsFixture: Sendable {
         #expect(list.rows.value.count == 16)
         #expect(!list.hasMore.value)
         list.select(index: 15)
-        let detail = fixture.navigator.top as! GoodsDetailViewModel
+        let detail = fixture.navigator.top(GoodsDetailViewModel.self)!
         detail.load()
         fixture.scheduler.run()
         #expect(detail.goodsID == "5-16")
@@ -252,7 +261,9 @@ final class GoodsFixture: Sendable {
     /// GD-4: data controller → factory → view.bind; taps through the delegate; the controller glues.
     @Test func screenControllerGluesDataControllerFactoryAndView() {
         let fixture = GoodsFixture()
-        let controller = GoodsListScreenController(sortID: "2", services: fixture.services)
+        let page = GoodsDataControllerPage(category: fixture.category("2"), services: fixture.services)
+        fixture.navigator.push(page)  // on screen, as the app shows it
+        let controller = page.controller
         let view = FakeListView()
         controller.viewDidLoad(view)
         fixture.scheduler.run()
@@ -264,7 +275,7 @@ final class GoodsFixture: Sendable {
         #expect(view.bound.last?.cellViewModelArray.count == 30)
         #expect(fixture.spy.requests.value.map(\.page) == [1, 2], "the same paging rules as the bound version")
         controller.didSelectRow(goodsID: "2-5")
-        #expect((fixture.navigator.top as? GoodsDetailViewModel)?.goodsID == "2-5")
+        #expect(fixture.navigator.top(GoodsDetailViewModel.self)?.goodsID == "2-5")
         controller.didPullToRefresh()
         fixture.scheduler.run()
         #expect(view.bound.last?.cellViewModelArray.count == 15)
@@ -281,7 +292,9 @@ final class GoodsFixture: Sendable {
     @Test func errorsReachTheView() {
         let fixture = GoodsFixture()
         fixture.offline.failRequests(with: GoodsError("Offline."))
-        let controller = GoodsListScreenController(sortID: "2", services: fixture.services)
+        let page = GoodsDataControllerPage(category: fixture.category("2"), services: fixture.services)
+        fixture.navigator.push(page)  // on screen, as the app shows it
+        let controller = page.controller
         let view = FakeListView()
         controller.viewDidLoad(view)
         fixture.scheduler.run()

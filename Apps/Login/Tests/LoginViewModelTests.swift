@@ -56,7 +56,7 @@ import Testing
         #expect(!fixture.viewModel.isLoginEnabled.value || !fixture.viewModel.login.isEnabled.value)
         fixture.scheduler.advance(by: .seconds(1))
         #expect(users.values == [User(userName: "ada", displayName: "Ada Lovelace")])
-        let success = fixture.navigator.top as? LoginSuccessViewModel
+        let success = fixture.navigator.top(LoginSuccessViewModel.self)
         #expect(success?.userNameText == "Signed in as ada")
         #expect(success?.greeting == "Welcome, Ada Lovelace!")
         #expect(!(success?.userNameText.contains("lovelace") ?? true), "never the password in clear")
@@ -114,7 +114,7 @@ import Testing
         fixture.service.failRequests(with: nil)
         fixture.viewModel.login.execute()
         fixture.scheduler.run()
-        #expect(fixture.navigator.top is LoginSuccessViewModel)
+        #expect(fixture.navigator.top(LoginSuccessViewModel.self) != nil)
     }
 
     /// LG: the whole app without a view: type, log in, see the success screen, go back.
@@ -131,7 +131,7 @@ import Testing
         #expect(login.isLoginEnabled.value)
         login.login.execute()
         scheduler.run()
-        let success = navigator.top as? LoginSuccessViewModel
+        let success = navigator.top(LoginSuccessViewModel.self)
         #expect(success?.user.userName == "ada")
         success?.back()
         #expect(navigator.top === login)

@@ -247,10 +247,12 @@ final class MovieFixture: Sendable {
     /// MI-S5: the detail screen shows genres, runtime, cast and a trailer link.
     @Test func detailScreen() throws {
         let fixture = MovieFixture()
-        let list = MovieListViewModel(services: fixture.services)
+        let app = MoviesTabsViewModel(services: fixture.services)
+        fixture.navigator.push(app)  // on screen, as the app shows it
+        let list = app.list
         fixture.scheduler.run()
         list.select(index: 1)
-        let detail = try #require(fixture.navigator.top as? MovieDetailViewModel)
+        let detail = try #require(fixture.navigator.top(MovieDetailViewModel.self))
         detail.load()
         #expect(detail.isLoading.value)
         fixture.scheduler.run()
@@ -265,10 +267,12 @@ final class MovieFixture: Sendable {
     /// clears the message and shows the detail.
     @Test func detailLoadFailureShowsTheErrorAndRetryClearsIt() throws {
         let fixture = MovieFixture()
-        let list = MovieListViewModel(services: fixture.services)
+        let app = MoviesTabsViewModel(services: fixture.services)
+        fixture.navigator.push(app)  // on screen, as the app shows it
+        let list = app.list
         fixture.scheduler.run()
         list.select(index: 0)
-        let detail = try #require(fixture.navigator.top as? MovieDetailViewModel)
+        let detail = try #require(fixture.navigator.top(MovieDetailViewModel.self))
         fixture.service.failRequests(with: .invalidResponse(status: 401, message: "Invalid API key: You must be granted a valid key."))
         detail.load()
         fixture.scheduler.run()
@@ -286,6 +290,7 @@ final class MovieFixture: Sendable {
     @Test func wholeAppFlowWithoutAView() {
         let fixture = MovieFixture()
         let app = MoviesTabsViewModel(services: fixture.services)
+        fixture.navigator.push(app)  // on screen, as the app shows it
         #expect(app.tabs == ["Movies", "Search"])
         fixture.scheduler.run()
         #expect(app.list.movies.value.count == 20)
@@ -298,6 +303,6 @@ final class MovieFixture: Sendable {
         #expect(!app.search.movies.value.isEmpty)
         #expect(app.search.movies.value.count <= 5)
         app.search.select(index: 0)
-        #expect(fixture.navigator.top is MovieDetailViewModel)
+        #expect(fixture.navigator.top(MovieDetailViewModel.self) != nil)
     }
 }

@@ -59,3 +59,22 @@ extension Signal {
         return events.dematerialize()
     }
 }
+
+extension Signal {
+    /// Ends this stream (completing it, and disposing its source) when `lifecycle` becomes
+    /// inactive: work a screen started stops when the user leaves it (a search, a login, a
+    /// page load), and its answer never arrives.
+    ///
+    /// ```text
+    /// active:      T---F--
+    /// self:        -a---b-|
+    /// untilLeft:   -a--|
+    /// ```
+    ///
+    /// Only the change to inactive ends it: a stream subscribed while the view model is
+    /// inactive (a headless test that never shows it) runs until it ends by itself or the next
+    /// time the view model leaves the screen.
+    public func take(untilInactive lifecycle: ViewModelLifecycle) -> Signal {
+        prefix(untilOutputFrom: lifecycle.didBecomeInactive)
+    }
+}

@@ -132,7 +132,10 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
         request.inner = fetch(key, page, pageSize).sink(
             value: { [weak self] items in self?.received(items, page: page, generation: generation) },
             completion: { [weak self] completion in
-                if case .failed(let error) = completion { self?.failed(error, generation: generation) }
+                switch completion {
+                case .failed(let error): self?.failed(error, generation: generation)
+                case .completed: self?.ended(generation: generation)
+                }
             }
         )
     }
@@ -162,6 +165,18 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
         if loadingProperty.value { loadingProperty.value = false }
         errorProperty.value = error
         errorsSubject.send(error)
+    }
+
+    /// The request ended: after its page (nothing to do), or without one (cancelled, e.g. by
+    /// `take(untilInactive:)` when the user left the screen): the list stops loading and keeps
+    /// what it had, and the same page can be asked for again.
+    private func ended(generation: Int) {
+        let stopped = state.withLock { state -> Bool in
+            guard state.generation == generation, state.loadingPage != nil else { return false }
+            state.loadingPage = nil
+            return true
+        }
+        if stopped, loadingProperty.value { loadingProperty.value = false }
     }
 
     private func publish() {

@@ -4,10 +4,20 @@ import Signals
 /// (seed 000's `ViewModelServices.pushViewModel`). View models never know about screens.
 ///
 /// Thread-safe: a view model may push from whatever thread its work finishes on; the view layer
-/// observes the changes on the main actor (`navigator.changes.asDriver()`).
+/// follows the changes on the main actor (`navigator.changes.asDriver()`).
 public protocol NavigationService: AnyObject, Sendable {
     /// Shows the screen of `viewModel` on top of the current one.
     func push(_ viewModel: any AnyObject & Sendable)
+    /// Shows the screen of `viewModel` if `sender` is still the visible view model, and drops
+    /// the push otherwise: the answer to a request the user walked away from does not open a
+    /// screen over wherever they went. Returns whether it was pushed.
+    @discardableResult
+    func push(_ viewModel: any AnyObject & Sendable, from sender: AnyObject) -> Bool
+    /// Shows the screen of `viewModel` if the visible view model is the one whose lifecycle is
+    /// `lifecycle`, and drops the push otherwise: for a part of a screen (a tab's view model)
+    /// that shares its screen's lifecycle. Returns whether it was pushed.
+    @discardableResult
+    func push(_ viewModel: any AnyObject & Sendable, whileActive lifecycle: ViewModelLifecycle) -> Bool
     /// Goes back to the previous screen; does nothing on the first one.
     func pop()
 }
@@ -18,59 +28,166 @@ public enum NavigationChange: Sendable {
     case popped(any AnyObject & Sendable)
 }
 
+/// A view model whose ``ViewModelLifecycle`` the ``Navigator`` drives: active while it is the
+/// visible view model (the top of the stack), inactive while another screen covers it and after
+/// it is popped.
+public protocol ViewModelLifecycleOwner: AnyObject, Sendable {
+    var lifecycle: ViewModelLifecycle { get }
+}
+
 /// The navigation stack of view models. View models push and pop through it (as a
-/// ``NavigationService``); the view layer observes `changes` and builds each screen with a
-/// ``ScreenRegistry``. Headless tests use it as it is and look at `stack`.
+/// ``NavigationService``); the view layer follows `changes` and builds each screen with a
+/// ``ScreenRegistry``. Headless tests use it as it is and look at `stack` or `top(_:)`.
+///
+/// **Lifecycle.** A view model that is a ``ViewModelLifecycleOwner`` is active exactly while it
+/// is on top: pushing another deactivates it, popping back to it activates it again (its
+/// "refresh on return"), popping it or `close()` deactivates it for good.
+///
+/// **Order.** Changes are delivered (and lifecycles switched) one at a time, in the order the
+/// stack changed, whatever threads pushed and popped. A push or pop made while changes are
+/// being delivered (from an observer, or from another thread at that moment) returns at once;
+/// the thread delivering delivers it next. Navigation is rare, so this hand-over stays small.
 public final class Navigator: NavigationService {
-    /// The stack, or `nil` once closed (a push after `close()` is ignored).
-    private let entries: Locked<[any AnyObject & Sendable]?>
+    private struct Pending {
+        var change: NavigationChange
+        var deactivate: [any AnyObject & Sendable]
+        var activate: (any AnyObject & Sendable)?
+    }
+
+    private struct State {
+        /// The stack, or `nil` once closed (a push after `close()` is ignored).
+        var stack: [any AnyObject & Sendable]? = []
+        var pending: [Pending] = []
+        var delivering = false
+        var completed = false
+    }
+
+    private let state: Locked<State>
     private let changesSubject = PublishSubject<NavigationChange, Never>()
 
-    /// Creates a navigator whose first screen shows `root`, if given.
+    /// Creates a navigator whose first screen shows `root`, if given (and activates it).
     public init(root: (any AnyObject & Sendable)? = nil) {
-        entries = Locked(root.map { [$0] } ?? [])
+        state = Locked(State(stack: root.map { [$0] } ?? []))
+        (root as? any ViewModelLifecycleOwner)?.lifecycle.activate()
     }
 
     /// The view models on the stack, the visible one last.
-    public var stack: [any AnyObject & Sendable] { entries.value ?? [] }
+    public var stack: [any AnyObject & Sendable] { state.withLock { $0.stack ?? [] } }
 
     /// Every push and pop, in order.
     public var changes: Signal<NavigationChange, Never> { changesSubject.signal }
 
     /// The visible view model.
-    public var top: (any AnyObject & Sendable)? { entries.value?.last }
+    public var top: (any AnyObject & Sendable)? { state.withLock { $0.stack?.last } }
+
+    /// The visible view model if it is a `ViewModel`, else `nil`:
+    /// `try #require(navigator.top(ResultsViewModel.self))` in a test.
+    public func top<ViewModel: AnyObject>(_ type: ViewModel.Type) -> ViewModel? {
+        top.flatMap { $0 as? ViewModel }
+    }
+
+    /// The view models on the stack that are `ViewModel`s, bottom first.
+    public func stack<ViewModel: AnyObject>(of type: ViewModel.Type) -> [ViewModel] {
+        stack.compactMap { $0 as? ViewModel }
+    }
 
     public func push(_ viewModel: any AnyObject & Sendable) {
-        let accepted = entries.withLock { stack -> Bool in
-            guard stack != nil else { return false }
-            stack!.append(viewModel)
-            return true
+        change { stack in
+            stack.append(viewModel)
+            return Pending(change: .pushed(viewModel), deactivate: Array(stack.dropLast().suffix(1)), activate: viewModel)
         }
-        if accepted { changesSubject.send(.pushed(viewModel)) }
+    }
+
+    @discardableResult
+    public func push(_ viewModel: any AnyObject & Sendable, from sender: AnyObject) -> Bool {
+        change { stack in
+            guard let top = stack.last, top === sender else { return nil }
+            stack.append(viewModel)
+            return Pending(change: .pushed(viewModel), deactivate: [top], activate: viewModel)
+        }
+    }
+
+    @discardableResult
+    public func push(_ viewModel: any AnyObject & Sendable, whileActive lifecycle: ViewModelLifecycle) -> Bool {
+        change { stack in
+            guard let top = stack.last, (top as? any ViewModelLifecycleOwner)?.lifecycle === lifecycle else { return nil }
+            stack.append(viewModel)
+            return Pending(change: .pushed(viewModel), deactivate: [top], activate: viewModel)
+        }
+    }
+
+    public func pop() {
+        change { stack in
+            guard stack.count > 1 else { return nil }
+            let popped = stack.removeLast()
+            return Pending(change: .popped(popped), deactivate: [popped], activate: stack.last)
+        }
     }
 
     /// Ends navigation: removes every view model, the root included (newest first, each
-    /// reported as `.popped`), and completes ``changes``.
+    /// reported as `.popped` and deactivated), and completes ``changes``.
     ///
     /// View models usually hold the navigator they push with, so a navigator and its stack form
     /// a reference cycle that lasts as long as the app. Close it when the navigation ends before
     /// the process does (a browser session, a test), so the view models and what they observe
     /// are freed.
     public func close() {
-        let removed = entries.withLock { stack -> [any AnyObject & Sendable] in
-            defer { stack = nil }
-            return stack ?? []
+        let deliver = state.withLock { state -> Bool in
+            guard let stack = state.stack else { return false }
+            state.stack = nil
+            for viewModel in stack.reversed() {
+                state.pending.append(Pending(change: .popped(viewModel), deactivate: [viewModel], activate: nil))
+            }
+            state.completed = true
+            return Self.claim(&state)
         }
-        for viewModel in removed.reversed() { changesSubject.send(.popped(viewModel)) }
-        changesSubject.sendCompleted()
+        if deliver { deliverPending() }
     }
 
-    public func pop() {
-        let popped = entries.withLock { stack -> (any AnyObject & Sendable)? in
-            guard let count = stack?.count, count > 1 else { return nil }
-            return stack!.removeLast()
+    /// Applies `edit` to the stack under the lock; a non-nil result is queued for delivery.
+    /// Returns whether the stack changed.
+    @discardableResult
+    private func change(_ edit: (inout [any AnyObject & Sendable]) -> Pending?) -> Bool {
+        let (changed, deliver) = state.withLock { state -> (Bool, Bool) in
+            guard state.stack != nil, let pending = edit(&state.stack!) else { return (false, false) }
+            state.pending.append(pending)
+            return (true, Self.claim(&state))
         }
-        if let popped { changesSubject.send(.popped(popped)) }
+        if deliver { deliverPending() }
+        return changed
+    }
+
+    /// Whether the caller is now the one delivering (nobody else was).
+    private static func claim(_ state: inout State) -> Bool {
+        guard !state.delivering else { return false }
+        state.delivering = true
+        return true
+    }
+
+    /// Delivers queued changes in order, with no lock held, until none is left.
+    private func deliverPending() {
+        while true {
+            let next = state.withLock { state -> Pending? in
+                guard !state.pending.isEmpty else {
+                    state.delivering = false
+                    return nil
+                }
+                return state.pending.removeFirst()
+            }
+            guard let next else { break }
+            for viewModel in next.deactivate {
+                (viewModel as? any ViewModelLifecycleOwner)?.lifecycle.deactivate()
+            }
+            (next.activate as? any ViewModelLifecycleOwner)?.lifecycle.activate()
+            changesSubject.send(next.change)
+        }
+        let complete = state.withLock { state -> Bool in
+            // Completed once, by whichever delivery finds the closed navigator drained.
+            guard state.completed, state.stack == nil, !state.delivering, state.pending.isEmpty else { return false }
+            state.completed = false
+            return true
+        }
+        if complete { changesSubject.sendCompleted() }
     }
 }
 
@@ -88,8 +205,12 @@ public struct UnregisteredScreenError: Error, CustomStringConvertible {
 ///
 /// ```swift
 /// registry.register(SearchResultsViewModel.self) { ResultsScreen(viewModel: $0) }
-/// let screen = registry.screen(for: navigator.top!)
+/// let screen = try registry.screen(for: navigator.top!)
 /// ```
+///
+/// Each factory receives its own view model type: the registry is keyed by the exact type, so a
+/// screen never casts. A view model whose type has no screen is an ``UnregisteredScreenError``
+/// naming the type, which the view layer reports.
 @MainActor
 public final class ScreenRegistry<Screen> {
     private var factories: [ObjectIdentifier: (AnyObject) -> Screen] = [:]
@@ -98,29 +219,16 @@ public final class ScreenRegistry<Screen> {
 
     /// Registers how to build the screen of `type`'s view models (replacing an earlier one).
     public func register<ViewModel: AnyObject>(_ type: ViewModel.Type, _ make: @escaping @MainActor (ViewModel) -> Screen) {
-        factories[ObjectIdentifier(type)] = { viewModel in make(viewModel as! ViewModel) }
+        // SAFETY: the factory is stored under ObjectIdentifier(ViewModel.self) and `screen(for:)`
+        // calls it only for a view model whose dynamic type is exactly that.
+        factories[ObjectIdentifier(type)] = { viewModel in make(unsafeDowncast(viewModel, to: ViewModel.self)) }
     }
 
-    /// Whether a screen is registered for this view model's type.
-    public func canShow(_ viewModel: AnyObject) -> Bool {
-        factories[ObjectIdentifier(type(of: viewModel))] != nil
-    }
-
-    /// Builds the screen of `viewModel`; throws if its type has none registered.
-    public func makeScreen(for viewModel: AnyObject) throws(UnregisteredScreenError) -> Screen {
+    /// Builds the screen of `viewModel`; throws, naming the type, if none is registered.
+    public func screen(for viewModel: AnyObject) throws(UnregisteredScreenError) -> Screen {
         guard let make = factories[ObjectIdentifier(type(of: viewModel))] else {
             throw UnregisteredScreenError(viewModelType: String(describing: type(of: viewModel)))
         }
         return make(viewModel)
-    }
-
-    /// Builds the screen of `viewModel`. A view model type with no screen is a programmer
-    /// error: this stops with a message naming the type and how to register it.
-    public func screen(for viewModel: AnyObject) -> Screen {
-        do {
-            return try makeScreen(for: viewModel)
-        } catch {
-            preconditionFailure(error.description)
-        }
     }
 }

@@ -18,6 +18,8 @@ public final class NavigationStack: View {
     }
 
     public private(set) var pages: [Page] = []
+    /// For each page, the view model it shows (when bound to a navigator).
+    private var owners: [ObjectIdentifier?] = []
     private var onBack: (@MainActor () -> Void)?
     private var subscription: (any Disposable)?
 
@@ -31,15 +33,25 @@ public final class NavigationStack: View {
     public var top: Page? { pages.last }
 
     public func push(_ page: Page) {
+        push(page, owner: nil)
+    }
+
+    private func push(_ page: Page, owner: ObjectIdentifier?) {
         pages.append(page)
+        owners.append(owner)
         setChildren([page.view])
         host?.resetFocus()
     }
 
     public func pop() {
         guard pages.count > 1 else { return }
-        pages.removeLast()
-        setChildren([pages.last!.view])
+        remove(at: pages.count - 1)
+    }
+
+    private func remove(at index: Int) {
+        pages.remove(at: index)
+        owners.remove(at: index)
+        if let top = pages.last { setChildren([top.view]) } else { setChildren([]) }
         host?.resetFocus()
     }
 
@@ -49,21 +61,33 @@ public final class NavigationStack: View {
         if let onBack { onBack() } else { pop() }
     }
 
-    /// Follows `navigator`: each pushed view model gets its screen from `registry`; pops pop.
-    /// The stack starts with the navigator's current view models.
+    /// Follows `navigator`: each pushed view model gets its screen from `registry`; a popped one
+    /// takes its screen with it. The stack starts with the navigator's current view models.
+    ///
+    /// A view model whose type has no screen is reported in a dialog naming the type (and how to
+    /// register it) and popped from the navigator, so the user stays where they were.
     public func bind(to navigator: Navigator, registry: ScreenRegistry<Page>) {
-        for viewModel in navigator.stack { push(registry.screen(for: viewModel)) }
+        for viewModel in navigator.stack { show(viewModel, registry: registry, navigator: navigator) }
         onBack = { navigator.pop() }
         subscription?.dispose()
-        subscription = navigator.changes.asDriver().signal.take(during: lifetime).sink(value: { [weak self] change in
-            MainActor.assumeIsolated {
-                guard let self else { return }
-                switch change {
-                case .pushed(let viewModel): self.push(registry.screen(for: viewModel))
-                case .popped: self.pop()
-                }
+        subscription = navigator.changes.take(during: lifetime).asDriver().drive { [weak self] change in
+            guard let self else { return }
+            switch change {
+            case .pushed(let viewModel):
+                self.show(viewModel, registry: registry, navigator: navigator)
+            case .popped(let viewModel):
+                if let index = self.owners.lastIndex(of: ObjectIdentifier(viewModel)) { self.remove(at: index) }
             }
-        })
+        }
+    }
+
+    private func show(_ viewModel: any AnyObject & Sendable, registry: ScreenRegistry<Page>, navigator: Navigator) {
+        do {
+            push(try registry.screen(for: viewModel), owner: ObjectIdentifier(viewModel))
+        } catch {
+            host?.present(title: "No screen", message: error.description)
+            if navigator.top === viewModel { navigator.pop() }
+        }
     }
 
     public override func layout(in rect: Rect) {

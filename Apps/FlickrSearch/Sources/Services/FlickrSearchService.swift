@@ -22,8 +22,9 @@ public struct FlickrServices: Sendable {
         self.scheduler = scheduler
     }
 
-    /// FS-S2: shows the screen of `viewModel`.
-    public func push(_ viewModel: any AnyObject & Sendable) {
-        navigator.push(viewModel)
+    /// FS-S2: shows the screen of `viewModel`, if `sender` is still on screen (a search the
+    /// user walked away from opens nothing).
+    public func push(_ viewModel: any AnyObject & Sendable, from sender: AnyObject) {
+        navigator.push(viewModel, from: sender)
     }
 }

@@ -3,7 +3,11 @@ import MVVM
 import Signals
 
 /// FS-VM2: the results screen: titled by the search string, one item view model per photo.
-public final class FlickrSearchResultsViewModel: Sendable {
+///
+/// Lifecycle: rows count as visible only while this screen is the visible one, so counts are
+/// not fetched for rows of a screen the user has left or covered.
+public final class FlickrSearchResultsViewModel: ViewModelLifecycleOwner {
+    public let lifecycle = ViewModelLifecycle()
     public let title: String
     public let results: FlickrSearchResults
     public let items: [FlickrSearchResultItemViewModel]
@@ -12,7 +16,8 @@ public final class FlickrSearchResultsViewModel: Sendable {
     public init(results: FlickrSearchResults, services: FlickrServices) {
         title = results.searchString
         self.results = results
-        items = results.photos.map { FlickrSearchResultItemViewModel(photo: $0, services: services) }
+        let onScreen = lifecycle.isActive
+        items = results.photos.map { FlickrSearchResultItemViewModel(photo: $0, services: services, onScreen: onScreen) }
         navigator = services.navigator
     }
 
@@ -41,7 +46,9 @@ public final class FlickrSearchResultItemViewModel: Sendable {
     private let metadata = MutableProperty<FlickrPhotoMetadata?>(nil)
     private let loading: any Disposable
 
-    public init(photo: FlickrPhoto, services: FlickrServices) {
+    /// `onScreen`: whether the row's screen is visible (its view model's lifecycle); a row
+    /// counts as visible only while it is. Without it (a row shown alone), always.
+    public init(photo: FlickrPhoto, services: FlickrServices, onScreen: Property<Bool> = Property(value: true)) {
         self.photo = photo
         title = photo.title
         url = photo.url
@@ -55,6 +62,7 @@ public final class FlickrSearchResultItemViewModel: Sendable {
         let scheduler = services.scheduler
         let id = photo.identifier
         loading = isVisible.signal
+            .combineLatest(onScreen.signal) { $0 && $1 }
             .removeDuplicates()
             .flatMapLatest { visible -> Signal<FlickrPhotoMetadata, Never> in
                 guard visible, metadata.value == nil else { return .empty }

@@ -51,7 +51,11 @@ public enum CountFormat {
 /// only when valid and not already running; on success it records the search at the top of the
 /// recent searches and pushes a results view model; its errors are `connectionErrors` and
 /// become the "Connection Error" alert. The typed text is kept whatever happens.
-public final class FlickrSearchViewModel: Sendable {
+///
+/// Lifecycle: a search in flight is cancelled when the screen goes away (Esc, or the app is
+/// left), and its answer opens nothing; the results screen is pushed only while this screen is
+/// the visible one.
+public final class FlickrSearchViewModel: ViewModelLifecycleOwner {
     public static let maximumRecentSearches = 10
 
     public let title = "Flickr Search"
@@ -63,6 +67,7 @@ public final class FlickrSearchViewModel: Sendable {
     public let alerts: Signal<ConnectionAlert, Never>
     public let recentSearches: Property<[RecentSearch]>
     public let recentRows: Property<[RecentSearchRow]>
+    public let lifecycle = ViewModelLifecycle()
 
     private let history = MutableProperty<[RecentSearch]>([])
     private let services: FlickrServices
@@ -80,7 +85,10 @@ public final class FlickrSearchViewModel: Sendable {
         // trimming spaces (four spaces are not a search), and the trimmed text is what is sent.
         isSearchValid = Property(initial: false, then: searchText.signal.map { Self.trimmed($0).count > 3 }.removeDuplicates())
         let search = services.search
-        executeSearch = Action(enabledIf: isSearchValid) { _ in search.search(Self.trimmed(searchText.value)) }
+        let lifecycle = self.lifecycle
+        executeSearch = Action(enabledIf: isSearchValid) { _ in
+            search.search(Self.trimmed(searchText.value)).take(untilInactive: lifecycle)
+        }
         isSearching = executeSearch.isExecuting
         connectionErrors = executeSearch.errors
         alerts = connectionErrors.map { ConnectionAlert(detail: $0.description) }
@@ -88,9 +96,10 @@ public final class FlickrSearchViewModel: Sendable {
         recentRows = history.readOnly.mapEach(RecentSearchRow.init)
 
         let history = self.history
-        executeSearch.values.sink(value: { results in
+        executeSearch.values.sink(value: { [weak self] results in
             Self.record(results, in: history)
-            services.push(FlickrSearchResultsViewModel(results: results, services: services))
+            guard let self else { return }
+            services.push(FlickrSearchResultsViewModel(results: results, services: services), from: self)
         }).disposed(by: bag)
     }
 

@@ -95,9 +95,13 @@ public final class GoodsListScreenController: GoodsListViewDelegate {
     public let dataController: GoodsListDataController
     private let services: GoodsServices
     private let view: Locked<(any GoodsListViewProtocol)?>
+    private let lifecycle: ViewModelLifecycle
 
-    public init(sortID: String, services: GoodsServices) {
+    /// `lifecycle`: the lifecycle of the screen showing this list; a detail opens only while it
+    /// is active, and reaching the end of a list that is not on screen loads nothing.
+    public init(sortID: String, services: GoodsServices, lifecycle: ViewModelLifecycle = ViewModelLifecycle()) {
         self.services = services
+        self.lifecycle = lifecycle
         dataController = GoodsListDataController(sortID: sortID, service: services.goods)
         view = Locked(nil)
     }
@@ -122,14 +126,45 @@ public final class GoodsListScreenController: GoodsListViewDelegate {
     }
 
     public func didSelectRow(goodsID: String) {
-        services.navigator.push(GoodsDetailViewModel(goodsID: goodsID, services: services))
+        services.navigator.push(GoodsDetailViewModel(goodsID: goodsID, services: services), whileActive: lifecycle)
     }
 
     public func didReachEnd() {
+        guard lifecycle.isActive.value else { return }
         dataController.requestNextPage(success: { [weak self] in self?.render() }, fail: { [weak self] in self?.show($0) })
     }
 
     public func didPullToRefresh() {
         fetchFirstPage()
+    }
+}
+
+/// GD-4: the DataController version of a category's goods list, as a navigation entry: the
+/// screen shows `controller`'s view. Its lifecycle is the controller's: a detail opens only
+/// while this page is the visible screen.
+public final class GoodsDataControllerPage: ViewModelLifecycleOwner {
+    public let lifecycle = ViewModelLifecycle()
+    public let category: GoodsCategory
+    public let controller: GoodsListScreenController
+
+    public init(category: GoodsCategory, services: GoodsServices) {
+        self.category = category
+        controller = GoodsListScreenController(sortID: category.sortID, services: services, lifecycle: lifecycle)
+    }
+}
+
+/// GD-4: the categories for the DataController version.
+public final class GoodsDataControllerCategories: Sendable {
+    public let title = "分类 Categories (DataController)"
+    public let categories = OfflineGoodsService.categories.map(\.category)
+    public let services: GoodsServices
+
+    public init(services: GoodsServices) {
+        self.services = services
+    }
+
+    public func select(index: Int) {
+        guard categories.indices.contains(index) else { return }
+        services.navigator.push(GoodsDataControllerPage(category: categories[index], services: services), from: self)
     }
 }

@@ -52,7 +52,7 @@ public final class CategoryListViewModel: Sendable {
     public func select(index: Int) {
         let list = categories.value
         guard list.indices.contains(index) else { return }
-        services.navigator.push(GoodsListViewModel(category: list[index], services: services))
+        services.navigator.push(GoodsListViewModel(category: list[index], services: services), from: self)
     }
 }
 
@@ -75,7 +75,12 @@ public struct GoodsCellViewModel: Sendable, Equatable {
 /// load-more at the end of the list) asks for the next page and appends; a page shorter than 15
 /// ends paging; `show(category:)` switches to another category from page 1. Selecting a row
 /// sends its goodsID on `clicks` and opens the detail screen.
-public final class GoodsListViewModel: Sendable {
+///
+/// Lifecycle: while the list is not the visible screen (a detail covers it, or the user left),
+/// `next()` fetches nothing (a scroll event that arrives late does not load a page nobody
+/// sees), and a page load in flight when the user leaves is cancelled.
+public final class GoodsListViewModel: ViewModelLifecycleOwner {
+    public let lifecycle = ViewModelLifecycle()
     public static let pageSize = 15
 
     public let title = "商品列表"
@@ -98,8 +103,9 @@ public final class GoodsListViewModel: Sendable {
         currentCategory = MutableProperty(category)
         self.category = currentCategory.readOnly
         let service = services.goods
+        let lifecycle = self.lifecycle
         list = PagedList(pageSize: Self.pageSize) { sortID, page, size in
-            service.goods(GoodsPageRequest(id: sortID, page: page, num: size))
+            service.goods(GoodsPageRequest(id: sortID, page: page, num: size)).take(untilInactive: lifecycle)
         }
         rows = list.items.mapEach(GoodsCellViewModel.init)
         isLoading = list.isLoading
@@ -116,6 +122,7 @@ public final class GoodsListViewModel: Sendable {
 
     /// GD-2: the next page, appended; nothing while loading or after the last page.
     public func next() {
+        guard lifecycle.isActive.value else { return }
         list.loadNextPage()
     }
 
@@ -131,7 +138,7 @@ public final class GoodsListViewModel: Sendable {
         guard items.indices.contains(index) else { return }
         let goods = items[index]
         clickSubject.send(goods.goodsID)
-        services.navigator.push(GoodsDetailViewModel(goodsID: goods.goodsID, services: services))
+        services.navigator.push(GoodsDetailViewModel(goodsID: goods.goodsID, services: services), from: self)
     }
 }
 

@@ -19,8 +19,12 @@ public struct LoginServices: Sendable {
 /// `loggedIn` (and pushes the success screen), `failures` (the request was fine but a rule
 /// refused it), `errors` (network or server). `statusText` shows the last failure or error until
 /// the user types again or retries; the typed text is never cleared.
-public final class LoginViewModel: Sendable {
+///
+/// Lifecycle: a login in flight is cancelled when the screen goes away, and its answer opens
+/// nothing (the welcome screen appears only over a visible login screen).
+public final class LoginViewModel: ViewModelLifecycleOwner {
     public let title = "Login"
+    public let lifecycle = ViewModelLifecycle()
     public let userName = MutableProperty("")
     public let password = MutableProperty("")
     public let isLoginEnabled: Property<Bool>
@@ -44,8 +48,9 @@ public final class LoginViewModel: Sendable {
         let enabled = userName.readOnly.combineLatest(password.readOnly) { $0.count >= 3 && $1.count >= 3 }
         isLoginEnabled = enabled
         let service = services.login
+        let lifecycle = self.lifecycle
         login = Action(enabledIf: enabled) { _ in
-            service.login(userName: userName.value, password: password.value)
+            service.login(userName: userName.value, password: password.value).take(untilInactive: lifecycle)
         }
         isLoggingIn = login.isExecuting
         statusText = status.readOnly
@@ -62,9 +67,10 @@ public final class LoginViewModel: Sendable {
 
         let status = self.status
         let navigator = services.navigator
-        loggedIn.sink(value: { user in
+        loggedIn.sink(value: { [weak self] user in
             status.value = nil
-            navigator.push(LoginSuccessViewModel(user: user, navigator: navigator))
+            guard let self else { return }
+            navigator.push(LoginSuccessViewModel(user: user, navigator: navigator), from: self)
         }).disposed(by: bag)
         failures.merge(with: errors).sink(value: { status.value = $0 }).disposed(by: bag)
         // Typing again clears the message.

@@ -22,9 +22,9 @@ struct MovieListState: Sendable {
 }
 
 extension MovieServices {
-    /// Opens the detail screen of `movie`.
-    func showDetail(of movie: Movie) {
-        navigator.push(MovieDetailViewModel(movieID: movie.id, title: movie.title, services: self))
+    /// Opens the detail screen of `movie` if the screen asking (`lifecycle`) is the visible one.
+    func showDetail(of movie: Movie, whileActive lifecycle: ViewModelLifecycle) {
+        navigator.push(MovieDetailViewModel(movieID: movie.id, title: movie.title, services: self), whileActive: lifecycle)
     }
 }
 
@@ -46,9 +46,14 @@ public final class MovieListViewModel: Sendable {
     private let state = MutableProperty(MovieListState())
     private let subscription: any Disposable
     private let services: MovieServices
+    /// The lifecycle of the screen this list is part of.
+    let lifecycle: ViewModelLifecycle
 
-    public init(services: MovieServices) {
+    /// `lifecycle`: the lifecycle of the screen showing this list (the tabs' one); the detail
+    /// opens only while that screen is visible.
+    public init(services: MovieServices, lifecycle: ViewModelLifecycle = ViewModelLifecycle()) {
         self.services = services
+        self.lifecycle = lifecycle
         endpoint = selectedIndex.readOnly.map { Endpoint(index: $0) ?? .nowPlaying }
         movies = state.readOnly.map { $0.movies.map(MovieCellViewModel.init) }
         isFetching = state.readOnly.map(\.isFetching)
@@ -72,6 +77,6 @@ public final class MovieListViewModel: Sendable {
     public func select(index: Int) {
         let list = state.value.movies
         guard list.indices.contains(index) else { return }
-        services.showDetail(of: list[index])
+        services.showDetail(of: list[index], whileActive: lifecycle)
     }
 }

@@ -26,7 +26,13 @@ public final class MovieSearchViewModel: Sendable {
     private let subscription: any Disposable
     private let services: MovieServices
 
-    public init(services: MovieServices) {
+    /// The lifecycle of the screen this search is part of.
+    let lifecycle: ViewModelLifecycle
+
+    /// `lifecycle`: the lifecycle of the screen showing this search (the tabs' one); the detail
+    /// opens only while that screen is visible.
+    public init(services: MovieServices, lifecycle: ViewModelLifecycle = ViewModelLifecycle()) {
+        self.lifecycle = lifecycle
         self.services = services
         movies = state.readOnly.map { $0.movies.map(MovieCellViewModel.init) }
         isFetching = state.readOnly.map(\.isFetching)
@@ -57,19 +63,23 @@ public final class MovieSearchViewModel: Sendable {
     public func select(index: Int) {
         let list = state.value.movies
         guard list.indices.contains(index) else { return }
-        services.showDetail(of: list[index])
+        services.showDetail(of: list[index], whileActive: lifecycle)
     }
 }
 
 /// MI-1, MI-2: the tab bar: Movies and Search.
-public final class MoviesTabsViewModel: Sendable {
+///
+/// Lifecycle: both tabs share this screen's lifecycle, so a detail opens only while the tabs
+/// are the visible screen.
+public final class MoviesTabsViewModel: ViewModelLifecycleOwner {
+    public let lifecycle = ViewModelLifecycle()
     public let tabs = ["Movies", "Search"]
     public let selectedTab = MutableProperty(0)
     public let list: MovieListViewModel
     public let search: MovieSearchViewModel
 
     public init(services: MovieServices) {
-        list = MovieListViewModel(services: services)
-        search = MovieSearchViewModel(services: services)
+        list = MovieListViewModel(services: services, lifecycle: lifecycle)
+        search = MovieSearchViewModel(services: services, lifecycle: lifecycle)
     }
 }

@@ -3,6 +3,7 @@ import GoodsCatalog
 import LiveHTTP
 import Login
 import MVVM
+import PersonProfile
 import MovieInfo
 import Signals
 import TerminalUI

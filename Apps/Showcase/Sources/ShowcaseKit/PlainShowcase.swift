@@ -91,7 +91,7 @@ public struct PlainShowcase {
             out.append("  (\(alert.detail))")
             return out.joined(separator: "\n")
         }
-        guard let results = navigator.top as? FlickrSearchResultsViewModel else {
+        guard let results = navigator.top(FlickrSearchResultsViewModel.self) else {
             out.append("No answer.")
             return out.joined(separator: "\n")
         }
@@ -134,7 +134,7 @@ public struct PlainShowcase {
         guard viewModel.isLoginEnabled.value else { return out.joined(separator: "\n") }
         viewModel.login.execute()
         clock.settle { !viewModel.isLoggingIn.value }
-        if let success = navigator.top as? LoginSuccessViewModel {
+        if let success = navigator.top(LoginSuccessViewModel.self) {
             out += ["", success.greeting, success.userNameText]
         } else if let status = viewModel.statusText.value {
             out += ["", status]
@@ -193,7 +193,7 @@ public struct PlainShowcase {
             throw ServiceSetupError(description: "unknown category '\(id)': use one of \(categories.rows.value.map(\.sortID).joined(separator: ", "))")
         }
         categories.select(index: index)
-        guard let list = navigator.top as? GoodsListViewModel else { return "No list." }
+        guard let list = navigator.top(GoodsListViewModel.self) else { return "No list." }
         list.first()
         clock.settle { !list.isLoading.value }
         while list.page.value < options.page && list.hasMore.value {
@@ -211,10 +211,13 @@ public struct PlainShowcase {
     func goodsDataController(_ factory: ServiceFactory, _ clock: PlainClock) throws -> String {
         let services = factory.goods()
         let id = options.category ?? "2"
-        guard OfflineGoodsService.categories.contains(where: { $0.category.sortID == id }) else {
+        guard let category = OfflineGoodsService.categories.first(where: { $0.category.sortID == id })?.category else {
             throw ServiceSetupError(description: "unknown category '\(id)'")
         }
-        let controller = GoodsListScreenController(sortID: id, services: services)
+        // On screen, as the app shows it (its lifecycle active), so reaching the end loads.
+        let page = GoodsDataControllerPage(category: category, services: services)
+        services.navigator.push(page)
+        let controller = page.controller
         let view = PlainGoodsListView()
         controller.viewDidLoad(view)
         clock.settle { view.bound.value != nil || view.error.value != nil }
@@ -222,6 +225,7 @@ public struct PlainShowcase {
             let before = view.pages.value
             controller.didReachEnd()
             clock.settle { view.pages.value > before || view.error.value != nil }
+            if view.pages.value == before { break }  // no page came: do not ask forever
         }
         var out = ["商品列表 (DataController) · category \(id)", "=================================="]
         for (index, cell) in (view.bound.value?.cellViewModelArray ?? []).enumerated() {

@@ -71,11 +71,9 @@ public enum Screens {
             StatusLine(hint),
         ])
         // FS-V5: connection errors become the alert; the typed text stays.
-        viewModel.alerts.asDriver().signal.sink(value: { [weak view] alert in
-            MainActor.assumeIsolated {
-                view?.host?.present(title: alert.title, message: alert.message, button: alert.dismiss)
-            }
-        }).disposed(by: view.bag)
+        viewModel.alerts.asDriver().drive { [weak view] alert in
+            view?.host?.present(title: alert.title, message: alert.message, button: alert.dismiss)
+        }.disposed(by: view.bag)
         return .init(title: viewModel.title, view: view)
     }
 
@@ -101,11 +99,13 @@ public enum Screens {
 
     static func person(_ viewModel: PersonBrowserViewModel) -> NavigationStack.Page {
         let name = Label(style: .bold), birthdate = Label()
-        viewModel.current.signal.map(\.nameText).bind(to: name, \.text)
-        viewModel.current.signal.map { "Born " + $0.birthdateText }.bind(to: birthdate, \.text)
+        // The @Observable view model, observed as seed 000 observes with RACObserve.
+        let current = observe(viewModel, \.current)
+        current.map(\.nameText).bind(to: name, \.text)
+        current.map { "Born " + $0.birthdateText }.bind(to: birthdate, \.text)
         let list = ListView()
         list.rows = viewModel.people.map { ListView.Row($0.person.firstName + " " + $0.person.lastName) }
-        list.selectionChanges.sink(value: { viewModel.selected.value = $0 }).disposed(by: list.bag)
+        list.selectionChanges.asDriver().drive { [weak viewModel] in viewModel?.selectedIndex = $0 }.disposed(by: list.bag)
         let card = Border(title: "PersonViewModel", Stack(.vertical, [name, birthdate]))
         let view = Stack(.vertical, spacing: 1, [card, list, StatusLine("↑↓: another person • Esc: back")])
         return .init(title: viewModel.title, view: view)
@@ -271,15 +271,13 @@ final class DataControllerListView: View, GoodsListViewProtocol {
         heightPolicy = .fill
         let refresh = Button("Refresh") { [weak self] in self?.delegate?.didPullToRefresh() }
         add(Stack(.vertical, [refresh, list, status]))
-        list.selected.sink(value: { [weak self] index in
-            MainActor.assumeIsolated {
-                guard let self, self.goodsIDs.indices.contains(index) else { return }
-                self.delegate?.didSelectRow(goodsID: self.goodsIDs[index])
-            }
-        }).disposed(by: bag)
-        list.reachedEnd.sink(value: { [weak self] in
-            MainActor.assumeIsolated { self?.delegate?.didReachEnd() }
-        }).disposed(by: bag)
+        list.selected.asDriver().drive { [weak self] index in
+            guard let self, self.goodsIDs.indices.contains(index) else { return }
+            self.delegate?.didSelectRow(goodsID: self.goodsIDs[index])
+        }.disposed(by: bag)
+        list.reachedEnd.asDriver().drive { [weak self] in
+            self?.delegate?.didReachEnd()
+        }.disposed(by: bag)
     }
 
     nonisolated func bind(viewModel: GoodsListStaticViewModel) {

@@ -1,0 +1,71 @@
+import FlickrSearch
+import MVVM
+import Signals
+import SignalsTesting
+import Testing
+
+/// Issue 16/18: the view-model lifecycle at work in the Flickr app. A screen the user has left
+/// does not navigate and does not fetch.
+@Suite struct FlickrLifecycleTests {
+    /// Whatever was on screen before the app (the launcher).
+    final class Launcher: Sendable {}
+    /// A screen covering another (a detail, a dialog).
+    final class Cover: Sendable {}
+
+    /// Esc while a search is in flight: the search is cancelled (no recent-search entry, the
+    /// spinner stops), and the results screen never appears over the launcher.
+    @Test func leavingDuringASearchCancelsItAndOpensNothing() {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let navigator = Navigator(root: Launcher())
+        defer { navigator.close() }
+        let services = FlickrServices(search: OfflineFlickrService(scheduler: scheduler, latency: .seconds(2)), navigator: navigator, scheduler: scheduler)
+        let search = FlickrSearchViewModel(services: services)
+        navigator.push(search)
+        search.searchText.value = "sunset"
+        search.executeSearch.execute()
+        scheduler.advance(by: .seconds(1))
+        #expect(search.isSearching.value)
+        navigator.pop()  // Esc
+        #expect(!search.isSearching.value, "the request is cancelled with the screen")
+        scheduler.advance(by: .seconds(5))
+        #expect(navigator.top(Launcher.self) != nil, "no results screen over the launcher")
+        #expect(navigator.stack.count == 1)
+        #expect(search.recentSearches.value.isEmpty, "the answer never arrived")
+    }
+
+    /// The same search, left on screen, opens the results (the control case).
+    @Test func aSearchOnScreenOpensItsResults() {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let navigator = Navigator(root: Launcher())
+        defer { navigator.close() }
+        let services = FlickrServices(search: OfflineFlickrService(scheduler: scheduler, latency: .seconds(2)), navigator: navigator, scheduler: scheduler)
+        let search = FlickrSearchViewModel(services: services)
+        navigator.push(search)
+        search.searchText.value = "sunset"
+        search.executeSearch.execute()
+        scheduler.advance(by: .seconds(5))
+        #expect(navigator.top(FlickrSearchResultsViewModel.self)?.title == "sunset")
+        #expect(!search.lifecycle.isActive.value, "covered by the results")
+    }
+
+    /// FS-VM3 with the lifecycle: a visible row of a covered results screen fetches no counts;
+    /// back on screen, the row's second starts again and the counts load (refresh on return).
+    @Test func rowsOfACoveredResultsScreenFetchNothingUntilItReturns() throws {
+        let fixture = FlickrFixture()
+        fixture.runSearch("sunset")
+        let results = try #require(fixture.navigator.top(FlickrSearchResultsViewModel.self))
+        let item = results.items[0]
+        item.isVisible.value = true
+        fixture.scheduler.advance(by: .milliseconds(500))
+        fixture.navigator.push(Cover())
+        #expect(!results.lifecycle.isActive.value)
+        fixture.scheduler.advance(by: .seconds(5))
+        #expect(item.countsText.value == nil, "no fetch for a screen the user cannot see")
+        fixture.navigator.pop()
+        #expect(results.lifecycle.isActive.value)
+        fixture.scheduler.advance(by: .seconds(5))
+        #expect(item.countsText.value != nil, "counts load once the screen is back")
+    }
+}
