@@ -16,7 +16,11 @@ import TerminalUI
 // - list scroll: a whole frame of a 10,000-row ListView on a 200×60 screen moving down one row
 //   (layout, draw, diff, write).
 
-let repetitions = 9
+// FRAMEBENCH_REPETITIONS and FRAMEBENCH_ONLY (a row's number, from 1) narrow a run for profiling:
+// `FRAMEBENCH_REPETITIONS=1 FRAMEBENCH_ONLY=5 valgrind --tool=callgrind .../FrameBench`.
+let repetitions = getenv("FRAMEBENCH_REPETITIONS").flatMap { Int(String(cString: $0)) } ?? 9
+let only = getenv("FRAMEBENCH_ONLY").flatMap { Int(String(cString: $0)) }
+var rowNumber = 0
 let size = Size(width: 200, height: 60)
 let sink = open("/dev/null", O_WRONLY)
 
@@ -47,7 +51,9 @@ struct Row {
 
 /// Runs `setUp` then times `body` (which performs `frames` frames and returns the bytes written)
 /// `repetitions` times.
-func measure(_ name: String, frames: Int, setUp: () -> () -> Int) -> Row {
+@MainActor func measure(_ name: String, frames: Int, setUp: () -> () -> Int) -> Row? {
+    rowNumber += 1
+    if let only, only != rowNumber { return nil }
     var times: [Double] = []
     var bytes = 0
     for _ in 0..<repetitions {
@@ -77,7 +83,8 @@ func mixedFrames(count: Int) -> [ScreenBuffer] {
         var buffer = ScreenBuffer(size: size)
         for y in 0..<size.height {
             var x = 0
-            var index = y + frame
+            // Never one frame's rows moved (which the renderer would scroll): every cell changes.
+            var index = y * 3 + frame
             while x < size.width {
                 let style = Style(bold: index % 3 == 0, dim: index % 5 == 0, reverse: index % 7 == 0, foreground: colors[index % colors.count])
                 x = buffer.write(words[index % words.count] + " ", x: x, y: y, style: style)
@@ -88,7 +95,7 @@ func mixedFrames(count: Int) -> [ScreenBuffer] {
     }
 }
 
-var rows: [Row] = []
+var rows: [Row?] = []
 
 let letters = letterFrames(count: 50)
 rows.append(measure("200×60, every cell changed", frames: letters.count) {
@@ -176,4 +183,4 @@ rows.append(measure("10,000-row list on 200×60, down one row (whole frame)", fr
 
 print("| frame (TerminalUI, release) | ms/frame, thread CPU, median (min–max) of \(repetitions) | bytes/frame |")
 print("|---|---:|---:|")
-for row in rows { print(row.line) }
+for row in rows.compactMap({ $0 }) { print(row.line) }
