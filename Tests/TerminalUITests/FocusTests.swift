@@ -22,6 +22,23 @@ import Testing
         #expect(harness.screen.focused === refresh, "once the user moved the focus it stays")
     }
 
+    /// Found in tmux: switching the movie list emptied it while the next list loaded, the focus
+    /// fell to the tab row, and the next → switched tabs instead of lists.
+    @Test func aFocusedListKeepsTheFocusWhileItsRowsReload() {
+        let segments = SegmentedControl(["Now Playing", "Popular", "Top Rated"])
+        let list = ListView()
+        list.prefersFocus = true
+        list.rows = [ListView.Row("Movie")]
+        let harness = Harness(Stack(.vertical, [segments, list]))
+        #expect(harness.screen.focused === list)
+        list.rows = []
+        harness.press(.right)
+        #expect(harness.screen.focused === list)
+        #expect(segments.selectedIndex == 1)
+        harness.press(.right)
+        #expect(segments.selectedIndex == 2)
+    }
+
     @Test func typedTextGoesToTheMainTextField() {
         let tabs = SegmentedControl(["Movies", "Search"])
         let field = TextField(placeholder: "Search movies")
