@@ -89,6 +89,11 @@ import Testing
         #expect(harness.terminal.text == fresh.text, "the scrolled screen is the frame drawn afresh")
     }
 
+    /// Equal rows are found with one memcmp only while a cell has no padding bytes.
+    @Test func aCellHasNoPadding() {
+        #expect(MemoryLayout<Cell>.size == MemoryLayout<Cell>.stride)
+    }
+
     @Test func emptyAndOneRowFramesRender() {
         for size in [Size(width: 0, height: 5), Size(width: 5, height: 0), Size.zero, Size(width: 3, height: 1)] {
             var renderer = Renderer()

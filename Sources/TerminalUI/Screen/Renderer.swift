@@ -88,8 +88,10 @@ public struct Renderer: Sendable {
     private static func rowsEqual(_ old: UnsafeBufferPointer<Cell>, _ new: UnsafeBufferPointer<Cell>, start: Int, count: Int, other: Int? = nil) -> Bool {
         guard let oldBase = old.baseAddress, let newBase = new.baseAddress else { return true }
         let newStart = other ?? start
-        // Reading a cell's bytes is only a comparison, never a copy of the value; Cell has no
-        // padding (checked here), so equal cells built the same way have equal bytes.
+        // SAFETY: both ranges are inside their buffers (`start + count` cells, checked by the
+        // callers' row arithmetic on buffers of one size); reading a cell's bytes only compares
+        // them, never copies the value. Cell has no padding (checked here), so equal bytes are
+        // equal cells; unequal bytes fall back to comparing cells.
         if MemoryLayout<Cell>.size == MemoryLayout<Cell>.stride,
            memcmp(oldBase + start, newBase + newStart, count * MemoryLayout<Cell>.stride) == 0 {
             return true
@@ -159,6 +161,8 @@ public struct Renderer: Sendable {
     /// A hash of `count` cells' bytes from `start` (equal bytes, equal hash).
     private static func rowHash(_ cells: UnsafeBufferPointer<Cell>, start: Int, count: Int) -> UInt64 {
         guard let base = cells.baseAddress else { return 0 }
+        // SAFETY: the `count` cells from `start` are inside `cells` (one row); their bytes are
+        // read as words for hashing only.
         let raw = UnsafeRawPointer(base + start)
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for offset in stride(from: 0, to: count * MemoryLayout<Cell>.stride - 7, by: 8) {
@@ -240,7 +244,12 @@ public struct Renderer: Sendable {
                 output.append(UInt8(ascii: " "))
                 advance = 1
             } else {
-                output.append(contentsOf: lead.text.utf8)
+                let utf8 = lead.text.utf8
+                if utf8.count == 1, let byte = utf8.first {
+                    output.append(byte)
+                } else {
+                    output.append(contentsOf: utf8)
+                }
                 advance = max(1, Int(lead.columns))
             }
             position = (start + advance, y)
