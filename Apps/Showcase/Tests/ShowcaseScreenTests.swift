@@ -111,6 +111,17 @@ enum ShowcaseTour {
         }
     }
 
+    @Test func theLiveModeAlertFitsA40By12Window() {
+        let showcase = InteractiveShowcase(app: .movies, live: true, environment: Environment([:]))
+        defer { showcase.navigator.close() }
+        let terminal = InMemoryTerminal(size: Size(width: 40, height: 12))
+        let app = showcase.makeApp(device: terminal)
+        app.drawNow()
+        #expect(terminal.text.contains("Live mode needs an API key"), "\(terminal.text)")
+        #expect(terminal.text.contains("[ Continue offline ]"), "\(terminal.text)")
+        #expect(terminal.overflows == 0)
+    }
+
     @Test func keysDoNothingWhileTheWindowIsTooSmall() {
         let harness = ShowcaseHarness(nil, size: Size(width: 20, height: 5))
         defer { harness.close() }
