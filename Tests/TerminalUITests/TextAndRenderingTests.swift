@@ -24,6 +24,17 @@ import Testing
         #expect(buffer.lines[1] == "⭐️⭐️ ")
     }
 
+    /// Found by the renderer's random frames: a wide grapheme cut at the right edge became a
+    /// space over the right half of another wide grapheme, whose left half stayed, two columns
+    /// wide with nothing after it.
+    @Test func aWideCharacterCutAtTheEdgeBlanksTheWideOneItLandsOn() {
+        var buffer = ScreenBuffer(size: Size(width: 2, height: 1))
+        buffer.write("商", x: 0, y: 0)
+        buffer.write("⭐️", x: 1, y: 0)
+        #expect(buffer.lines[0] == "  ")
+        #expect(!buffer[0, 0].isContinuation && !buffer[1, 0].isContinuation)
+    }
+
     @Test func overwritingHalfAWideCharacterBlanksTheOtherHalf() {
         var buffer = ScreenBuffer(size: Size(width: 4, height: 1))
         buffer.write("商品", x: 0, y: 0)

@@ -108,12 +108,14 @@ quit_app
 top_rated_first=$("$BIN" movies --plain --list top-rated | sed -n 4p | sed -E 's/^ *1\. (.*)  ⭐.*/\1/')
 open_app movies
 check "MI-1: movies start on Now Playing" wait_for "Now Playing"
-keys Tab Right Right Right
-check "MI-1, MI-VM1: Top Rated lists its movies" wait_for "$top_rated_first"
-keys BTab Right
+wait_for "› "  # the list has loaded
+# Issue 16: the list has the focus first, and ← → in it switch the segments above it
+keys Right Right Right
+check "MI-1, MI-VM1, issue 16: → in the list (no Tab first) reaches Top Rated" wait_for "$top_rated_first"
+keys BTab BTab Right
 check "MI-2: the Search tab shows its hint" wait_for "Start searching your favorite movies"
-keys Tab; literal "storm"
-check "search shows results" wait_for "Storm"
+literal "storm"
+check "search shows results, issue 16: typed on the tab row with no Tab first" wait_for "Storm"
 sleep 1
 count=$(screen | grep -c "Storm  ⭐")
 check "search shows at most 5 results (saw $count)" test "$count" -ge 1 -a "$count" -le 5
@@ -124,7 +126,8 @@ open_app goods
 check "GD-1: categories are listed" wait_for "文具 Stationery"
 keys Down Enter
 check "GD-1, GD-2: the goods list opens on page 1" wait_for "page 1 · 15 items"
-keys Tab End
+# Issue 16: the list has the focus first, so End works without a Tab
+keys End
 check "GD-2: reaching the end loads page 2" wait_for "page 2 · 30 items"
 keys End
 check "paging stops at the end of the list" wait_for "page 3 · 44 items · end of list"
@@ -138,7 +141,7 @@ open_app goods-dc
 wait_for "玩具 Toys"
 keys Down Down Down Down Enter
 check "GD-4: DataController list loads" wait_for "15 items"
-keys Tab End
+keys End
 check "DataController list reaches the end" wait_for "16 items · end of list"
 quit_app
 
@@ -146,8 +149,8 @@ quit_app
 open_app person
 check "PV-V: person name label" wait_for "Dr. Grace Hopper"
 check "person birthdate label" wait_for "Born Sunday December 9, 1906"
-keys Tab Down
-check "another person" wait_for "Ada Lovelace"
+keys Down
+check "another person" wait_for "› Ada Lovelace"
 quit_app
 
 # FS-V5: a connection error shows the alert, and the typed text stays (live client pointed at
@@ -259,11 +262,74 @@ literal "abc"
 check "issue 16: after Ctrl-U, newly typed text is on screen" bash -c "sleep 0.3; tmux capture-pane -t $SESSION -p | sed -n 3p | grep -q '^abc'"
 quit_app
 
-# A terminal that is too small says so
-tmux resize-window -t "$SESSION" -x 40 -y 10 2>/dev/null || tmux resize-pane -t "$SESSION" -x 40 -y 10
+# Issue 16: Esc on the first screen does what its hint says (back out of the app)
 open_app
-check "a too-small terminal shows a clear message" wait_for "Terminal too small"
+wait_for "Esc: quit"
+keys Escape
+check "issue 16: Esc on the launcher quits, as its hint says" wait_prompt
+open_app flickr
+wait_for "Esc: back"
+keys Escape
+check "issue 16: Esc on an app opened directly goes back to the shell" wait_prompt
+
+# Issue 16: a long list scrolled row by row (the terminal scrolls a region, the renderer
+# writes only new rows) shows exactly what a full repaint shows
+open_app flickr
+wait_for "Flickr Search"
+literal "sunset"; keys Enter
+wait_for "Golden sunset in Kyoto"
+for _ in $(seq 1 40); do keys Down; done
+sleep 3  # the counts of the rows on screen load
+screen > /tmp/scrolled.$$
+tmux resize-window -t "$SESSION" -x "$((WIDTH - 1))" -y "$HEIGHT"; sleep 0.5
+tmux resize-window -t "$SESSION" -x "$WIDTH" -y "$HEIGHT"; sleep 1
+screen > /tmp/repainted.$$
+check "issue 16: after scrolling 40 rows the screen equals a full repaint" cmp -s /tmp/scrolled.$$ /tmp/repainted.$$
+check "issue 16: ... with the list scrolled and the selection on screen" bash -c "grep -q '^› ' /tmp/scrolled.$$ && grep -q '↑' /tmp/scrolled.$$"
+rm -f /tmp/scrolled.$$ /tmp/repainted.$$
 quit_app
+
+# Issue 16: small windows. At 40×12 every app shows its screen whole (no "too small", the
+# main content and hint visible); at 20×5 the too-small message fits and keys do nothing.
+tmux resize-window -t "$SESSION" -x 40 -y 12
+# Waits for each text in turn (all must be on screen), and checks nothing says "too small".
+shows_all() {
+  local text
+  for text in "$@"; do wait_for "$text" || return 1; done
+  ! screen | grep -qi "too small"
+}
+small_window() {
+  local name="$1"; shift
+  keys "clear" Enter
+  open_app "$name"
+  check "issue 16: 40×12, ${name:-launcher}: $*" shows_all "$@"
+  quit_app
+}
+small_window "" "MVVMKit showcase" "› Flickr search" "Esc: quit"
+small_window flickr "Flickr Search" "[ Go ]" "Recent searches" "Esc: back"
+small_window person "Dr. Grace Hopper" "Born Sunday December 9, 1906" "› Grace Hopper" "Esc: back"
+small_window login "User name" "Password" "[ Login ]" "(server down)."
+small_window movies "Now Playing" "› The Silent River" "←→: switch"
+small_window goods "› 茶叶 Tea" "新品 New arrivals" "Esc: back"
+small_window goods-dc "› 茶叶 Tea" "玩具 Toys" "Esc: back"
+# The goods list too (prices were cut at 40 columns)
+open_app goods
+wait_for "茶叶 Tea"; keys Down Enter
+check "issue 16: 40×12, the goods list shows names and prices" shows_all "› Notebook" "¥16.12" "page 1"
+quit_app
+
+tmux resize-window -t "$SESSION" -x 20 -y 5
+keys "clear" Enter
+open_app
+check "issue 16: 20×5 shows a too-small message that fits" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for 'Terminal too small' && wait_for 'need 40×12' && wait_for 'Ctrl-C: quit' && ! screen | grep -q '…'"
+keys Enter Down Enter
+tmux resize-window -t "$SESSION" -x 40 -y 12
+check "issue 16: keys pressed while too small did nothing (still the launcher, first row selected)" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for '› Flickr search' && wait_for 'MVVMKit showcase'"
+tmux resize-window -t "$SESSION" -x 20 -y 5
+sleep 0.3
+keys C-c
+check "issue 16: Ctrl-C still quits from the too-small message" wait_prompt
+tmux resize-window -t "$SESSION" -x "$WIDTH" -y "$HEIGHT"
 
 tmux kill-session -t "$SESSION" 2>/dev/null
 echo

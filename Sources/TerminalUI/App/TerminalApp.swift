@@ -118,8 +118,12 @@ public final class TerminalApp {
         drawNow()
     }
 
+    /// Whether `quit()` was called.
+    public private(set) var hasQuit = false
+
     /// Ends `run()`; the terminal is restored.
     public func quit() {
+        hasQuit = true
         continuation?.resume()
         continuation = nil
     }

@@ -3,17 +3,31 @@ import Signals
 /// A view tree with focus, modal alerts and the too-small check: what an app shows and how
 /// keys reach its views.
 ///
-/// Keys go to the alert if one is shown; otherwise Tab and Shift-Tab move the focus, the focused
-/// view handles the key, and keys it does not use fall back: Up/Down and Left/Right move the
-/// focus, Esc goes back in the nearest navigation stack.
+/// The focus starts on the screen's main control (``View/prefersFocus``), else on the first
+/// view that can take it. Keys go to the alert if one is shown; otherwise Tab and Shift-Tab move
+/// the focus, the focused view handles the key, and keys it does not use fall back:
+/// - typed text goes to the main control if that is a text field (which takes the focus);
+/// - Left/Right go to the nearest segmented control or tab row around the focused view (so in
+///   a list under segments they switch the segments, in a list in a tab they switch tabs), and
+///   move the focus where there is none;
+/// - Up/Down move the focus;
+/// - Esc goes back in the nearest navigation stack, or on its first screen does what
+///   ``onEscapeAtRoot`` says.
+///
+/// While the window is smaller than ``minimumSize`` the screen shows a message that fits it and
+/// acts on no key.
 @MainActor
 public final class TerminalScreen {
     public let root: RootView
     /// Below this size the screen shows a message instead of the views.
     public var minimumSize: Size
     public private(set) weak var focused: View?
+    /// Whether the user (or the app, with ``focus(_:)``) put the focus where it is.
+    private var focusMovedByUser = false
     private var alerts: [Alert] = []
     var needsDisplay: (@MainActor () -> Void)?
+    /// What Esc does when there is nothing to go back to (the first screen); nothing if `nil`.
+    public var onEscapeAtRoot: (@MainActor () -> Void)?
 
     public init(_ content: View, minimumSize: Size = Size(width: 40, height: 12)) {
         root = RootView(content)
@@ -37,17 +51,20 @@ public final class TerminalScreen {
         needsDisplay?()
     }
 
+    /// Whether the last frame showed the too-small message instead of the views; keys are not
+    /// acted on meanwhile (the app's own keys, Ctrl-C and Ctrl-Z, still are).
+    public private(set) var isTooSmall = false
+
     /// Draws the whole screen at `size`.
     public func render(size: Size) -> ScreenBuffer {
         var buffer = ScreenBuffer(size: size)
-        if size.width < minimumSize.width || size.height < minimumSize.height {
-            let message = [
-                "Terminal too small",
-                "need \(minimumSize.width)×\(minimumSize.height), have \(size.width)×\(size.height)",
-                "Enlarge the window, or press Ctrl-C to quit.",
-            ]
-            for (index, line) in message.enumerated() where index < size.height {
-                buffer.write(DisplayWidth.truncate(line, to: size.width), x: 0, y: index, style: index == 0 ? .bold : .plain)
+        isTooSmall = size.width < minimumSize.width || size.height < minimumSize.height
+        if isTooSmall {
+            let lines = Self.tooSmallMessage(need: minimumSize, have: size)
+            let top = max(0, (size.height - lines.count) / 2)
+            for (index, line) in lines.enumerated() {
+                let x = max(0, (size.width - DisplayWidth.of(line)) / 2)
+                buffer.write(line, x: x, y: top + index, style: index == 0 ? .bold : .plain)
             }
             return buffer
         }
@@ -63,8 +80,29 @@ public final class TerminalScreen {
         return buffer
     }
 
+    /// What a window smaller than `need` shows: the longest of these that fits whole (its
+    /// words wrapped, never cut), down to "Too small" (cut only below 9 columns).
+    nonisolated static func tooSmallMessage(need: Size, have: Size) -> [String] {
+        let variants: [[String]] = [
+            ["Terminal too small", "need \(need), have \(have)", "Enlarge the window, or press Ctrl-C to quit."],
+            ["Terminal too small", "need \(need)", "Ctrl-C: quit"],
+            ["Too small", "need \(need)", "Ctrl-C: quit"],
+            ["Too small", "need \(need)"],
+            ["Too small"],
+        ]
+        for variant in variants {
+            let lines = variant.flatMap { Label.wrap($0, width: have.width) }
+            let fits = lines.count <= have.height && lines.allSatisfy { DisplayWidth.of($0) <= have.width }
+            // A word cut by wrap (wider than the window) does not count as fitting.
+            let whole = lines.joined(separator: " ").split(separator: " ") == variant.joined(separator: " ").split(separator: " ")
+            if fits && whole { return lines }
+        }
+        return have.height > 0 ? [DisplayWidth.truncate("Too small", to: have.width)] : []
+    }
+
     /// Handles one key.
     public func handle(_ key: Key) {
+        if isTooSmall { return }
         if let alert {
             _ = alert.handle(key)
             return
@@ -84,9 +122,25 @@ public final class TerminalScreen {
             return
         }
         switch key {
-        case .down, .right: moveFocus(by: 1)
-        case .up, .left: moveFocus(by: -1)
-        case .escape: nearestNavigationStack()?.goBack()
+        case .character, .paste:
+            if let field = root.focusableViews.first(where: \.prefersFocus) as? TextField, field !== focused, field.handle(key) {
+                setFocus(field)
+                focusMovedByUser = true
+            }
+        case .left, .right:
+            if let switcher = nearestSwitcher() {
+                _ = switcher.handle(key)
+            } else {
+                moveFocus(by: key == .right ? 1 : -1)
+            }
+        case .down: moveFocus(by: 1)
+        case .up: moveFocus(by: -1)
+        case .escape:
+            if let stack = nearestNavigationStack(), stack.pages.count > 1 {
+                stack.goBack()
+            } else {
+                onEscapeAtRoot?()
+            }
         default: break
         }
     }
@@ -95,17 +149,36 @@ public final class TerminalScreen {
     public func focus(_ view: View) {
         guard view.canFocus else { return }
         setFocus(view)
+        focusMovedByUser = true
     }
 
-    /// Puts the focus on the first focusable view (after a screen change).
+    /// Puts the focus on the main control, else the first focusable view (after a screen
+    /// change).
     public func resetFocus() {
-        setFocus(root.focusableViews.first)
+        let candidates = root.focusableViews
+        setFocus(candidates.first(where: \.prefersFocus) ?? candidates.first)
+        focusMovedByUser = false
     }
 
+    /// Keeps the focus on a view that can take it. Until the user moves the focus, it follows
+    /// the main control, which may only become focusable later (a list whose rows load).
     private func ensureFocus() {
         let candidates = root.focusableViews
-        if let focused, candidates.contains(where: { $0 === focused }) { return }
-        setFocus(candidates.first)
+        let preferred = candidates.first(where: \.prefersFocus)
+        if let focused, candidates.contains(where: { $0 === focused }), focusMovedByUser || preferred == nil { return }
+        setFocus(preferred ?? candidates.first)
+        focusMovedByUser = false
+    }
+
+    /// The segmented control (or tab row) nearest the focused view: the first one shown inside
+    /// its parent, else its grandparent, and so on.
+    private func nearestSwitcher() -> SegmentedControl? {
+        var view = focused?.parent
+        while let current = view {
+            if let match = find(SegmentedControl.self, in: current), match.canFocus { return match }
+            view = current.parent
+        }
+        return nil
     }
 
     private func moveFocus(by step: Int) {
@@ -113,6 +186,7 @@ public final class TerminalScreen {
         guard !candidates.isEmpty else { return }
         let index = candidates.firstIndex { $0 === focused } ?? (step > 0 ? -1 : 0)
         setFocus(candidates[(index + step + candidates.count) % candidates.count])
+        focusMovedByUser = true
     }
 
     private func setFocus(_ view: View?) {

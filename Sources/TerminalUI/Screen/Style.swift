@@ -26,24 +26,41 @@ public enum TerminalColor: Sendable, Hashable {
         case .indexed(let index): return index
         }
     }
-
-    /// The SGR parameters that select this colour as foreground (or background).
-    func parameters(background: Bool) -> [Int] {
-        let value = Int(index)
-        if case .indexed = self { return [background ? 48 : 38, 5, value] }
-        if value < 8 { return [(background ? 40 : 30) + value] }
-        return [(background ? 100 : 90) + value - 8]
-    }
 }
 
 /// How a cell looks.
+///
+/// Stored as one packed word (four flags and two colour codes), so comparing two styles, which
+/// the renderer does for every cell of every frame, is one integer comparison.
 public struct Style: Sendable, Hashable {
-    public var bold = false
-    public var dim = false
-    public var underline = false
-    public var reverse = false
-    public var foreground: TerminalColor?
-    public var background: TerminalColor?
+    /// Bits 0–3: bold, dim, underline, reverse; bits 4–12: the foreground's code; bits 13–21:
+    /// the background's (``TerminalColor/code``: 0 for none).
+    private var bits: UInt32 = 0
+
+    public var bold: Bool {
+        get { flag(0) }
+        set { setFlag(0, newValue) }
+    }
+    public var dim: Bool {
+        get { flag(1) }
+        set { setFlag(1, newValue) }
+    }
+    public var underline: Bool {
+        get { flag(2) }
+        set { setFlag(2, newValue) }
+    }
+    public var reverse: Bool {
+        get { flag(3) }
+        set { setFlag(3, newValue) }
+    }
+    public var foreground: TerminalColor? {
+        get { TerminalColor(code: (bits >> 4) & 0x1FF) }
+        set { bits = (bits & ~(0x1FF << 4)) | (TerminalColor.code(of: newValue) << 4) }
+    }
+    public var background: TerminalColor? {
+        get { TerminalColor(code: (bits >> 13) & 0x1FF) }
+        set { bits = (bits & ~(0x1FF << 13)) | (TerminalColor.code(of: newValue) << 13) }
+    }
 
     public init(bold: Bool = false, dim: Bool = false, underline: Bool = false, reverse: Bool = false,
                 foreground: TerminalColor? = nil, background: TerminalColor? = nil) {
@@ -61,15 +78,80 @@ public struct Style: Sendable, Hashable {
     public static let reverse = Style(reverse: true)
     public static let underline = Style(underline: true)
 
+    private func flag(_ bit: UInt32) -> Bool { bits & (1 << bit) != 0 }
+
+    private mutating func setFlag(_ bit: UInt32, _ on: Bool) {
+        if on { bits |= 1 << bit } else { bits &= ~(1 << bit) }
+    }
+
     /// The full SGR sequence that sets exactly this style (starting from a reset).
     var sgr: String {
-        var parameters = [0]
-        if bold { parameters.append(1) }
-        if dim { parameters.append(2) }
-        if underline { parameters.append(4) }
-        if reverse { parameters.append(7) }
-        if let foreground { parameters += foreground.parameters(background: false) }
-        if let background { parameters += background.parameters(background: true) }
-        return "\u{1B}[" + parameters.map(String.init).joined(separator: ";") + "m"
+        var bytes: [UInt8] = []
+        appendSGR(to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends the SGR sequence that sets exactly this style (starting from a reset).
+    func appendSGR(to bytes: inout [UInt8]) {
+        bytes.append(0x1B)
+        bytes.append(UInt8(ascii: "["))
+        bytes.append(UInt8(ascii: "0"))
+        if bold { bytes.append(contentsOf: [UInt8(ascii: ";"), UInt8(ascii: "1")]) }
+        if dim { bytes.append(contentsOf: [UInt8(ascii: ";"), UInt8(ascii: "2")]) }
+        if underline { bytes.append(contentsOf: [UInt8(ascii: ";"), UInt8(ascii: "4")]) }
+        if reverse { bytes.append(contentsOf: [UInt8(ascii: ";"), UInt8(ascii: "7")]) }
+        if let foreground { foreground.appendParameters(background: false, to: &bytes) }
+        if let background { background.appendParameters(background: true, to: &bytes) }
+        bytes.append(UInt8(ascii: "m"))
+    }
+}
+
+extension TerminalColor {
+    /// 0 for none, 1–16 for the named colours, 17–272 for the indexed ones.
+    static func code(of color: TerminalColor?) -> UInt32 {
+        guard let color else { return 0 }
+        if case .indexed(let index) = color { return 17 + UInt32(index) }
+        return 1 + UInt32(color.index)
+    }
+
+    /// The 16 named colours, by index.
+    private static let named: [TerminalColor] = [
+        .black, .red, .green, .yellow, .blue, .magenta, .cyan, .white,
+        .brightBlack, .brightRed, .brightGreen, .brightYellow, .brightBlue, .brightMagenta, .brightCyan, .brightWhite,
+    ]
+
+    /// The named colour at `index` (clamped to 0–15).
+    static func standard(_ index: Int) -> TerminalColor {
+        named[max(0, min(15, index))]
+    }
+
+    /// Appends `;` and each of this colour's SGR parameters.
+    func appendParameters(background: Bool, to bytes: inout [UInt8]) {
+        let value = Int(index)
+        if case .indexed = self {
+            bytes.append(UInt8(ascii: ";"))
+            bytes.appendDecimal(background ? 48 : 38)
+            bytes.append(contentsOf: [UInt8(ascii: ";"), UInt8(ascii: "5"), UInt8(ascii: ";")])
+            bytes.appendDecimal(value)
+        } else {
+            bytes.append(UInt8(ascii: ";"))
+            bytes.appendDecimal(value < 8 ? (background ? 40 : 30) + value : (background ? 100 : 90) + value - 8)
+        }
+    }
+
+    init?(code: UInt32) {
+        switch code {
+        case 0: return nil
+        case 1...16: self = .standard(Int(code) - 1)
+        default: self = .indexed(UInt8(truncatingIfNeeded: code - 17))
+        }
+    }
+}
+
+extension [UInt8] {
+    /// Appends `value` (not negative) in decimal ASCII digits.
+    mutating func appendDecimal(_ value: Int) {
+        if value >= 10 { appendDecimal(value / 10) }
+        append(UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10))
     }
 }

@@ -17,6 +17,13 @@ public final class InMemoryTerminal: TerminalDevice, Sendable {
     public var bytesWritten: Int { state.withLock { $0.bytesWritten } }
     /// Calls to `write` (one per frame).
     public var writes: Int { state.withLock { $0.writes } }
+    /// The rows that the last `write` put text in (not counting rows it only scrolled).
+    public var rowsWrittenLast: Set<Int> { state.withLock { $0.rowsWrittenLast } }
+    /// Bytes in the last `write`.
+    public var bytesWrittenLast: Int { state.withLock { $0.bytesWrittenLast } }
+    /// Text that fell outside the window (written past the right edge or below the bottom, where
+    /// a real terminal would wrap or scroll), and cursor moves outside it, counted.
+    public var overflows: Int { state.withLock { $0.overflows } }
     public var cursor: Point { state.withLock { $0.cursor } }
     public var isCursorVisible: Bool { state.withLock { $0.isCursorVisible } }
     public var isAlternateScreen: Bool { state.withLock { $0.isAlternateScreen } }
@@ -71,6 +78,12 @@ struct TerminalEmulation {
     var grid: ScreenBuffer
     var bytesWritten = 0
     var writes = 0
+    var rowsWrittenLast: Set<Int> = []
+    var bytesWrittenLast = 0
+    var overflows = 0
+    /// The scroll region (DECSTBM), rows `scrollTop...scrollBottom`.
+    var scrollTop = 0
+    var scrollBottom: Int
     var cursor = Point(x: 0, y: 0)
     var isCursorVisible = true
     var isAlternateScreen = false
@@ -84,6 +97,7 @@ struct TerminalEmulation {
     init(size: Size) {
         self.size = size
         grid = ScreenBuffer(size: size)
+        scrollBottom = size.height - 1
     }
 
     mutating func setRaw(_ raw: Bool) {
@@ -98,6 +112,8 @@ struct TerminalEmulation {
         }
         self.size = size
         grid = next
+        scrollTop = 0
+        scrollBottom = size.height - 1
     }
 
     var text: String { grid.text }
@@ -112,6 +128,8 @@ struct TerminalEmulation {
 
     mutating func write(_ bytes: [UInt8]) {
         bytesWritten += bytes.count
+        bytesWrittenLast = bytes.count
+        rowsWrittenLast = []
         writes += 1
         pending += bytes
         interpret()
@@ -138,12 +156,13 @@ struct TerminalEmulation {
                     control(parameters, final: pending[end])
                     index = end + 1
                 } else {
+                    if pending[index + 1] == UInt8(ascii: "M") { reverseIndex() }
                     index += 2
                 }
                 continue
             }
             if byte == 0x0D { flushText(); cursor.x = 0; index += 1; continue }
-            if byte == 0x0A { flushText(); cursor.y = min(size.height - 1, cursor.y + 1); index += 1; continue }
+            if byte == 0x0A { flushText(); lineFeed(); index += 1; continue }
             text.append(byte)
             index += 1
         }
@@ -152,11 +171,40 @@ struct TerminalEmulation {
     }
 
     mutating func put(_ character: Character) {
-        guard cursor.y < size.height, cursor.x < size.width else { return }
         let width = DisplayWidth.of(character)
         if width == 0 { return }
+        guard cursor.y < size.height, cursor.x + width <= size.width else {
+            overflows += 1
+            return
+        }
         grid.write(String(character), x: cursor.x, y: cursor.y, style: style)
+        rowsWrittenLast.insert(cursor.y)
         cursor.x += width
+    }
+
+    /// LF: down a row, scrolling the region up at its bottom margin.
+    mutating func lineFeed() {
+        if cursor.y == scrollBottom {
+            scrollRegion(by: 1)
+        } else if cursor.y < size.height - 1 {
+            cursor.y += 1
+        } else {
+            overflows += 1
+        }
+    }
+
+    /// ESC M: up a row, scrolling the region down at its top margin.
+    mutating func reverseIndex() {
+        if cursor.y == scrollTop {
+            scrollRegion(by: -1)
+        } else if cursor.y > 0 {
+            cursor.y -= 1
+        }
+    }
+
+    mutating func scrollRegion(by distance: Int) {
+        guard scrollTop < scrollBottom else { return }
+        grid.scroll(Scroll(top: scrollTop, bottom: scrollBottom, distance: distance))
     }
 
     mutating func control(_ parameters: String, final: UInt8) {
@@ -165,7 +213,19 @@ struct TerminalEmulation {
         case UInt8(ascii: "H"), UInt8(ascii: "f"):
             let row = (numbers.first ?? 1) ?? 1
             let column = (numbers.count > 1 ? numbers[1] : 1) ?? 1
-            cursor = Point(x: max(0, column - 1), y: max(0, row - 1))
+            if row > size.height || column > size.width { overflows += 1 }
+            cursor = Point(x: max(0, min(size.width - 1, column - 1)), y: max(0, min(size.height - 1, row - 1)))
+        case UInt8(ascii: "r"):
+            let top = (numbers.first ?? 1) ?? 1
+            let bottom = (numbers.count > 1 ? numbers[1] : size.height) ?? size.height
+            if top < bottom, bottom <= size.height {
+                scrollTop = max(0, top - 1)
+                scrollBottom = bottom - 1
+            } else if parameters.isEmpty {
+                scrollTop = 0
+                scrollBottom = size.height - 1
+            }
+            cursor = Point(x: 0, y: 0)
         case UInt8(ascii: "J"):
             if parameters == "2" { grid.clear(); events.append("cleared") }
         case UInt8(ascii: "K"):
@@ -215,14 +275,6 @@ struct TerminalEmulation {
             }
             index += 1
         }
-    }
-}
-
-extension TerminalColor {
-    static func standard(_ index: Int) -> TerminalColor {
-        let all: [TerminalColor] = [.black, .red, .green, .yellow, .blue, .magenta, .cyan, .white,
-                                    .brightBlack, .brightRed, .brightGreen, .brightYellow, .brightBlue, .brightMagenta, .brightCyan, .brightWhite]
-        return all[max(0, min(15, index))]
     }
 }
 

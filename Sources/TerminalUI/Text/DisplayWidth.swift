@@ -5,7 +5,12 @@ public enum DisplayWidth {
     public static func of(_ character: Character) -> Int {
         if let ascii = character.asciiValue { return (0x20..<0x7F).contains(ascii) ? 1 : 0 }
         let scalars = character.unicodeScalars
-        guard let first = scalars.first else { return 0 }
+        var iterator = scalars.makeIterator()
+        guard let first = iterator.next() else { return 0 }
+        if iterator.next() == nil {
+            // One scalar: nothing below U+231A is presented as emoji by default.
+            return first.value >= 0x231A && first.properties.isEmojiPresentation ? 2 : of(first)
+        }
         // Emoji: presented as emoji by default, or asked to be with VS16 (U+FE0F).
         if scalars.contains(where: { $0.value == 0xFE0F }) && first.properties.isEmoji { return 2 }
         if first.properties.isEmojiPresentation { return 2 }
@@ -18,6 +23,9 @@ public enum DisplayWidth {
         let value = scalar.value
         if value == 0 { return 0 }
         if value < 0x20 || (0x7F..<0xA0).contains(value) { return 0 }
+        // Common one-column ranges, without a property lookup: Latin-1 and Latin Extended
+        // (but the soft hyphen, a format character), box drawing and block elements.
+        if (value < 0x300 && value != 0xAD) || (0x2500..<0x25A0).contains(value) { return 1 }
         switch scalar.properties.generalCategory {
         case .nonspacingMark, .enclosingMark, .format: return 0
         default: break
@@ -26,9 +34,25 @@ public enum DisplayWidth {
         return isWide(value) ? 2 : 1
     }
 
-    /// The columns a string takes.
+    /// The columns a string takes. Printable ASCII not followed by a non-ASCII scalar (which
+    /// could join it into a larger grapheme) counts one column a byte; the rest is measured a
+    /// grapheme at a time.
     public static func of(_ text: some StringProtocol) -> Int {
-        text.reduce(0) { $0 + of($1) }
+        let utf8 = text.utf8
+        var columns = 0
+        var index = utf8.startIndex
+        while index < utf8.endIndex {
+            let byte = utf8[index]
+            let next = utf8.index(after: index)
+            if byte >= 0x20, byte < 0x7F, next == utf8.endIndex || utf8[next] < 0x80 {
+                columns += 1
+                index = next
+            } else {
+                columns += of(text[index])
+                index = text.index(after: index)
+            }
+        }
+        return columns
     }
 
     /// East Asian Wide and Fullwidth ranges (Unicode 15), plus the emoji blocks.

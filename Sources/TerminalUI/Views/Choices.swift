@@ -37,13 +37,50 @@ public final class SegmentedControl: View {
         return true
     }
 
+    /// The segments drawn: all if they fit, else a run around the selected one, with "‹" and
+    /// "›" standing for those off to either side.
+    func shownRange() -> ClosedRange<Int> {
+        guard !segments.isEmpty else { return 0...0 }
+        let widths = segments.map { DisplayWidth.of($0) + 2 }
+        func width(_ range: ClosedRange<Int>) -> Int {
+            range.reduce(0) { $0 + widths[$1] } + range.count - 1
+                + (range.lowerBound > 0 ? 1 : 0) + (range.upperBound < segments.count - 1 ? 1 : 0)
+        }
+        let selected = max(0, min(segments.count - 1, selectedIndex))
+        var range = selected...selected
+        var grew = true
+        while grew {
+            grew = false
+            if range.upperBound < segments.count - 1, width(range.lowerBound...(range.upperBound + 1)) <= frame.width {
+                range = range.lowerBound...(range.upperBound + 1)
+                grew = true
+            }
+            if range.lowerBound > 0, width((range.lowerBound - 1)...range.upperBound) <= frame.width {
+                range = (range.lowerBound - 1)...range.upperBound
+                grew = true
+            }
+        }
+        return range
+    }
+
     public override func draw(into buffer: inout ScreenBuffer) {
+        guard !segments.isEmpty else { return }
+        let range = shownRange()
+        let more = Style(dim: true)
         var x = frame.x
-        for (index, segment) in segments.enumerated() {
+        var right = frame.maxX
+        if range.upperBound < segments.count - 1 {
+            right -= 1
+            buffer.write("›", x: right, y: frame.y, style: more, clip: frame)
+        }
+        let clip = Rect(x: frame.x, y: frame.y, width: right - frame.x, height: frame.height)
+        if range.lowerBound > 0 { x = buffer.write("‹", x: x, y: frame.y, style: more, clip: clip) }
+        for index in range {
             let selected = index == selectedIndex
             let style = selected ? Style(bold: true, reverse: true, foreground: isFocused ? nil : .cyan) : Style(dim: !isFocused)
-            x = buffer.write(" \(segment) ", x: x, y: frame.y, style: style, clip: frame)
-            if index < segments.count - 1 { x = buffer.write("│", x: x, y: frame.y, style: Style(dim: true), clip: frame) }
+            let text = DisplayWidth.truncate(" \(segments[index]) ", to: clip.maxX - x)
+            x = buffer.write(text, x: x, y: frame.y, style: style, clip: clip)
+            if index < range.upperBound { x = buffer.write("│", x: x, y: frame.y, style: Style(dim: true), clip: clip) }
         }
     }
 }
@@ -87,6 +124,9 @@ public final class TabBar: View {
     }
 
     public override func layout(in rect: Rect) {
+        // The row may have switched tabs since (Left/Right): show the tab before the screen
+        // looks for what can take the focus.
+        showSelectedIfNeeded()
         frame = rect
         row.layout(in: Rect(x: rect.x, y: rect.y, width: rect.width, height: 1))
         for content in contents { content.layout(in: Rect(x: rect.x, y: rect.y + 2, width: rect.width, height: rect.height - 2)) }

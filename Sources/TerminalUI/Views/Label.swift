@@ -24,12 +24,15 @@ public final class Label: View {
     public override func draw(into buffer: inout ScreenBuffer) {
         let lines = wraps ? Self.wrap(text, width: frame.width) : text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         for (index, line) in lines.prefix(frame.height).enumerated() {
-            buffer.write(wraps ? line : DisplayWidth.truncate(line, to: frame.width), x: frame.x, y: frame.y + index, style: style, clip: frame)
+            // The last line that fits ends with "…" when more text did not.
+            let cut = index == frame.height - 1 && lines.count > frame.height
+            let shown = cut ? DisplayWidth.truncate(line + " …", to: frame.width) : wraps ? line : DisplayWidth.truncate(line, to: frame.width)
+            buffer.write(shown, x: frame.x, y: frame.y + index, style: style, clip: frame)
         }
     }
 
     /// Word-wraps `text` to `width` columns (long words are cut).
-    public static func wrap(_ text: String, width: Int) -> [String] {
+    public nonisolated static func wrap(_ text: String, width: Int) -> [String] {
         guard width > 0 else { return [] }
         var lines: [String] = []
         for paragraph in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -78,7 +81,20 @@ public final class StatusLine: View {
 
     public override func draw(into buffer: inout ScreenBuffer) {
         let style = kind == .error ? Style(bold: true, foreground: .red) : Style(dim: true)
-        buffer.write(DisplayWidth.truncate(text, to: frame.width), x: frame.x, y: frame.y, style: style, clip: frame)
+        buffer.write(Self.fit(text, to: frame.width), x: frame.x, y: frame.y, style: style, clip: frame)
+    }
+
+    /// `text` cut to `columns`: a hint made of items ("↑↓: choose • Esc: back") loses whole
+    /// items from the end rather than half a word; other text is cut with "…".
+    public nonisolated static func fit(_ text: String, to columns: Int) -> String {
+        guard DisplayWidth.of(text) > columns else { return text }
+        var items = text.components(separatedBy: " • ")
+        while items.count > 1 {
+            items.removeLast()
+            let shorter = items.joined(separator: " • ")
+            if DisplayWidth.of(shorter) <= columns { return shorter }
+        }
+        return DisplayWidth.truncate(text, to: columns)
     }
 }
 

@@ -52,7 +52,9 @@ public final class ListView: View {
     /// Emits when the selection reaches the last row (load more).
     public nonisolated var reachedEnd: Signal<Void, Never> { nearEnd.signal }
 
-    public override var canFocus: Bool { !rows.isEmpty }
+    /// An empty list cannot take the focus, but keeps it while its rows reload (so the keys
+    /// that follow still reach it, or what is around it).
+    public override var canFocus: Bool { !rows.isEmpty || isFocused }
 
     var rowHeight: Int { rows.first?.lines.count ?? 1 }
     var pageSize: Int { max(1, frame.height / max(1, rowHeight)) }

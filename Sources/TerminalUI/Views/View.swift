@@ -31,6 +31,10 @@ open class View: LifetimeOwner {
     public var isHidden = false { didSet { if isHidden != oldValue { setNeedsDisplay() } } }
     /// Set by the screen.
     public internal(set) var isFocused = false
+    /// The screen's main control (its list, its search field): it takes the focus first when
+    /// the screen appears or the focused view goes away, and typed text the focused view does
+    /// not take goes to it if it is a text field. Without one, the first focusable view does.
+    public var prefersFocus = false
 
     public init() {}
 
@@ -150,7 +154,7 @@ public final class Stack: View {
         frame = rect
         let visible = children.filter { !$0.isHidden }
         let total = axis == .vertical ? rect.height : rect.width
-        let gaps = max(0, visible.count - 1) * spacing
+        let gaps = max(0, visible.count - 1) * self.spacing
         var sizes: [Int?] = visible.map { child in
             let policy = axis == .vertical ? child.heightPolicy : child.widthPolicy
             switch policy {
@@ -161,8 +165,12 @@ public final class Stack: View {
             case .fill: return nil
             }
         }
-        let used = sizes.compactMap { $0 }.reduce(0, +) + gaps
         let flexible = sizes.filter { $0 == nil }.count
+        // In a window too short for the spacing, the views close up first: the gaps go before
+        // any view is cut, and before a flexible view gets fewer than two lines.
+        let content = sizes.compactMap { $0 }.reduce(0, +)
+        let spacing = content + gaps + 2 * flexible <= total ? self.spacing : 0
+        let used = content + max(0, visible.count - 1) * spacing
         if flexible > 0 {
             let share = max(0, total - used) / flexible
             var extra = max(0, total - used) - share * flexible

@@ -17,12 +17,16 @@ public final class InteractiveShowcase {
     let stack = NavigationStack()
     let live: Bool
     let environment: Environment
+    let scheduler: any Scheduler
 
-    /// Builds the showcase: the launcher, or `app` directly.
-    public init(app: ShowcaseApp?, live: Bool, environment: Environment = Environment()) {
+    /// Builds the showcase: the launcher, or `app` directly. The services answer on `scheduler`
+    /// (tests pass a virtual-time one).
+    public init(app: ShowcaseApp?, live: Bool, environment: Environment = Environment(), scheduler: any Scheduler = MainScheduler.shared) {
         self.live = live
         self.environment = environment
-        screen = TerminalScreen(stack, minimumSize: Size(width: 60, height: 16))
+        self.scheduler = scheduler
+        // Every screen adapts down to 40×12 (issue 16); below, the screen says so.
+        screen = TerminalScreen(stack, minimumSize: Size(width: 40, height: 12))
         if let app {
             open(app)
         } else {
@@ -45,7 +49,7 @@ public final class InteractiveShowcase {
     }
 
     private func push(_ app: ShowcaseApp, mode: ServiceMode) {
-        let factory = ServiceFactory(mode: mode, environment: environment, scheduler: MainScheduler.shared, navigator: navigator)
+        let factory = ServiceFactory(mode: mode, environment: environment, scheduler: scheduler, navigator: navigator)
         do {
             switch app {
             case .flickr: navigator.push(FlickrSearchViewModel(services: try factory.flickr()))
@@ -60,9 +64,16 @@ public final class InteractiveShowcase {
         }
     }
 
-    /// Runs on the process's terminal until Ctrl-C.
+    /// Runs on the process's terminal until Ctrl-C, or Esc on the first screen.
     public func run(device: any TerminalDevice = POSIXTerminal()) async throws {
+        try await makeApp(device: device).run()
+    }
+
+    /// The app that runs the showcase on `device`: Esc on the first screen (the launcher, or the
+    /// app opened directly) ends it, as going back from there.
+    public func makeApp(device: any TerminalDevice) -> TerminalApp {
         let app = TerminalApp(screen: screen, device: device)
-        try await app.run()
+        screen.onEscapeAtRoot = { [weak app] in app?.quit() }
+        return app
     }
 }

@@ -42,7 +42,7 @@ public enum Screens {
         let view = Stack(.vertical, spacing: 1, [
             Label("Apps from the MVVM tutorials, running on MVVMKit. Enter opens one.", style: .dim),
             list,
-            StatusLine("↑↓: choose • Enter: open • Esc: back to this list • Ctrl-C: quit"),
+            StatusLine("↑↓: choose • Enter: open • Esc: quit • Ctrl-C: quit"),
         ])
         return .init(title: viewModel.title, view: view)
     }
@@ -155,11 +155,13 @@ public enum Screens {
         let listInfo = Label(style: Style(foreground: .red))
         listModel.errorText.signal.map { $0 ?? "" }.bind(to: listInfo, \.text)
         let list = ListView()
+        list.prefersFocus = true
         listModel.movies.signal.map(movieRows).bind(to: list, \.rows)
         list.selected.sink(value: { listModel.select(index: $0) }).disposed(by: list.bag)
         let moviesTab = Stack(.vertical, [segments, listSpinner, listInfo, list])
 
         let query = TextField(placeholder: "Search movies")
+        query.prefersFocus = true
         query.bind(to: searchModel.query)
         let searchSpinner = Spinner(label: "Searching…")
         searchModel.isFetching.signal.bind(to: searchSpinner, \.isAnimating)
@@ -172,7 +174,7 @@ public enum Screens {
 
         let tabs = TabBar([(title: viewModel.tabs[0], content: moviesTab), (title: viewModel.tabs[1], content: searchTab)])
         tabs.bind(to: viewModel.selectedTab)
-        let view = Stack(.vertical, [tabs, StatusLine("←→ on the tabs or segments: switch • Enter: details • Esc: back")])
+        let view = Stack(.vertical, [tabs, StatusLine("←→: switch • Enter: details • Esc: back")])
         return .init(title: "Movies", view: view)
     }
 
@@ -207,11 +209,12 @@ public enum Screens {
     }
 
     nonisolated static func goodsRows(_ cells: [GoodsCellViewModel]) -> [ListView.Row] {
-        cells.map { ListView.Row(DisplayWidth.truncate($0.name, to: 34).padded(to: 36) + $0.price) }
+        cells.map { ListView.Row(DisplayWidth.truncate($0.name, to: 24).padded(to: 26) + $0.price) }
     }
 
     static func goodsList(_ viewModel: GoodsListViewModel) -> NavigationStack.Page {
         let list = ListView(emptyText: "No goods in this category.")
+        list.prefersFocus = true
         viewModel.rows.signal.map(goodsRows).bind(to: list, \.rows)
         list.selected.sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
         // GD-2: load-more at the end of the list.
@@ -269,6 +272,7 @@ final class DataControllerListView: View, GoodsListViewProtocol {
         delegate = controller
         super.init()
         heightPolicy = .fill
+        list.prefersFocus = true
         let refresh = Button("Refresh") { [weak self] in self?.delegate?.didPullToRefresh() }
         add(Stack(.vertical, [refresh, list, status]))
         list.selected.asDriver().drive { [weak self] index in
