@@ -262,6 +262,27 @@ literal "abc"
 check "issue 16: after Ctrl-U, newly typed text is on screen" bash -c "sleep 0.3; tmux capture-pane -t $SESSION -p | sed -n 3p | grep -q '^abc'"
 quit_app
 
+# Issue 16/18: a screen the user has left never comes back. Esc while a Flickr search is in
+# flight (it answers after 0.7 s): the launcher stays, no results screen appears later. The same
+# for a login in flight.
+open_app
+wait_for "› Flickr search"
+keys Enter
+wait_for "Flickr Search"
+literal "sunset"; keys Enter
+keys Escape
+check "issue 16: Esc during a search goes back to the launcher" wait_for "› Flickr search"
+sleep 2.5
+check "issue 16: ... and no results screen appears after the search would have finished" bash -c "$(declare -f screen); SESSION=$SESSION; ! screen | grep -q 'photos (showing' && screen | grep -q 'MVVMKit showcase'"
+keys Down Down Enter
+wait_for "User name"
+literal "ada"; keys Tab; literal "lovelace"; keys Enter
+keys Escape
+check "issue 16: Esc during a login goes back to the launcher" wait_for "MVVMKit showcase"
+sleep 2.5
+check "issue 16: ... and the welcome screen never appears" bash -c "$(declare -f screen); SESSION=$SESSION; ! screen | grep -q 'Welcome' && screen | grep -q 'MVVMKit showcase'"
+quit_app
+
 # Issue 16: Esc on the first screen does what its hint says (back out of the app)
 open_app
 wait_for "Esc: quit"
