@@ -88,7 +88,7 @@ public final class StatusLine: View {
     /// items from the end rather than half a word; other text is cut with "…".
     public nonisolated static func fit(_ text: String, to columns: Int) -> String {
         guard DisplayWidth.of(text) > columns else { return text }
-        var items = text.components(separatedBy: " • ")
+        var items = text.split(separator: " • ", omittingEmptySubsequences: false).map(String.init)
         while items.count > 1 {
             items.removeLast()
             let shorter = items.joined(separator: " • ")

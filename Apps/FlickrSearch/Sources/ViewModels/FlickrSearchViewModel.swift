@@ -38,10 +38,14 @@ public struct ConnectionAlert: Sendable, Equatable {
     public let detail: String
 }
 
-/// Counts with a grouping separator, pinned to English ("1,973").
+/// Counts with a grouping separator, pinned to English ("1,973") whatever the machine's locale.
 public enum CountFormat {
+    /// Made once; a format style is a Sendable value, and Foundation caches the formatter
+    /// behind it, so each call formats without building one.
+    private static let style = IntegerFormatStyle<Int>(locale: Locale(identifier: "en_US"))
+
     public static func grouped(_ count: Int) -> String {
-        PinnedFormat.grouped(count)
+        style.format(count)
     }
 }
 

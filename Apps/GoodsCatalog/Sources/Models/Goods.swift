@@ -1,5 +1,4 @@
 import Foundation
-import MVVM
 
 /// GD-M1: one product.
 public struct Goods: Sendable, Equatable, Identifiable {
@@ -57,9 +56,13 @@ public struct GoodsError: Error, Equatable, CustomStringConvertible {
     public var description: String { message }
 }
 
-/// Formats prices the same way everywhere: yuan, two decimals, grouped ("¥1,299.00").
+/// Formats prices the same way everywhere: yuan, two decimals, grouped ("¥1,299.00"), in
+/// English whatever the machine's locale.
 public enum PriceFormat {
+    /// Made once (a Sendable value; Foundation caches the formatter behind it).
+    private static let style = Decimal.FormatStyle(locale: Locale(identifier: "en_US")).precision(.fractionLength(2))
+
     public static func text(_ price: Decimal) -> String {
-        "¥" + PinnedFormat.decimal(price, fractionDigits: 2)
+        "¥" + style.format(price)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import MVVM
 
 /// MI-M2: a movie as TMDb lists it.
 public struct Movie: Sendable, Equatable, Identifiable, Decodable {
@@ -109,8 +108,11 @@ public struct MovieDetail: Sendable, Equatable, Decodable {
 
 /// TMDb's dates: `yyyy-MM-dd` in UTC ([fix]: the original parsed minutes, `mm`).
 public enum TMDbDate {
+    /// A full date (year, month, day) in UTC; made once.
+    private static let style = Date.ISO8601FormatStyle(timeZone: TimeZone(identifier: "UTC")!).year().month().day()
+
     public static func parse(_ text: String) -> Date? {
         guard !text.isEmpty else { return nil }
-        return PinnedFormat.parseDate(text, format: "yyyy-MM-dd")
+        return try? style.parse(text)
     }
 }

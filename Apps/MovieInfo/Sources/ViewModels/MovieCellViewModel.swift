@@ -24,8 +24,13 @@ public struct MovieCellViewModel: Sendable, Equatable {
 
 /// Formatting pinned to English and UTC.
 public enum MovieFormat {
+    /// "Mar 8, 2019": English, UTC; made once.
+    private static let mediumDateStyle = Date.FormatStyle(
+        date: .abbreviated, time: .omitted, locale: Locale(identifier: "en_US"), timeZone: TimeZone(identifier: "UTC")!
+    )
+
     public static func mediumDate(_ date: Date) -> String {
-        PinnedFormat.date(date, style: .medium)
+        mediumDateStyle.format(date)
     }
 
     public static func stars(_ voteAverage: Double) -> String {

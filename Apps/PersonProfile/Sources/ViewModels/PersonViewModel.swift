@@ -18,6 +18,14 @@ public final class PersonViewModel: Sendable {
         } else {
             nameText = "\(person.firstName) \(person.lastName)"
         }
-        birthdateText = PinnedFormat.date(person.birthdate, format: "EEEE MMMM d, yyyy", locale: locale, timeZone: timeZone)
+        // "Thursday January 1, 1970" (a pattern, so no locale reorders it); one style per view
+        // model, made from its locale and time zone.
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let style = Date.VerbatimFormatStyle(
+            format: "\(weekday: .wide) \(month: .wide) \(day: .defaultDigits), \(year: .defaultDigits)",
+            locale: locale, timeZone: timeZone, calendar: calendar
+        )
+        birthdateText = style.format(person.birthdate)
     }
 }
