@@ -150,6 +150,19 @@ extension DocRunners {
             let source = scheduler.cold(diagram.input())
             return ["untilLeft": scheduler.marbles(of: source.signal.take(untilInactive: lifecycle))]
         },
+        "GroupBy.swift#u": { diagram in
+            // One scheduler per line: each line subscribes to the cold source at time zero.
+            func line(_ make: @escaping @Sendable (Signal<GroupedSignal<String, String, TestError>, TestError>) -> Signal<String, TestError>) -> String {
+                let scheduler = TestScheduler()
+                let grouped = scheduler.cold(diagram.input()).signal.grouped { $0.first!.isUppercase ? "u" : "l" }
+                return scheduler.marbles(of: make(grouped))
+            }
+            return [
+                "groups": line { $0.map(\.key) },
+                "l": line { $0.flatMap { $0.key == "l" ? $0.signal : .empty } },
+                "u": line { $0.flatMap { $0.key == "u" ? $0.signal : .empty } },
+            ]
+        },
         "Share.swift#second": { diagram in
             let scheduler = TestScheduler()
             let shared = scheduler.cold(diagram.input()).signal.share(replay: 1)
