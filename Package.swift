@@ -52,6 +52,10 @@ let package = Package(
         appTests("FlickrSearch", ["FlickrSearch", "MVVM", "Signals", "SignalsTesting", "LiveHTTP", "LoopbackServer"]),
         app("MovieInfo", ["Signals", "MVVM", "LiveHTTP"]),
         appTests("MovieInfo", ["MovieInfo", "MVVM", "Signals", "SignalsTesting", "LiveHTTP", "LoopbackServer"]),
+        // A to-do list view model written from the README alone, compiled and tested so the API
+        // it shows keeps working (issue 15).
+        .target(name: "TodoList", dependencies: ["Signals", "MVVM"], path: "Examples/TodoList/Sources", swiftSettings: strict),
+        .testTarget(name: "TodoListTests", dependencies: ["TodoList", "MVVM", "Signals", "SignalsTesting"], path: "Examples/TodoList/Tests", swiftSettings: strict),
         // The showcase: every app's terminal screens and plain output (ShowcaseKit), and the
         // executable. Only these import a view layer.
         .target(

@@ -66,7 +66,12 @@ public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Se
     }
 
     /// Creates an action whose work is an `async` function; disposing the applied stream
-    /// cancels its task.
+    /// cancels its task. A function with untyped `throws` (most services) gives an action whose
+    /// `Failure` is `any Error`, with no annotation and no do/catch:
+    ///
+    /// ```swift
+    /// let save = Action { (items: [Todo]) in try await store.save(items) }
+    /// ```
     public convenience init(
         enabledIf: Property<Bool> = Property(value: true),
         execute work: @escaping @Sendable (Input) async throws(Failure) -> Output
@@ -152,3 +157,18 @@ extension Action where Input == Void {
     }
 }
 
+extension Signal where Failure == Never {
+    /// Applies `action` with each value, as a button applies it with a tap: a value that comes
+    /// while the action is disabled or running is dropped (ReactiveSwift's `action <~ signal`).
+    /// The results arrive on the action's `values` and `errors`.
+    ///
+    /// ```swift
+    /// addButtonTaps.map { _ in () }.bind(to: viewModel.add)
+    /// ```
+    ///
+    /// Disposing the result stops applying; work already started keeps running.
+    @discardableResult
+    public func bind<Output: Sendable, ActionFailure: Error>(to action: Action<Value, Output, ActionFailure>) -> any Disposable {
+        sink(value: { value in _ = action.execute(value) })
+    }
+}

@@ -60,7 +60,7 @@ public final class Property<Value: Sendable>: Sendable {
     /// It subscribes once, at once, and keeps `upstream` alive; reads return the cached value.
     /// `current` is called only if the first value does not arrive during the subscription (a
     /// property derived from inside an observer of its source, where that value waits its turn).
-    private convenience init(
+    convenience init(
         deriving values: Signal<Value, Never>,
         current: @escaping @Sendable () -> Value,
         keeping upstream: any Sendable
@@ -113,8 +113,9 @@ public final class Property<Value: Sendable>: Sendable {
     /// ```
     ///
     /// As with `map`, the pair is made once per change and cached.
-    public func combineLatest<Other: Sendable>(_ other: Property<Other>) -> Property<(Value, Other)> {
-        Property<(Value, Other)>(
+    public func combineLatest<Other: Sendable>(_ other: some PropertyProtocol<Other>) -> Property<(Value, Other)> {
+        let other = other.readOnly
+        return Property<(Value, Other)>(
             deriving: signal.combineLatest(other.signal),
             current: { [self] in (value, other.value) },
             keeping: [self, other] as [any Sendable]
@@ -124,7 +125,7 @@ public final class Property<Value: Sendable>: Sendable {
     /// A property combining this one's value and `other`'s with `transform`, which runs once
     /// per change of either.
     public func combineLatest<Other: Sendable, Result: Sendable>(
-        _ other: Property<Other>,
+        _ other: some PropertyProtocol<Other>,
         _ transform: @escaping @Sendable (Value, Other) -> Result
     ) -> Property<Result> {
         combineLatest(other).map(transform)

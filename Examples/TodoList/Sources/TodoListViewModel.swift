@@ -1,0 +1,111 @@
+import MVVM
+import Signals
+
+// A to-do list view model written from the README alone (issue 15): add, remove, toggle,
+// filter, search, and a save `Action` over an `async throws` store. It compiles and is tested
+// (Examples/TodoList/Tests), so the API it shows keeps working.
+
+/// One to-do.
+public struct Todo: Sendable, Equatable, Identifiable {
+    public let id: Int
+    public var title: String
+    public var isDone: Bool
+
+    public init(id: Int, title: String, isDone: Bool = false) {
+        self.id = id
+        self.title = title
+        self.isDone = isDone
+    }
+}
+
+/// Which to-dos the list shows.
+public enum TodoFilter: Int, CaseIterable, Sendable {
+    case all, active, done
+
+    public func includes(_ todo: Todo) -> Bool {
+        switch self {
+        case .all: true
+        case .active: !todo.isDone
+        case .done: todo.isDone
+        }
+    }
+}
+
+/// Where to-dos are kept: a file, a server. Untyped errors, as most services have.
+public protocol TodoStore: Sendable {
+    func save(_ todos: [Todo]) async throws
+}
+
+/// The to-do list screen's view model.
+public final class TodoListViewModel: Sendable {
+    // Inputs, bound two-way to the view's controls.
+    public let newTitle = MutableProperty("")
+    public let filter = MutableProperty(TodoFilter.all)
+    public let query = MutableProperty("")
+
+    // Outputs.
+    public let todos: Property<[Todo]>
+    /// The to-dos the list shows: filtered and searched, in the order they were added.
+    public let visible: Property<[Todo]>
+    public let canAdd: Property<Bool>
+    /// "2 items left", "1 item left".
+    public let remainingText: Property<String>
+    /// Whether there are changes the store has not saved.
+    public let hasUnsavedChanges: Property<Bool>
+
+    /// Adds `newTitle` (trimmed) as a to-do and clears the field; enabled while the title has
+    /// text. Its values are the added to-dos.
+    public let add: Action<Void, Todo, Never>
+    /// Saves the list; enabled while there are unsaved changes and no save is running. Its
+    /// errors are the store's (any `Error`).
+    public let save: Action<Void, [Todo], any Error>
+
+    private let items = MutableProperty<[Todo]>([])
+    private let saved = MutableProperty<[Todo]>([])
+    private let nextID = MutableProperty(1)
+    private let bag = DisposeBag()
+
+    public init(store: any TodoStore) {
+        let items = self.items, newTitle = self.newTitle, nextID = self.nextID, saved = self.saved
+        todos = items.readOnly
+        visible = Property.combineLatest(items, filter, query) { items, filter, query in
+            items.filter { filter.includes($0) && (query.isEmpty || $0.title.lowercased().contains(query.lowercased())) }
+        }
+        canAdd = newTitle.map { Self.trimmed($0).isEmpty == false }.removeDuplicates()
+        remainingText = items.map { items in
+            let left = items.filter { !$0.isDone }.count
+            return left == 1 ? "1 item left" : "\(left) items left"
+        }
+        hasUnsavedChanges = items.combineLatest(saved) { $0 != $1 }
+
+        add = Action(enabledIf: canAdd) { _ in
+            let id = nextID.modify { id -> Int in defer { id += 1 }; return id }
+            let todo = Todo(id: id, title: Self.trimmed(newTitle.value))
+            items.modify { $0.append(todo) }
+            newTitle.value = ""
+            return Signal.just(todo)
+        }
+        save = Action(enabledIf: hasUnsavedChanges) { _ in
+            let snapshot = items.value
+            try await store.save(snapshot)
+            return snapshot
+        }
+        save.values.bind(to: saved)
+    }
+
+    /// Removes the to-do with `id`.
+    public func remove(id: Int) {
+        items.modify { $0.removeAll { $0.id == id } }
+    }
+
+    /// Marks the to-do with `id` done, or not done.
+    public func toggle(id: Int) {
+        items.modify { items in
+            if let index = items.firstIndex(where: { $0.id == id }) { items[index].isDone.toggle() }
+        }
+    }
+
+    static func trimmed(_ text: String) -> String {
+        String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    }
+}
