@@ -62,20 +62,23 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
 
     // SAFETY: touched only by the owner of `queue` (see DeliveryQueue).
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var terminal: Completion<Failure>?
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var buffer = ReplayBuffer<Value>()
-    /// How many latest values a new subscriber receives first (0 for a publish subject).
-    @usableFromInline
-    let replayLimit: Int
     /// Whether a subscriber arriving after the terminal event still gets the buffer first.
+    /// (Declared before `buffer`, so that it fits in the padding after `terminal`.)
     @usableFromInline
     let replaysAfterTerminal: Bool
+    // SAFETY: touched only by the owner of `queue` (see DeliveryQueue).
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var buffer: ReplayBuffer<Value>
+
+    /// How many latest values a new subscriber receives first (0 for a publish subject).
+    @inlinable
+    var replayLimit: Int { Int(buffer.limit) }
 
     @usableFromInline
     init(replayLimit: Int, replaysAfterTerminal: Bool, initial: [Value] = []) {
-        self.replayLimit = replayLimit
         self.replaysAfterTerminal = replaysAfterTerminal
+        buffer = ReplayBuffer(limit: replayLimit)
         super.init()
-        for value in initial { buffer.append(value, limit: replayLimit) }
+        for value in initial { buffer.append(value) }
     }
 
     /// How many subscriptions are attached now.
@@ -110,13 +113,15 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
     @inlinable
     func deliver(_ value: Value) {
         if terminal != nil { return }
-        if replayLimit > 0 { buffer.append(value, limit: replayLimit) }
+        if buffer.limit > 0 { buffer.append(value) }
         let list = subscribers
         var index = 0
         while index < list.slotCount {
             let slot = list[index]
-            if let entry = slot.entry, !slot.subscription._withUnsafeGuaranteedRef({ $0.isDisposed }) {
-                Unmanaged<Entry>.fromOpaque(entry.toOpaque())._withUnsafeGuaranteedRef { $0.observer.onValue(value) }
+            // A hole's subscription is `SubscriberList.hole`, disposed from the start, so this
+            // one check skips holes and disposed subscriptions alike; past it, `entry` is set.
+            if !slot.subscription._withUnsafeGuaranteedRef({ $0.isDisposed }) {
+                Unmanaged<Entry>.fromOpaque(slot.entry.unsafelyUnwrapped.toOpaque())._withUnsafeGuaranteedRef { $0.observer.onValue(value) }
             }
             index += 1
         }
@@ -171,10 +176,11 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
     @inlinable
     func attach(_ entry: Entry) {
         if terminal == nil || replaysAfterTerminal {
-            if replayLimit > 0 {
-                for value in buffer.elements {
+            if buffer.limit > 0 {
+                let replay = buffer
+                for index in 0..<replay.count {
                     if entry.subscription.isDisposed { return }
-                    entry.observer.send(value)
+                    entry.observer.send(replay[index])
                 }
             }
         }
@@ -203,8 +209,18 @@ struct SubscriberList {
     struct Slot {
         /// `nil` for a hole left by a removed subscription.
         @usableFromInline var entry: Unmanaged<AnyObject>?
-        @usableFromInline let subscription: Unmanaged<SubjectSubscription>
+        /// ``SubscriberList/hole`` for a hole.
+        @usableFromInline var subscription: Unmanaged<SubjectSubscription>
     }
+
+    /// What a hole's slot points to instead of the removed subscription (which may be freed
+    /// once its entry is released): a subscription disposed from the start, so delivery skips
+    /// a hole with the check that skips a disposed subscription, at no extra cost per slot.
+    static let hole: SubjectSubscription = {
+        let hole = SubjectSubscription(owner: SubjectBase())
+        hole.disposed.store(true, ordering: .releasing)
+        return hole
+    }()
 
     @usableFromInline var storage: UnsafeMutablePointer<Slot>?
     /// Slots in use, holes included. (32-bit counts keep a subject as small as it was before
@@ -253,13 +269,19 @@ struct SubscriberList {
               let entry = storage[index].entry
         else { return false }
         subscription.slot = -1
-        storage[index].entry = nil
-        holes += 1
-        // Trailing holes go at once; the others when they are more than half the list.
-        while count > 0, storage[Int(count) - 1].entry == nil {
+        if index == Int(count) - 1 {
+            // The last slot goes at once, and so do the holes before it.
             count -= 1
-            holes -= 1
-            (storage + Int(count)).deinitialize(count: 1)
+            (storage + index).deinitialize(count: 1)
+            while count > 0, storage[Int(count) - 1].entry == nil {
+                count -= 1
+                holes -= 1
+                (storage + Int(count)).deinitialize(count: 1)
+            }
+        } else {
+            // Any other slot becomes a hole, squeezed out when holes are more than half the list.
+            storage[index] = Slot(entry: nil, subscription: .passUnretained(Self.hole))
+            holes += 1
         }
         if holes > 0, holes * 2 > count { compact() }
         // Last, with the list consistent: releasing the entry can run user deinits.
@@ -309,28 +331,50 @@ struct SubscriberList {
 }
 
 /// The latest values a subject replays to new subscribers, oldest first.
+///
+/// (32-bit `limit` and `start`, so that the room for `last` costs a subject of small values no
+/// memory: a subject of `Int` is as large as it was with a ring alone.)
 @usableFromInline
 struct ReplayBuffer<Value> {
+    /// How many latest values are kept: 0 for a publish subject, 1 for a behavior subject.
+    @usableFromInline let limit: Int32
+    /// Where the oldest value of `storage` is, once the ring is full.
+    @usableFromInline var start: Int32 = 0
+    /// The values kept when the limit is more than 1: a ring.
     @usableFromInline var storage: [Value] = []
-    @usableFromInline var start = 0
+    /// The one value kept when the limit is 1: storing it is a plain assignment, where a ring of
+    /// one would check the array's uniqueness on every value.
+    @usableFromInline var last: Value?
 
+    /// A buffer keeping up to `limit` values (more than `Int32.max` is kept as `Int32.max`).
     @inlinable
-    init() {}
-
-    @inlinable
-    mutating func append(_ value: Value, limit: Int) {
-        if storage.count < limit {
-            storage.append(value)
-        } else {
-            storage[start] = value
-            start += 1
-            if start == storage.count { start = 0 }
-        }
+    init(limit: Int) {
+        self.limit = Int32(clamping: limit)
     }
 
     @inlinable
-    var elements: [Value] {
-        start == 0 ? storage : Array(storage[start...] + storage[..<start])
+    mutating func append(_ value: Value) {
+        if limit == 1 {
+            last = value
+        } else if storage.count < Int(limit) {
+            storage.append(value)
+        } else {
+            storage[Int(start)] = value
+            start += 1
+            if Int(start) == storage.count { start = 0 }
+        }
+    }
+
+    /// How many values are kept.
+    @inlinable
+    var count: Int { last == nil ? storage.count : 1 }
+
+    /// The kept value at `index`, oldest first.
+    @inlinable
+    subscript(index: Int) -> Value {
+        if let last { return last }
+        let position = Int(start) + index
+        return storage[position < storage.count ? position : position - storage.count]
     }
 }
 
