@@ -63,11 +63,10 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
     // SAFETY: touched only by the owner of `queue` (see DeliveryQueue).
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var terminal: Completion<Failure>?
     /// Whether a subscriber arriving after the terminal event still gets the buffer first.
-    /// (Declared before `buffer`, so that it fits in the padding after `terminal`.)
     @usableFromInline
     let replaysAfterTerminal: Bool
     // SAFETY: touched only by the owner of `queue` (see DeliveryQueue).
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var buffer: ReplayBuffer<Value>
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var buffer: ReplayBuffer
 
     /// How many latest values a new subscriber receives first (0 for a publish subject).
     @inlinable
@@ -78,7 +77,11 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
         self.replaysAfterTerminal = replaysAfterTerminal
         buffer = ReplayBuffer(limit: replayLimit)
         super.init()
-        for value in initial { buffer.append(value) }
+        if buffer.limit > 0 { for value in initial { buffer.append(value) } }
+    }
+
+    deinit {
+        buffer.destroy(Value.self)
     }
 
     /// How many subscriptions are attached now.
@@ -176,12 +179,13 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
     @inlinable
     func attach(_ entry: Entry) {
         if terminal == nil || replaysAfterTerminal {
-            if buffer.limit > 0 {
-                let replay = buffer
-                for index in 0..<replay.count {
-                    if entry.subscription.isDisposed { return }
-                    entry.observer.send(replay[index])
-                }
+            // Nothing changes the buffer meanwhile: what the observer sends into this subject
+            // is queued behind this turn.
+            var index = 0
+            while index < Int(buffer.count) {
+                if entry.subscription.isDisposed { return }
+                entry.observer.send(buffer.element(at: index, as: Value.self))
+                index += 1
             }
         }
         if entry.subscription.isDisposed { return }
@@ -330,21 +334,26 @@ struct SubscriberList {
     }
 }
 
-/// The latest values a subject replays to new subscribers, oldest first.
+/// The latest values a subject replays to new subscribers, oldest first: a ring in memory of
+/// its own, touched only by the owner of the subject's queue.
 ///
-/// (32-bit `limit` and `start`, so that the room for `last` costs a subject of small values no
-/// memory: a subject of `Int` is as large as it was with a ring alone.)
+/// Not an array: storing a value into an array checks its uniqueness first, a call per value
+/// on a behavior subject's hot path, and this ring is never shared. Not generic either: the
+/// memory is raw and each method is told the value type, so a subject's generic code (its
+/// `init` and `deinit`, which are not specialized) never looks up the buffer's type metadata,
+/// and the buffer is no larger than the array and index it replaces. The subject frees it
+/// (``destroy(_:)``).
 @usableFromInline
-struct ReplayBuffer<Value> {
+struct ReplayBuffer {
     /// How many latest values are kept: 0 for a publish subject, 1 for a behavior subject.
     @usableFromInline let limit: Int32
-    /// Where the oldest value of `storage` is, once the ring is full.
+    /// Where the oldest value is (0 until the ring is full).
     @usableFromInline var start: Int32 = 0
-    /// The values kept when the limit is more than 1: a ring.
-    @usableFromInline var storage: [Value] = []
-    /// The one value kept when the limit is 1: storing it is a plain assignment, where a ring of
-    /// one would check the array's uniqueness on every value.
-    @usableFromInline var last: Value?
+    /// How many values are kept now, and how many fit in `storage`.
+    @usableFromInline var count: Int32 = 0
+    @usableFromInline var capacity: Int32 = 0
+    /// Room for `capacity` values of the subject's value type.
+    @usableFromInline var storage: UnsafeMutableRawPointer?
 
     /// A buffer keeping up to `limit` values (more than `Int32.max` is kept as `Int32.max`).
     @inlinable
@@ -352,29 +361,55 @@ struct ReplayBuffer<Value> {
         self.limit = Int32(clamping: limit)
     }
 
+    /// Keeps `value` (dropping the oldest when full). Only when `limit` is above 0, and always
+    /// with the same `Value`.
     @inlinable
-    mutating func append(_ value: Value) {
-        if limit == 1 {
-            last = value
-        } else if storage.count < Int(limit) {
-            storage.append(value)
-        } else {
-            storage[Int(start)] = value
+    mutating func append<Value>(_ value: Value) {
+        if count == limit {
+            // Full: the newest value takes the oldest one's place.
+            (storage.unsafelyUnwrapped.assumingMemoryBound(to: Value.self) + Int(start)).pointee = value
             start += 1
-            if Int(start) == storage.count { start = 0 }
+            if start == limit { start = 0 }
+            return
         }
+        if count == capacity { grow(Value.self) }
+        (storage.unsafelyUnwrapped.assumingMemoryBound(to: Value.self) + Int(count)).initialize(to: value)
+        count += 1
     }
 
-    /// How many values are kept.
-    @inlinable
-    var count: Int { last == nil ? storage.count : 1 }
+    /// Makes room for more values (doubling, up to `limit`); only while the ring is not full,
+    /// so the values are in order from index 0.
+    @usableFromInline
+    mutating func grow<Value>(_: Value.Type) {
+        let newCapacity = Int32(min(Int(limit), max(1, Int(capacity) * 2)))
+        let grown = UnsafeMutablePointer<Value>.allocate(capacity: Int(newCapacity))
+        if let storage {
+            let old = storage.assumingMemoryBound(to: Value.self)
+            grown.moveInitialize(from: old, count: Int(count))
+            old.deallocate()
+        }
+        storage = UnsafeMutableRawPointer(grown)
+        capacity = newCapacity
+    }
 
-    /// The kept value at `index`, oldest first.
+    /// The kept value at `index` (below `count`), oldest first.
     @inlinable
-    subscript(index: Int) -> Value {
-        if let last { return last }
+    func element<Value>(at index: Int, as _: Value.Type) -> Value {
         let position = Int(start) + index
-        return storage[position < storage.count ? position : position - storage.count]
+        return storage.unsafelyUnwrapped.assumingMemoryBound(to: Value.self)[position < Int(count) ? position : position - Int(count)]
+    }
+
+    /// Deinitializes the values and frees the memory.
+    @usableFromInline
+    mutating func destroy<Value>(_: Value.Type) {
+        guard let storage else { return }
+        let values = storage.assumingMemoryBound(to: Value.self)
+        values.deinitialize(count: Int(count))
+        values.deallocate()
+        self.storage = nil
+        count = 0
+        capacity = 0
+        start = 0
     }
 }
 
