@@ -65,19 +65,20 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
     /// Whether a subscriber arriving after the terminal event still gets the buffer first.
     @usableFromInline
     let replaysAfterTerminal: Bool
+    /// How many latest values a new subscriber receives first: 0 for a publish subject, 1 for a
+    /// behavior subject. (32 bits, more is kept as `Int32.max`: with the 32-bit fields of
+    /// `buffer`, a subject is no larger than with an array and an index.)
+    @usableFromInline
+    let replayLimit: Int32
     // SAFETY: touched only by the owner of `queue` (see DeliveryQueue).
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var buffer: ReplayBuffer
-
-    /// How many latest values a new subscriber receives first (0 for a publish subject).
-    @inlinable
-    var replayLimit: Int { Int(buffer.limit) }
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var buffer = ReplayBuffer()
 
     @usableFromInline
     init(replayLimit: Int, replaysAfterTerminal: Bool, initial: [Value] = []) {
         self.replaysAfterTerminal = replaysAfterTerminal
-        buffer = ReplayBuffer(limit: replayLimit)
+        self.replayLimit = Int32(clamping: replayLimit)
         super.init()
-        if buffer.limit > 0 { for value in initial { buffer.append(value) } }
+        if self.replayLimit > 0 { for value in initial { buffer.append(value, limit: self.replayLimit) } }
     }
 
     deinit {
@@ -116,7 +117,7 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
     @inlinable
     func deliver(_ value: Value) {
         if terminal != nil { return }
-        if buffer.limit > 0 { buffer.append(value) }
+        if replayLimit > 0 { buffer.append(value, limit: replayLimit) }
         let list = subscribers
         var index = 0
         while index < list.slotCount {
@@ -345,8 +346,6 @@ struct SubscriberList {
 /// (``destroy(_:)``).
 @usableFromInline
 struct ReplayBuffer {
-    /// How many latest values are kept: 0 for a publish subject, 1 for a behavior subject.
-    @usableFromInline let limit: Int32
     /// Where the oldest value is (0 until the ring is full).
     @usableFromInline var start: Int32 = 0
     /// How many values are kept now, and how many fit in `storage`.
@@ -355,16 +354,13 @@ struct ReplayBuffer {
     /// Room for `capacity` values of the subject's value type.
     @usableFromInline var storage: UnsafeMutableRawPointer?
 
-    /// A buffer keeping up to `limit` values (more than `Int32.max` is kept as `Int32.max`).
     @inlinable
-    init(limit: Int) {
-        self.limit = Int32(clamping: limit)
-    }
+    init() {}
 
-    /// Keeps `value` (dropping the oldest when full). Only when `limit` is above 0, and always
-    /// with the same `Value`.
+    /// Keeps `value`, dropping the oldest when `limit` values are kept. Always with the same
+    /// `Value` and `limit`, and `limit` above 0.
     @inlinable
-    mutating func append<Value>(_ value: Value) {
+    mutating func append<Value>(_ value: Value, limit: Int32) {
         if count == limit {
             // Full: the newest value takes the oldest one's place.
             (storage.unsafelyUnwrapped.assumingMemoryBound(to: Value.self) + Int(start)).pointee = value
@@ -372,7 +368,7 @@ struct ReplayBuffer {
             if start == limit { start = 0 }
             return
         }
-        if count == capacity { grow(Value.self) }
+        if count == capacity { grow(Value.self, limit: limit) }
         (storage.unsafelyUnwrapped.assumingMemoryBound(to: Value.self) + Int(count)).initialize(to: value)
         count += 1
     }
@@ -380,7 +376,7 @@ struct ReplayBuffer {
     /// Makes room for more values (doubling, up to `limit`); only while the ring is not full,
     /// so the values are in order from index 0.
     @usableFromInline
-    mutating func grow<Value>(_: Value.Type) {
+    mutating func grow<Value>(_: Value.Type, limit: Int32) {
         let newCapacity = Int32(min(Int(limit), max(1, Int(capacity) * 2)))
         let grown = UnsafeMutablePointer<Value>.allocate(capacity: Int(newCapacity))
         if let storage {
