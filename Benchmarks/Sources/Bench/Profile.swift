@@ -1,6 +1,6 @@
 import Signals
 
-/// `Bench profile W1` (and W2, W3, W5, W6): one workload's toolkit path alone, for callgrind.
+/// `Bench profile W1` (and W2, W3, W4, W5, W6): one workload's toolkit path alone, for callgrind.
 enum Profile {
     static func run(_ workload: String) {
         let total = Total()
@@ -17,6 +17,15 @@ enum Profile {
             let a = PublishSubject<Int, Never>(), b = PublishSubject<Int, Never>()
             let subscription = a.signal.combineLatest(b.signal).sink(value: { total.value &+= $0.0 &+ $0.1 })
             for index in 0..<100_000 { if index & 1 == 0 { a.send(index) } else { b.send(index) } }
+            subscription.dispose()
+        case "W4":
+            let outer = PublishSubject<Signal<Int, Never>, Never>()
+            let subscription = outer.signal.switchToLatest().sink(value: { total.value &+= $0 })
+            for _ in 0..<4_000 {
+                let subject = PublishSubject<Int, Never>()
+                outer.send(subject.signal)
+                for value in 0..<50 { subject.send(value) }
+            }
             subscription.dispose()
         case "W6":
             let subjects = (0..<8).map { _ in PublishSubject<Int, Never>() }

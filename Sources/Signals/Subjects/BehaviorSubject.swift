@@ -16,17 +16,42 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     struct Latest {
         @usableFromInline var value: Value
-        @usableFromInline var isTerminated = false
-        /// Counts changes, so that `modify` can tell whether another change landed while its
-        /// closure ran.
+        /// Why a plain `send` cannot take its fast path, in one word so that the fast path checks
+        /// it with one comparison: bit 0 once terminated, plus 2 for each `modify` call under way
+        /// (see ``isTerminated`` and ``modifying``). Zero for neither.
+        @usableFromInline var detour: UInt = 0
+        /// Counts the changes made while a `modify` call is under way, so that `modify` can tell
+        /// whether another change landed while its closure ran. The fast path of `send` does not
+        /// count: it runs only while no `modify` is under way (`detour` is 0), and a `modify`
+        /// compares versions only across its own call.
         @usableFromInline var version: UInt64 = 0
-        /// The threads running a `modify` closure on this subject now (one entry per call), and
-        /// how many there are (the count is what a plain `send` checks).
+        /// The threads running a `modify` closure on this subject now (one entry per call).
         @usableFromInline var modifiers: [UInt] = []
-        @usableFromInline var modifying = 0
 
         @inlinable
         init(value: Value) { self.value = value }
+
+        /// Whether the terminal event was sent.
+        var isTerminated: Bool {
+            get { detour & 1 != 0 }
+            set { detour = newValue ? detour | 1 : detour & ~1 }
+        }
+
+        /// How many `modify` calls are under way.
+        var modifying: UInt { detour >> 1 }
+
+        /// Registers a `modify` call of `thread`.
+        mutating func enterModify(_ thread: UInt) {
+            modifiers.append(thread)
+            detour += 2
+        }
+
+        /// Ends the `modify` call of `thread`, if it is registered.
+        mutating func leaveModify(_ thread: UInt) {
+            guard let index = modifiers.firstIndex(of: thread) else { return }
+            modifiers.remove(at: index)
+            detour -= 2
+        }
     }
 
     @usableFromInline
@@ -51,25 +76,25 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
         let core = self.core
         // The value changes and its delivery takes its place in line under the same lock, so
         // observers see values in the order `value` took them. Delivery runs after unlocking.
-        // Fast path: the queue is free, so this value is next; anything else goes out of line.
-        let outcome = latest.withLock { latest -> UInt8 in
-            if latest.isTerminated { return 0 }
-            guard core.queue.tryAcquire() else { return 2 }
-            if latest.modifying != 0 { refuseWriteInsideModify(latest.modifiers) }
+        // Fast path: not terminated, no `modify` under way (so no version to count, and no
+        // chance that this thread is inside `modify`), and the queue is free, so this value is
+        // next. Anything else goes out of line.
+        let direct = latest.withLock { latest -> Bool in
+            if latest.detour != 0 || !core.queue.tryAcquire() { return false }
             latest.value = value
-            latest.version &+= 1
-            return 1
+            return true
         }
-        if outcome == 1 {
+        if direct {
             core.deliver(value)
             core.queue.releaseAndDrain()
-        } else if outcome == 2 {
+        } else {
             sendInLine(value)
         }
     }
 
-    /// The contended path of `send`: another thread is delivering, so this value takes its
-    /// place in line (under the same lock as the change) and waits for its turn after unlocking.
+    /// The slow path of `send`: another thread is delivering (this value takes its place in
+    /// line under the same lock as the change, and waits for its turn after unlocking), a
+    /// `modify` is under way, or the subject has terminated.
     @usableFromInline
     func sendInLine(_ value: Value) {
         _ = write(value, expecting: nil, leaving: nil)
@@ -83,10 +108,7 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
         let core = self.core
         var ticket: DeliveryQueue.Ticket?
         let outcome = latest.withLock { latest -> Bool? in
-            if let modifier, let index = latest.modifiers.firstIndex(of: modifier) {
-                latest.modifiers.remove(at: index)
-                latest.modifying -= 1
-            }
+            if let modifier { latest.leaveModify(modifier) }
             if latest.isTerminated { return false }
             if let version, latest.version != version { return nil }
             if latest.modifying != 0 { refuseWriteInsideModify(latest.modifiers) }
@@ -121,8 +143,7 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
         while true {
             let (snapshot, version) = latest.withLock { latest -> (Value, UInt64) in
                 if latest.modifying != 0 { refuseWriteInsideModify(latest.modifiers) }
-                latest.modifiers.append(me)
-                latest.modifying += 1
+                latest.enterModify(me)
                 return (latest.value, latest.version)
             }
             var changed = snapshot

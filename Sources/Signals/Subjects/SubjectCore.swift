@@ -62,20 +62,27 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
 
     // SAFETY: touched only by the owner of `queue` (see DeliveryQueue).
     @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var terminal: Completion<Failure>?
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var buffer = ReplayBuffer<Value>()
-    /// How many latest values a new subscriber receives first (0 for a publish subject).
-    @usableFromInline
-    let replayLimit: Int
     /// Whether a subscriber arriving after the terminal event still gets the buffer first.
     @usableFromInline
     let replaysAfterTerminal: Bool
+    /// How many latest values a new subscriber receives first: 0 for a publish subject, 1 for a
+    /// behavior subject. (32 bits, more is kept as `Int32.max`: with the 32-bit fields of
+    /// `buffer`, a subject is no larger than with an array and an index.)
+    @usableFromInline
+    let replayLimit: Int32
+    // SAFETY: touched only by the owner of `queue` (see DeliveryQueue).
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var buffer = ReplayBuffer()
 
     @usableFromInline
     init(replayLimit: Int, replaysAfterTerminal: Bool, initial: [Value] = []) {
-        self.replayLimit = replayLimit
         self.replaysAfterTerminal = replaysAfterTerminal
+        self.replayLimit = Int32(clamping: replayLimit)
         super.init()
-        for value in initial { buffer.append(value, limit: replayLimit) }
+        if self.replayLimit > 0 { for value in initial { buffer.append(value, limit: self.replayLimit) } }
+    }
+
+    deinit {
+        buffer.destroy(Value.self)
     }
 
     /// How many subscriptions are attached now.
@@ -115,8 +122,10 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
         var index = 0
         while index < list.slotCount {
             let slot = list[index]
-            if let entry = slot.entry, !slot.subscription._withUnsafeGuaranteedRef({ $0.isDisposed }) {
-                Unmanaged<Entry>.fromOpaque(entry.toOpaque())._withUnsafeGuaranteedRef { $0.observer.onValue(value) }
+            // A hole's subscription is `SubscriberList.hole`, disposed from the start, so this
+            // one check skips holes and disposed subscriptions alike; past it, `entry` is set.
+            if !slot.subscription._withUnsafeGuaranteedRef({ $0.isDisposed }) {
+                Unmanaged<Entry>.fromOpaque(slot.entry.unsafelyUnwrapped.toOpaque())._withUnsafeGuaranteedRef { $0.observer.onValue(value) }
             }
             index += 1
         }
@@ -171,11 +180,13 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
     @inlinable
     func attach(_ entry: Entry) {
         if terminal == nil || replaysAfterTerminal {
-            if replayLimit > 0 {
-                for value in buffer.elements {
-                    if entry.subscription.isDisposed { return }
-                    entry.observer.send(value)
-                }
+            // Nothing changes the buffer meanwhile: what the observer sends into this subject
+            // is queued behind this turn.
+            var index = 0
+            while index < Int(buffer.count) {
+                if entry.subscription.isDisposed { return }
+                entry.observer.send(buffer.element(at: index, as: Value.self))
+                index += 1
             }
         }
         if entry.subscription.isDisposed { return }
@@ -203,8 +214,18 @@ struct SubscriberList {
     struct Slot {
         /// `nil` for a hole left by a removed subscription.
         @usableFromInline var entry: Unmanaged<AnyObject>?
-        @usableFromInline let subscription: Unmanaged<SubjectSubscription>
+        /// ``SubscriberList/hole`` for a hole.
+        @usableFromInline var subscription: Unmanaged<SubjectSubscription>
     }
+
+    /// What a hole's slot points to instead of the removed subscription (which may be freed
+    /// once its entry is released): a subscription disposed from the start, so delivery skips
+    /// a hole with the check that skips a disposed subscription, at no extra cost per slot.
+    static let hole: SubjectSubscription = {
+        let hole = SubjectSubscription(owner: SubjectBase())
+        hole.disposed.store(true, ordering: .releasing)
+        return hole
+    }()
 
     @usableFromInline var storage: UnsafeMutablePointer<Slot>?
     /// Slots in use, holes included. (32-bit counts keep a subject as small as it was before
@@ -253,13 +274,19 @@ struct SubscriberList {
               let entry = storage[index].entry
         else { return false }
         subscription.slot = -1
-        storage[index].entry = nil
-        holes += 1
-        // Trailing holes go at once; the others when they are more than half the list.
-        while count > 0, storage[Int(count) - 1].entry == nil {
+        if index == Int(count) - 1 {
+            // The last slot goes at once, and so do the holes before it.
             count -= 1
-            holes -= 1
-            (storage + Int(count)).deinitialize(count: 1)
+            (storage + index).deinitialize(count: 1)
+            while count > 0, storage[Int(count) - 1].entry == nil {
+                count -= 1
+                holes -= 1
+                (storage + Int(count)).deinitialize(count: 1)
+            }
+        } else {
+            // Any other slot becomes a hole, squeezed out when holes are more than half the list.
+            storage[index] = Slot(entry: nil, subscription: .passUnretained(Self.hole))
+            holes += 1
         }
         if holes > 0, holes * 2 > count { compact() }
         // Last, with the list consistent: releasing the entry can run user deinits.
@@ -308,29 +335,77 @@ struct SubscriberList {
     }
 }
 
-/// The latest values a subject replays to new subscribers, oldest first.
+/// The latest values a subject replays to new subscribers, oldest first: a ring in memory of
+/// its own, touched only by the owner of the subject's queue.
+///
+/// Not an array: storing a value into an array checks its uniqueness first, a call per value
+/// on a behavior subject's hot path, and this ring is never shared. Not generic either: the
+/// memory is raw and each method is told the value type, so a subject's generic code (its
+/// `init` and `deinit`, which are not specialized) never looks up the buffer's type metadata,
+/// and the buffer is no larger than the array and index it replaces. The subject frees it
+/// (``destroy(_:)``).
 @usableFromInline
-struct ReplayBuffer<Value> {
-    @usableFromInline var storage: [Value] = []
-    @usableFromInline var start = 0
+struct ReplayBuffer {
+    /// Where the oldest value is (0 until the ring is full).
+    @usableFromInline var start: Int32 = 0
+    /// How many values are kept now, and how many fit in `storage`.
+    @usableFromInline var count: Int32 = 0
+    @usableFromInline var capacity: Int32 = 0
+    /// Room for `capacity` values of the subject's value type.
+    @usableFromInline var storage: UnsafeMutableRawPointer?
 
     @inlinable
     init() {}
 
+    /// Keeps `value`, dropping the oldest when `limit` values are kept. Always with the same
+    /// `Value` and `limit`, and `limit` above 0.
     @inlinable
-    mutating func append(_ value: Value, limit: Int) {
-        if storage.count < limit {
-            storage.append(value)
-        } else {
-            storage[start] = value
+    mutating func append<Value>(_ value: Value, limit: Int32) {
+        if count == limit {
+            // Full: the newest value takes the oldest one's place.
+            (storage.unsafelyUnwrapped.assumingMemoryBound(to: Value.self) + Int(start)).pointee = value
             start += 1
-            if start == storage.count { start = 0 }
+            if start == limit { start = 0 }
+            return
         }
+        if count == capacity { grow(Value.self, limit: limit) }
+        (storage.unsafelyUnwrapped.assumingMemoryBound(to: Value.self) + Int(count)).initialize(to: value)
+        count += 1
     }
 
+    /// Makes room for more values (doubling, up to `limit`); only while the ring is not full,
+    /// so the values are in order from index 0.
+    @usableFromInline
+    mutating func grow<Value>(_: Value.Type, limit: Int32) {
+        let newCapacity = Int32(min(Int(limit), max(1, Int(capacity) * 2)))
+        let grown = UnsafeMutablePointer<Value>.allocate(capacity: Int(newCapacity))
+        if let storage {
+            let old = storage.assumingMemoryBound(to: Value.self)
+            grown.moveInitialize(from: old, count: Int(count))
+            old.deallocate()
+        }
+        storage = UnsafeMutableRawPointer(grown)
+        capacity = newCapacity
+    }
+
+    /// The kept value at `index` (below `count`), oldest first.
     @inlinable
-    var elements: [Value] {
-        start == 0 ? storage : Array(storage[start...] + storage[..<start])
+    func element<Value>(at index: Int, as _: Value.Type) -> Value {
+        let position = Int(start) + index
+        return storage.unsafelyUnwrapped.assumingMemoryBound(to: Value.self)[position < Int(count) ? position : position - Int(count)]
+    }
+
+    /// Deinitializes the values and frees the memory.
+    @usableFromInline
+    mutating func destroy<Value>(_: Value.Type) {
+        guard let storage else { return }
+        let values = storage.assumingMemoryBound(to: Value.self)
+        values.deinitialize(count: Int(count))
+        values.deallocate()
+        self.storage = nil
+        count = 0
+        capacity = 0
+        start = 0
     }
 }
 

@@ -180,6 +180,97 @@ import Darwin
         #expect(source.subscriberCount == 0, "a connection was left behind (values would arrive twice)")
     }
 
+    /// The race itself, aimed at: each round, thread A disposes the only subscriber while
+    /// thread B subscribes a new one, one of them delayed by 0–80 steps of busy work, varying
+    /// from round to round so that the two calls overlap at every offset; then A sends
+    /// one value, which B's subscriber (live) must receive. With `share`'s two locks (main at
+    /// a40aa51), B could count itself in after A counted the last one out and before A
+    /// disconnected, and end up attached to a connection A then disposed: subscribed to nothing.
+    @Test func shareKeepsASubscriberThatArrivesAsTheLastLeaves() {
+        let source = PublishSubject<Int, Never>()
+        let (lost, rounds) = Self.arrivalsLostAsTheLastLeaves(source: source, shared: source.signal.share(replay: 0))
+        #expect(lost == 0, "\(lost) of \(rounds) subscribers arriving as the last left received nothing")
+        #expect(source.subscriberCount == 0, "a connection was left behind")
+    }
+
+    @Test func shareWithReplayKeepsASubscriberThatArrivesAsTheLastLeaves() {
+        let source = PublishSubject<Int, Never>()
+        let (lost, rounds) = Self.arrivalsLostAsTheLastLeaves(source: source, shared: source.signal.share(replay: 1))
+        #expect(lost == 0, "\(lost) of \(rounds) subscribers arriving as the last left received nothing")
+        #expect(source.subscriberCount == 0, "a connection was left behind")
+    }
+
+    @Test func refCountKeepsASubscriberThatArrivesAsTheLastLeaves() {
+        let source = PublishSubject<Int, Never>()
+        let shared = source.signal.multicast(PublishSubject()).refCount()
+        let (lost, rounds) = Self.arrivalsLostAsTheLastLeaves(source: source, shared: shared)
+        #expect(lost == 0, "\(lost) of \(rounds) subscribers arriving as the last left received nothing")
+        #expect(source.subscriberCount == 0, "a connection was left behind (values would arrive twice)")
+    }
+
+    /// Runs the race above for 50,000 rounds or 2 seconds, whichever ends first (about 40,000
+    /// rounds fit in a debug build here; under the thread sanitizer, fewer); returns how many
+    /// of B's subscribers received nothing, and in how many rounds. Nothing else runs while A
+    /// sends (B waits for the next round), so an attached subscriber has its value when `send`
+    /// returns.
+    static func arrivalsLostAsTheLastLeaves(source: PublishSubject<Int, Never>, shared: Signal<Int, Never>) -> (lost: Int, rounds: Int) {
+        let rounds = 50_000, stop = -2
+        let budget = DispatchTime.now().uptimeNanoseconds + 2_000_000_000
+        let go = Atomic<Int>(-1)
+        let subscribed = Atomic<Int>(-1)
+        let received = Atomic<Int>(-1)
+        let arrival = Locked<(any Disposable)?>(nil)
+        let deadline = DispatchTime.now().uptimeNanoseconds + 60_000_000_000
+        /// Waits for `condition`, spinning (so that both threads really run at once when two
+        /// cores are free), then yielding; false after the deadline.
+        @Sendable func wait(for condition: () -> Bool) -> Bool {
+            var spins = 0
+            while !condition() {
+                spins += 1
+                if spins > 4096 { sched_yield() }
+                if spins & 1023 == 0, DispatchTime.now().uptimeNanoseconds > deadline { return false }
+            }
+            return true
+        }
+        /// Busy work of `n` steps, to shift one thread against the other.
+        @Sendable func delay(_ n: Int) {
+            for _ in 0..<n { _ = go.load(ordering: .relaxed) }
+        }
+        let b = Worker {
+            for round in 0..<rounds {
+                var started = -1
+                guard wait(for: { started = go.load(ordering: .acquiring); return started == round || started == stop }),
+                      started == round
+                else { return }
+                delay(max(0, round % 161 - 80))
+                let subscription = shared.sink { value in
+                    if value == round { received.store(round, ordering: .releasing) }
+                }
+                arrival.withLock { $0 = subscription }
+                subscribed.store(round, ordering: .releasing)
+            }
+        }
+        var lost = 0, done = 0
+        for round in 0..<rounds {
+            if DispatchTime.now().uptimeNanoseconds > budget { break }
+            let leaving = shared.sink { _ in }
+            go.store(round, ordering: .releasing)
+            delay(max(0, 80 - round % 161))
+            leaving.dispose()
+            guard wait(for: { subscribed.load(ordering: .acquiring) == round }) else {
+                Issue.record("round \(round): the subscribing thread did not finish in time")
+                break
+            }
+            source.send(round)
+            if received.load(ordering: .acquiring) != round { lost += 1 }
+            arrival.withLock { $0 }?.dispose()
+            done += 1
+        }
+        go.store(stop, ordering: .releasing)
+        b.join()
+        return (lost, done)
+    }
+
     /// Each round: subscribe, send until a value arrives (at most 200 ms), dispose. A subscriber
     /// that gets nothing while live was lost.
     static func lostSubscribers(rounds: Int, source: PublishSubject<Int, Never>, shared: Signal<Int, Never>) -> Int {
