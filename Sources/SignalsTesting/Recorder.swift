@@ -19,7 +19,7 @@ extension Recorded: Equatable where Element: Equatable {}
 /// ```swift
 /// let recorder = scheduler.record(viewModel.isLoginEnabled)
 /// scheduler.advance(by: .seconds(1))
-/// #expect(recorder.values == [false, true])
+/// #expect(recorder.recordedValues == [false, true])
 /// ```
 public final class Recorder<Value: Sendable, Failure: Error>: Sendable {
     private struct State {
@@ -91,10 +91,13 @@ public final class Recorder<Value: Sendable, Failure: Error>: Sendable {
         state.withLock { $0.events }
     }
 
-    /// The values so far, in order.
-    public var values: [Value] {
+    /// The values recorded so far, in order.
+    public var recordedValues: [Value] {
         events.compactMap(\.element.value)
     }
+
+    @available(*, deprecated, renamed: "recordedValues")
+    public var values: [Value] { recordedValues }
 
     /// The terminal event, if the stream has ended.
     public var completion: Completion<Failure>? {

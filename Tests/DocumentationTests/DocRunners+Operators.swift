@@ -106,10 +106,10 @@ extension DocRunners {
             scheduler.cold(diagram.input()).signal.throttle(for: .seconds(3), on: scheduler)
         },
         "Timeout.swift#timeout(failure)": run("timeout(failure)") { scheduler, diagram in
-            scheduler.cold(diagram.input()).signal.timeout(.seconds(3), on: scheduler) { TestError("timed out") }
+            scheduler.cold(diagram.input()).signal.timeout(for: .seconds(3), on: scheduler) { TestError("timed out") }
         },
         "Timeout.swift#timeout(fallback)": run("timeout(fallback)") { scheduler, diagram in
-            scheduler.cold(diagram.input()).signal.timeout(.seconds(3), on: scheduler, fallback: scheduler.cold("x-y|").signal)
+            scheduler.cold(diagram.input()).signal.timeout(for: .seconds(3), on: scheduler, fallback: scheduler.cold("x-y|").signal)
         },
         "Timer.swift#interval": { diagram in
             let scheduler = TestScheduler()

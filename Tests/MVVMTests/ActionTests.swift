@@ -14,13 +14,13 @@ import Testing
         }
         let executing = scheduler.record(action.isExecuting.signal)
         let enabled = scheduler.record(action.isEnabled.signal)
-        let values = scheduler.record(action.values)
+        let values = scheduler.record(action.outputs)
         let result = scheduler.record(action.apply(7))
         scheduler.run()
         #expect(result.elements == [.value("result 7"), .completed])
-        #expect(values.values == ["result 7"])
-        #expect(executing.values == [false, true, false])
-        #expect(enabled.values == [true, false, true])
+        #expect(values.recordedValues == ["result 7"])
+        #expect(executing.recordedValues == [false, true, false])
+        #expect(enabled.recordedValues == [true, false, true])
     }
 
     @Test func applyingWhileExecutingIsRefusedWithDisabledAndStartsNothing() {
@@ -64,13 +64,13 @@ import Testing
         let result = Recorder<Int, ActionError<TestError>>()
         result.subscribe(to: action.apply())
         #expect(result.elements == [.failed(.failed(TestError("server")))])
-        #expect(errors.values == [TestError("server")])
+        #expect(errors.recordedValues == [TestError("server")])
         #expect(!action.isExecuting.value)
         // After a failure the action is enabled again, and an error after a refused attempt is
         // still reported (RxSwift Action's known race).
         let again = Recorder<Int, ActionError<TestError>>()
         again.subscribe(to: action.apply())
-        #expect(errors.values.count == 2)
+        #expect(errors.recordedValues.count == 2)
     }
 
     @Test func latestValueAndLatestFailureFollowTheExecutions() {
@@ -92,8 +92,8 @@ import Testing
         action.execute()
         #expect(action.latestFailure.value == nil, "starting again clears the failure")
         scheduler.run()
-        #expect(failures.values.compactMap { $0 } == [TestError("offline")])
-        #expect(failures.values.last == .some(nil))
+        #expect(failures.recordedValues.compactMap { $0 } == [TestError("offline")])
+        #expect(failures.recordedValues.last == .some(nil))
         // Read only now, after the run: the action kept it.
         #expect(action.latestValue.value == 42)
     }

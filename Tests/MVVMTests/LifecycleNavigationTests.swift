@@ -17,8 +17,8 @@ import Testing
         lifecycle.activate()
         lifecycle.deactivate()
         lifecycle.activate()
-        #expect(appeared.values.count == 2, "reload when the screen appears again")
-        #expect(disappeared.values.count == 1)
+        #expect(appeared.recordedValues.count == 2, "reload when the screen appears again")
+        #expect(disappeared.recordedValues.count == 1)
     }
 
     @Test func forwardsOnlyWhileActiveAndResubscribesOnReactivation() {
@@ -61,7 +61,7 @@ import Testing
             navigator.push(results)
             navigator.close()
             #expect(navigator.stack.isEmpty)
-            let popped = changes.values.compactMap { change -> String? in
+            let popped = changes.recordedValues.compactMap { change -> String? in
                 if case .popped(let viewModel) = change { return String(describing: type(of: viewModel)) }
                 return nil
             }
@@ -98,7 +98,7 @@ import Testing
         service.pop()
         service.pop()
         #expect(navigator.stack.count == 1, "the first screen is never popped")
-        #expect(changes.values.count == 2)
+        #expect(changes.recordedValues.count == 2)
     }
 
     @Test func theViewLayerMapsViewModelTypesToScreens() throws {

@@ -41,7 +41,7 @@ import Testing
         let valid = scheduler.record(viewModel.isLoginEnabled.signal.removeDuplicates())
         let enabled = scheduler.record(viewModel.login.isEnabled.signal.removeDuplicates())
         let executing = scheduler.record(viewModel.login.isExecuting.signal)
-        let results = scheduler.record(viewModel.login.values)
+        let results = scheduler.record(viewModel.login.outputs)
         scheduler.run()
 
         let bool = { (value: Bool) in value ? "T" : "F" }
@@ -64,7 +64,7 @@ import Testing
         let errors = scheduler.record(viewModel.login.errors)
         viewModel.login.execute()
         scheduler.run()
-        #expect(errors.values == [LoginError(message: "needs verification")])
+        #expect(errors.recordedValues == [LoginError(message: "needs verification")])
         #expect(viewModel.isLoginEnabled.value)
     }
 }

@@ -30,42 +30,42 @@ final class PlainModel {
     @Test func givesTheCurrentValueThenEachChange() async {
         let model = SearchModel()
         let recorder = Recorder<String, Never>()
-        recorder.subscribe(to: observe(model, \.searchText))
-        #expect(recorder.values == [""])
+        recorder.subscribe(to: observation(of: model, \.searchText))
+        #expect(recorder.recordedValues == [""])
         model.searchText = "sun"
         await mainQueueTurn()
         model.searchText = "sunset"
         await mainQueueTurn()
-        #expect(recorder.values == ["", "sun", "sunset"])
+        #expect(recorder.recordedValues == ["", "sun", "sunset"])
         recorder.dispose()
     }
 
     @Test func changesInOneTurnAreCoalescedIntoTheLatestValue() async {
         let model = SearchModel()
         let recorder = Recorder<String, Never>()
-        recorder.subscribe(to: observe(model, \.searchText))
+        recorder.subscribe(to: observation(of: model, \.searchText))
         model.searchText = "s"
         model.searchText = "su"
         model.searchText = "sun"
         await mainQueueTurn()
-        #expect(recorder.values == ["", "sun"])
+        #expect(recorder.recordedValues == ["", "sun"])
         recorder.dispose()
     }
 
     @Test func changesToOtherPropertiesAreNotReported() async {
         let model = SearchModel()
         let recorder = Recorder<String, Never>()
-        recorder.subscribe(to: observe(model, \.searchText))
+        recorder.subscribe(to: observation(of: model, \.searchText))
         model.resultCount = 5
         await mainQueueTurn()
-        #expect(recorder.values == [""])
+        #expect(recorder.recordedValues == [""])
         recorder.dispose()
     }
 
     @Test func completesWhenALifetimeOwnerGoesAway() async {
         var model: SearchModel? = SearchModel()
         let recorder = Recorder<String, Never>()
-        recorder.subscribe(to: observe(model!, \.searchText))
+        recorder.subscribe(to: observation(of: model!, \.searchText))
         model = nil
         #expect(recorder.isCompleted)
         _ = model
@@ -74,7 +74,7 @@ final class PlainModel {
     @Test func observingDoesNotKeepTheObjectAlive() async {
         var model: PlainModel? = PlainModel()
         let recorder = Recorder<String, Never>()
-        recorder.subscribe(to: observe(model!, \.name))
+        recorder.subscribe(to: observation(of: model!, \.name))
         weak let weakModel = model
         model = nil
         #expect(weakModel == nil, "observing does not keep the object alive")
@@ -84,11 +84,11 @@ final class PlainModel {
     @Test func disposingStopsDelivery() async {
         let model = SearchModel()
         let recorder = Recorder<String, Never>()
-        recorder.subscribe(to: observe(model, \.searchText))
+        recorder.subscribe(to: observation(of: model, \.searchText))
         recorder.dispose()
         model.searchText = "late"
         await mainQueueTurn()
-        #expect(recorder.values == [""])
+        #expect(recorder.recordedValues == [""])
     }
 
     @Test func bindsAStreamIntoAnObservableProperty() async {
@@ -105,12 +105,12 @@ final class PlainModel {
     @Test func anObservedPropertyFeedsOperators() async {
         let model = SearchModel()
         let recorder = Recorder<Bool, Never>()
-        recorder.subscribe(to: observe(model, \.searchText).map { $0.count > 3 }.removeDuplicates())
+        recorder.subscribe(to: observation(of: model, \.searchText).map { $0.count > 3 }.removeDuplicates())
         for text in ["s", "su", "sun", "suns", "sunse"] {
             model.searchText = text
             await mainQueueTurn()
         }
-        #expect(recorder.values == [false, true])
+        #expect(recorder.recordedValues == [false, true])
         recorder.dispose()
     }
 }

@@ -75,7 +75,7 @@ import Testing
         scheduler.run()
         #expect(catalog.requests.value.map(\.page) == [1, 2, 3], "no request past the end")
         #expect(catalog.requests.value.allSatisfy { $0.key == 2 && $0.size == 15 })
-        #expect(loading.values == [false, true, false, true, false, true, false])
+        #expect(loading.recordedValues == [false, true, false, true, false, true, false])
     }
 
     @Test func noDuplicatePageRequestWhileLoading() {
@@ -148,7 +148,7 @@ import Testing
         scheduler.run()
         #expect(list.items.value.count == 15)
         #expect(list.error.value == TestError("server unavailable"))
-        #expect(errors.values.count == 1)
+        #expect(errors.recordedValues.count == 1)
         #expect(!list.isLoading.value)
         list.loadNextPage()
         scheduler.run()
@@ -177,6 +177,6 @@ import Testing
         recorder.subscribe(to: models.signal.mapEach(GoodsCellViewModel.init))
         models.value = [Goods(id: 1, name: "Tea", price: 12.5)]
         #expect(cells.value == [GoodsCellViewModel(Goods(id: 1, name: "Tea", price: 12.5))])
-        #expect(recorder.values.map { $0.map(\.title) } == [[], ["Tea"]])
+        #expect(recorder.recordedValues.map { $0.map(\.title) } == [[], ["Tea"]])
     }
 }

@@ -86,7 +86,7 @@ import Testing
             Recorded(time: SchedulerInstant(sinceEpoch: .seconds(2)), element: .value(1)),
             Recorded(time: SchedulerInstant(sinceEpoch: .seconds(5)), element: .failed(TestError("x"))),
         ])
-        #expect(recorder.values == [1])
+        #expect(recorder.recordedValues == [1])
         #expect(recorder.failure == TestError("x"))
         #expect(!recorder.isCompleted)
     }

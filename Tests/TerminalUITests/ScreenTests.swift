@@ -62,7 +62,7 @@ final class Harness {
         #expect(harness.terminal.cursor == Point(x: 0, y: 0), "the cursor follows the field")
         harness.press(.end, .paste("t beach"))
         #expect(field.text == "unset beach")
-        #expect(changes.values.last == "unset beach")
+        #expect(changes.recordedValues.last == "unset beach")
         harness.press(.tab)
         harness.type("hunter2")
         #expect(secret.text == "hunter2")
@@ -99,19 +99,19 @@ final class Harness {
         selections.subscribe(to: list.selected)
         let harness = Harness(list, size: Size(width: 30, height: 10))
         #expect(harness.line(0) == "› Row 0")
-        #expect(visible.values.last == 0..<10)
+        #expect(visible.recordedValues.last == 0..<10)
         for _ in 0..<12 { harness.press(.down) }
         #expect(list.selection == 12)
-        #expect(visible.values.last == 3..<13)
+        #expect(visible.recordedValues.last == 3..<13)
         #expect(harness.text.contains("› Row 12"))
         #expect(!harness.text.contains("Row 2\n"))
         harness.press(.pageDown, .pageDown)
         #expect(list.selection == 29)
-        #expect(ends.values.count == 1, "reaching the last row asks for more")
+        #expect(ends.recordedValues.count == 1, "reaching the last row asks for more")
         harness.press(.enter)
-        #expect(selections.values == [29])
+        #expect(selections.recordedValues == [29])
         harness.press(.home)
-        #expect(visible.values.last == 0..<10)
+        #expect(visible.recordedValues.last == 0..<10)
     }
 
     @Test func alertsAreModalUntilDismissed() {
@@ -308,7 +308,7 @@ final class Harness {
         taps.send(1)
         list = nil
         taps.send(2)
-        #expect(seen.values == [1])
+        #expect(seen.recordedValues == [1])
         #expect(taps.subscriberCount == 0, "the view's bag went with the view")
     }
 }

@@ -52,7 +52,7 @@ final class FlickrFixture: Sendable {
             let recorder = scheduler.record(service.search(text))
             scheduler.run()
             #expect(recorder.isCompleted)
-            return recorder.values.first
+            return recorder.recordedValues.first
         }
         let sunset = try #require(results("sunset"))
         #expect(sunset.totalResults > 100)
@@ -73,7 +73,7 @@ final class FlickrFixture: Sendable {
         let service = OfflineFlickrService(scheduler: scheduler, latency: .milliseconds(10))
         let recorder = scheduler.record(service.metadata(photoID: OfflineFlickrService.photos[5].identifier))
         scheduler.run()
-        #expect(recorder.values.count == 1)
+        #expect(recorder.recordedValues.count == 1)
         #expect(recorder.isCompleted)
     }
 
@@ -88,8 +88,8 @@ final class FlickrFixture: Sendable {
         cancelled.dispose()
         #expect(scheduler.pendingActionCount == pending - 1, "disposing cancelled the pending answer")
         scheduler.run()
-        #expect(cats.values.map(\.searchString) == ["cat"])
-        #expect(dogs.values.map(\.searchString) == ["dog"])
+        #expect(cats.recordedValues.map(\.searchString) == ["cat"])
+        #expect(dogs.recordedValues.map(\.searchString) == ["dog"])
         #expect(cancelled.events.isEmpty)
     }
 
@@ -109,7 +109,7 @@ final class FlickrFixture: Sendable {
         let valid = Recorder<Bool, Never>()
         valid.subscribe(to: fixture.search.isSearchValid.signal)
         for text in ["s", "su", "sun", "suns", "sunse", "sun"] { fixture.search.searchText.value = text }
-        #expect(valid.values == [false, true, false])
+        #expect(valid.recordedValues == [false, true, false])
         #expect(!fixture.search.executeSearch.isEnabled.value)
     }
 
@@ -150,10 +150,10 @@ final class FlickrFixture: Sendable {
         let alerts = fixture.scheduler.record(fixture.search.alerts)
         fixture.service.failRequests(with: .transport("The Internet connection appears to be offline."))
         fixture.runSearch("sunset")
-        #expect(alerts.values.count == 1)
-        #expect(alerts.values.first?.title == "Connection Error")
-        #expect(alerts.values.first?.message == "There was a problem reaching Flickr.")
-        #expect(alerts.values.first?.dismiss == "OK")
+        #expect(alerts.recordedValues.count == 1)
+        #expect(alerts.recordedValues.first?.title == "Connection Error")
+        #expect(alerts.recordedValues.first?.message == "There was a problem reaching Flickr.")
+        #expect(alerts.recordedValues.first?.dismiss == "OK")
         #expect(fixture.search.searchText.value == "sunset", "the typed text stays")
         #expect(fixture.navigator.top === fixture.search)
         #expect(fixture.search.executeSearch.isEnabled.value, "the user can try again")

@@ -213,7 +213,7 @@ final class GoodsFixture: Sendable {
         list.first()
         fixture.scheduler.run()
         list.select(index: 2)
-        #expect(clicks.values == ["1-3"])
+        #expect(clicks.recordedValues == ["1-3"])
         let detail = fixture.navigator.top(GoodsDetailViewModel.self)
         #expect(detail?.goodsID == "1-3")
         detail?.load()

@@ -42,7 +42,7 @@ import Testing
             states.append(fixture.viewModel.isLoginEnabled.value)
         }
         #expect(states == [false, false, false, true, false, true])
-        #expect(enabled.values == [false, true, false, true])
+        #expect(enabled.recordedValues == [false, true, false, true])
     }
 
     /// LG-VM2: success goes on to the next screen with the user; LG-2 shows the user name and
@@ -55,7 +55,7 @@ import Testing
         #expect(fixture.viewModel.isLoggingIn.value)
         #expect(!fixture.viewModel.isLoginEnabled.value || !fixture.viewModel.login.isEnabled.value)
         fixture.scheduler.advance(by: .seconds(1))
-        #expect(users.values == [User(userName: "ada", displayName: "Ada Lovelace")])
+        #expect(users.recordedValues == [User(userName: "ada", displayName: "Ada Lovelace")])
         let success = fixture.navigator.top(LoginSuccessViewModel.self)
         #expect(success?.userNameText == "Signed in as ada")
         #expect(success?.greeting == "Welcome, Ada Lovelace!")
@@ -72,9 +72,9 @@ import Testing
         fixture.type("grace", "hopper")
         fixture.viewModel.login.execute()
         fixture.scheduler.run()
-        #expect(failures.values == ["This account needs verification. Check your email for the link."])
-        #expect(errors.values.isEmpty)
-        #expect(fixture.viewModel.statusText.value == failures.values.first)
+        #expect(failures.recordedValues == ["This account needs verification. Check your email for the link."])
+        #expect(errors.recordedValues.isEmpty)
+        #expect(fixture.viewModel.statusText.value == failures.recordedValues.first)
         #expect(fixture.navigator.top === fixture.viewModel, "no navigation on failure")
         #expect(fixture.viewModel.userName.value == "grace", "the typed text stays")
     }
@@ -86,8 +86,8 @@ import Testing
         fixture.type("alan", "turing")
         fixture.viewModel.login.execute()
         fixture.scheduler.run()
-        #expect(errors.values == ["The server is unavailable. Try again in a few minutes."])
-        #expect(fixture.viewModel.statusText.value == errors.values.first)
+        #expect(errors.recordedValues == ["The server is unavailable. Try again in a few minutes."])
+        #expect(fixture.viewModel.statusText.value == errors.recordedValues.first)
         #expect(fixture.viewModel.login.isEnabled.value, "the user can retry")
     }
 
@@ -110,7 +110,7 @@ import Testing
         fixture.type("ada", "lovelace")
         fixture.viewModel.login.execute()
         fixture.scheduler.run()
-        #expect(errors.values == ["No network connection."])
+        #expect(errors.recordedValues == ["No network connection."])
         fixture.service.failRequests(with: nil)
         fixture.viewModel.login.execute()
         fixture.scheduler.run()

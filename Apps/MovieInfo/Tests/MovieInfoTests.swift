@@ -135,8 +135,8 @@ final class MovieFixture: Sendable {
         let titles = Set(list.movies.value.map(\.title))
         let popular = Set(OfflineMovieService.catalog.filter { $0.endpoint == .popular }.prefix(20).map(\.movie.title))
         #expect(titles == popular, "the cancelled top-rated answer never landed")
-        #expect(fetching.values == [true, false, true, true, false])
-        #expect(counts.values == [0, 20, 0, 0, 20])
+        #expect(fetching.recordedValues == [true, false, true, true, false])
+        #expect(counts.recordedValues == [0, 20, 0, 0, 20])
     }
 
     /// MI-VM1: failure → not fetching, error text; the next switch clears it.

@@ -17,7 +17,7 @@ import Testing
     @Test func theViewSeesTheSelectedPersonThenEachChange() async {
         let viewModel = PersonBrowserViewModel()
         let names = Locked<[String]>([])
-        let subscription = observe(viewModel, \.current).map(\.nameText).sink(value: { name in names.withLock { $0.append(name) } })
+        let subscription = observation(of: viewModel, \.current).map(\.nameText).sink(value: { name in names.withLock { $0.append(name) } })
         defer { subscription.dispose() }
         let first = viewModel.people[0].nameText, second = viewModel.people[1].nameText
         #expect(names.value == [first], "the current value at once")
@@ -34,7 +34,7 @@ import Testing
     @Test func observingEndsWhenTheViewModelGoes() {
         var viewModel: PersonBrowserViewModel? = PersonBrowserViewModel()
         let ended = Locked(false)
-        let subscription = observe(viewModel!, \.current).sink(completion: { _ in ended.withLock { $0 = true } })
+        let subscription = observation(of: viewModel!, \.current).sink(completion: { _ in ended.withLock { $0 = true } })
         defer { subscription.dispose() }
         viewModel = nil
         #expect(ended.value)

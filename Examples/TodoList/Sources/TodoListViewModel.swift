@@ -90,7 +90,7 @@ public final class TodoListViewModel: Sendable {
             try await store.save(snapshot)
             return snapshot
         }
-        save.values.bind(to: saved)
+        save.outputs.bind(to: saved)
     }
 
     /// Removes the to-do with `id`.

@@ -75,7 +75,7 @@ import TodoList
         defer { errors.dispose() }
         // (Awaited, not blocked on: the work is a task, which needs a thread of the pool.)
         _ = try? await viewModel.save.apply().awaitCompletion()
-        #expect(errors.values.count == 1 && errors.values.first is Store.Offline)
+        #expect(errors.recordedValues.count == 1 && errors.recordedValues.first is Store.Offline)
         #expect(viewModel.hasUnsavedChanges.value, "a failed save keeps the changes unsaved")
 
         store.failure.withLock { $0 = nil }

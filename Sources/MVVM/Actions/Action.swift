@@ -27,7 +27,7 @@ extension ActionError: Equatable where Failure: Equatable {}
 /// - `apply(_:)` returns a cold stream: subscribing starts the work, disposing cancels it.
 ///   Applying while disabled or already executing fails that stream with
 ///   ``ActionError/disabled`` and starts nothing; such attempts never reach ``errors``.
-/// - ``values`` and ``errors`` carry the values and failures of every execution, whoever applied.
+/// - ``outputs`` and ``errors`` carry the outputs and failures of every execution, whoever applied.
 /// - `isExecuting` turns `true` before the work starts and `false` before the terminal event is
 ///   delivered, so an observer may apply again from its completion handler.
 public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Sendable {
@@ -81,8 +81,12 @@ public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Se
         }
     }
 
-    /// The values of every execution.
-    public var values: Signal<Output, Never> { valuesSubject.signal }
+    /// The outputs of every execution, whoever applied it (ReactiveSwift's `values`; here
+    /// `values` is only ever a stream's async sequence).
+    public var outputs: Signal<Output, Never> { valuesSubject.signal }
+
+    @available(*, deprecated, renamed: "outputs")
+    public var values: Signal<Output, Never> { outputs }
 
     /// The failures of every execution (not the refusals of a disabled action).
     public var errors: Signal<Failure, Never> { errorsSubject.signal }

@@ -9,7 +9,7 @@ import Signals
 /// ```swift
 /// @MainActor @Observable final class SearchViewModel { var searchText = "" }
 ///
-/// observe(viewModel, \.searchText)
+/// observation(of: viewModel, \.searchText)
 ///     .map { $0.count > 3 }
 ///     .bind(to: goButton.isEnabledTarget)
 /// ```
@@ -23,8 +23,8 @@ import Signals
 /// other objects the stream cannot see the object go: it holds it weakly and ends only when
 /// disposed.
 @MainActor
-public func observe<Root: Observable & AnyObject & SendableMetatype, Value: Sendable>(
-    _ root: Root,
+public func observation<Root: Observable & AnyObject & SendableMetatype, Value: Sendable>(
+    of root: Root,
     _ keyPath: KeyPath<Root, Value>
 ) -> Signal<Value, Never> {
     let source = ObservationSource(root: root, keyPath: keyPath)
@@ -38,6 +38,15 @@ public func observe<Root: Observable & AnyObject & SendableMetatype, Value: Send
             subscription.cancel()
         }
     }
+}
+
+@available(*, deprecated, renamed: "observation(of:_:)")
+@MainActor
+public func observe<Root: Observable & AnyObject & SendableMetatype, Value: Sendable>(
+    _ root: Root,
+    _ keyPath: KeyPath<Root, Value>
+) -> Signal<Value, Never> {
+    observation(of: root, keyPath)
 }
 
 /// What is observed: the object (weakly) and the key path, read on the main actor.

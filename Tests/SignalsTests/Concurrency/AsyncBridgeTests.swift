@@ -116,6 +116,6 @@ import Testing
         recorder.dispose()
         for _ in 0..<10_000 where !sawCancellation.value { await Task.yield() }
         #expect(sawCancellation.value)
-        #expect(recorder.values.isEmpty, "a result after disposal is dropped")
+        #expect(recorder.recordedValues.isEmpty, "a result after disposal is dropped")
     }
 }

@@ -21,8 +21,8 @@ import Testing
         first.subscribe(to: signal)
         let second = Recorder<Int, Never>()
         second.subscribe(to: signal)
-        #expect(first.values == [1])
-        #expect(second.values == [2])
+        #expect(first.recordedValues == [1])
+        #expect(second.recordedValues == [2])
         #expect(first.isCompleted && second.isCompleted)
     }
 
@@ -70,7 +70,7 @@ import Testing
         recorder.dispose()
         observer.send(2)
         observer.sendCompleted()
-        #expect(recorder.values == [1])
+        #expect(recorder.recordedValues == [1])
         #expect(recorder.completion == nil)
     }
 
@@ -89,7 +89,7 @@ import Testing
         counter.withLock { $0 = 5 }
         let recorder = Recorder<Int, Never>()
         recorder.subscribe(to: signal)
-        #expect(recorder.values == [5])
+        #expect(recorder.recordedValues == [5])
     }
 
     @Test func sequenceEmitsElementsThenCompletes() throws {

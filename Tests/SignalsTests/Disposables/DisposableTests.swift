@@ -98,7 +98,7 @@ import Testing
         subject.send(1)
         owner = nil
         subject.send(2)
-        #expect(recorder.values == [1])
+        #expect(recorder.recordedValues == [1])
         #expect(recorder.isCompleted)
         #expect(subject.subscriberCount == 0)
         _ = owner

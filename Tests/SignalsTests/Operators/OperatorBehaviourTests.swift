@@ -191,7 +191,7 @@ import Testing
         let source = scheduler.cold("-#", values: [String: String](), error: TestError("original"))
         let recorder = scheduler.record(source.signal.catch { error in Signal<String, Never>.just(error.message) })
         scheduler.run()
-        #expect(recorder.values == ["original"])
+        #expect(recorder.recordedValues == ["original"])
     }
 
     @Test func retryResubscribesAndGivesUpAfterTheCount() {

@@ -135,9 +135,9 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
                      completing: ("-a-b-|", "--a-b|"), failing: ("-a-#", "--a#")),
         OperatorCase(name: "throttle", timed: { $0.throttle(for: .seconds(3), on: $1) },
                      completing: ("-ab-c-|", "-a--c-|"), failing: ("-ab-#", "-a--#")),
-        OperatorCase(name: "throttle(latest: false)", timed: { $0.throttle(for: .seconds(3), on: $1, latest: false) },
+        OperatorCase(name: "throttle(keeping: .first)", timed: { $0.throttle(for: .seconds(3), on: $1, keeping: .first) },
                      completing: ("-ab-c-|", "-a--c-|"), failing: ("-ab-#", "-a--#")),
-        OperatorCase(name: "timeout", timed: { $0.timeout(.seconds(5), on: $1) { TestError("timeout") } },
+        OperatorCase(name: "timeout", timed: { $0.timeout(for: .seconds(5), on: $1) { TestError("timeout") } },
                      completing: ("-a-b-|", "-a-b-|"), failing: ("-a-#", "-a-#")),
         OperatorCase(name: "buffer(count:)", apply: { $0.buffer(count: 2).map { $0.joined() } },
                      completing: ("-a-b-c-|", "---(ab)---[c|]"), failing: ("-a-#", "---#")),
@@ -259,10 +259,10 @@ struct OperatorCase: Sendable, CustomTestStringConvertible {
         let reference = PublishSubject<String, TestError>()
         let expected = Recorder<String, TestError>()
         expected.subscribe(to: operation.apply(reference.signal))
-        for value in delivered.values { reference.send(value) }
+        for value in delivered.recordedValues { reference.send(value) }
         reference.sendCompleted()
         expected.dispose()
-        #expect(output.values == expected.values, "delivered \(delivered.values)")
+        #expect(output.recordedValues == expected.recordedValues, "delivered \(delivered.recordedValues)")
         #expect(output.isCompleted == expected.isCompleted)
     }
 

@@ -16,7 +16,7 @@ import Testing
         let recorder = Recorder<Output, Never>()
         recorder.subscribe(to: transform(Signal(sequence: values)))
         defer { recorder.dispose() }
-        return (recorder.values, recorder.isCompleted)
+        return (recorder.recordedValues, recorder.isCompleted)
     }
 
     /// map fusion: `map(f).map(g)` is `map { g(f($0)) }`, and both are the array's map.
@@ -94,7 +94,7 @@ import Testing
             case .completeB: b.sendCompleted()
             }
         }
-        return (recorder.values, recorder.isCompleted)
+        return (recorder.recordedValues, recorder.isCompleted)
     }
 
     /// merge keeps every value of both inputs, in the order they were sent, and completes when

@@ -81,7 +81,7 @@ import Testing
         let other = scheduler.cold("-x-y-|")
         let recorder = scheduler.record(scheduler.cold("-|").signal.ifEmpty(switchTo: other.signal), subscribeAt: 0, disposeAt: 3)
         scheduler.run()
-        #expect(recorder.values == ["x"])
+        #expect(recorder.recordedValues == ["x"])
         #expect(recorder.completion == nil)
         #expect(other.activeSubscriptionCount == 0)
         #expect(other.subscriptions.count == 1)
@@ -98,7 +98,7 @@ import Testing
         let scheduler = TestScheduler()
         let recorder = scheduler.record(scheduler.cold("-a|").signal.take(for: .seconds(10), on: scheduler))
         scheduler.advance(by: .seconds(2))
-        #expect(recorder.values == ["a"])
+        #expect(recorder.recordedValues == ["a"])
         #expect(recorder.isCompleted)
         #expect(scheduler.pendingActionCount == 0, "the timer was cancelled")
     }
@@ -120,7 +120,7 @@ import Testing
         let source = scheduler.hot("-a-b-c-|")
         let recorder = scheduler.record(source.signal.take(for: .seconds(5), on: scheduler), subscribeAt: 0, disposeAt: 2)
         scheduler.advance(by: .seconds(2))
-        #expect(recorder.values == ["a"])
+        #expect(recorder.recordedValues == ["a"])
         #expect(source.activeSubscriptionCount == 0)
         scheduler.run()
         #expect(recorder.completion == nil)
@@ -172,7 +172,7 @@ import Testing
             failures.setFailureType(to: TestError.self).flatMap { _ in Signal<Int, TestError>.fail(TestError("gave up")) }
         }))
         scheduler.run()
-        #expect(recorder.values == ["a"])
+        #expect(recorder.recordedValues == ["a"])
         #expect(recorder.failure == TestError("gave up"))
         #expect(source.activeSubscriptionCount == 0)
     }
@@ -195,7 +195,7 @@ import Testing
         let source = scheduler.cold("-a#")
         let recorder = scheduler.record(source.signal.retry(when: { $0.delay(for: .seconds(5), on: scheduler) }), subscribeAt: 0, disposeAt: 4)
         scheduler.run()
-        #expect(recorder.values == ["a"])
+        #expect(recorder.recordedValues == ["a"])
         #expect(recorder.completion == nil)
         #expect(source.subscriptions.count == 1)
         #expect(scheduler.pendingActionCount == 0)
@@ -230,12 +230,12 @@ import Testing
         let source = scheduler.cold("-a-#")
         windows.subscribe(to: source.signal.window(timeSpan: .seconds(10), count: 5, on: scheduler))
         let first = Recorder<String, TestError>()
-        first.subscribe(to: windows.values[0])
+        first.subscribe(to: windows.recordedValues[0])
         scheduler.run()
-        #expect(first.values == ["a"])
+        #expect(first.recordedValues == ["a"])
         #expect(first.failure == TestError())
         #expect(windows.failure == TestError())
-        #expect(windows.values.count == 1)
+        #expect(windows.recordedValues.count == 1)
     }
 
     @Test func disposalCancelsTheTimerAndTheSource() {
@@ -243,7 +243,7 @@ import Testing
         let source = scheduler.hot("-a-b-c-|")
         let recorder = scheduler.record(source.signal.window(timeSpan: .seconds(2), count: 5, on: scheduler), subscribeAt: 0, disposeAt: 3)
         scheduler.advance(by: .seconds(3))
-        #expect(recorder.values.count == 2)
+        #expect(recorder.recordedValues.count == 2)
         #expect(source.activeSubscriptionCount == 0)
         #expect(scheduler.pendingActionCount == 2, "only the hot source's c and |, no window timer")
     }

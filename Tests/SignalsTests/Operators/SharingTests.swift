@@ -13,8 +13,8 @@ import Testing
         let second = scheduler.record(shared)
         scheduler.run()
         #expect(source.subscriptions.count == 1)
-        #expect(first.values == ["a", "b"])
-        #expect(second.values == ["a", "b"])
+        #expect(first.recordedValues == ["a", "b"])
+        #expect(second.recordedValues == ["a", "b"])
     }
 
     @Test func lastSubscriberLeavingDisconnectsAndALaterOneReconnects() {
@@ -27,9 +27,9 @@ import Testing
         let third = scheduler.record(shared, subscribeAt: 6)
         scheduler.run()
         #expect(source.subscriptions == ["^---!", "------^----!"])
-        #expect(first.values == ["a"])
-        #expect(second.values == ["b"])
-        #expect(third.values == ["d", "e"])
+        #expect(first.recordedValues == ["a"])
+        #expect(second.recordedValues == ["b"])
+        #expect(third.recordedValues == ["d", "e"])
     }
 
     @Test func afterTheSourceEndsTheNextSubscriberReconnects() {
@@ -58,7 +58,7 @@ import Testing
         scheduler.advance(ticks: 2)
         connection.dispose()
         scheduler.run()
-        #expect(recorder.values == ["b"])
+        #expect(recorder.recordedValues == ["b"])
         #expect(source.activeSubscriptionCount == 0)
     }
 
@@ -71,7 +71,7 @@ import Testing
         let second = scheduler.record(counted, subscribeAt: 2, disposeAt: 5)
         scheduler.run()
         #expect(source.subscriptions == ["^----!"])
-        #expect(first.values == ["a", "b"])
-        #expect(second.values == ["a", "b", "c"], "a replayed at tick 2; c arrives before its disposal at tick 5")
+        #expect(first.recordedValues == ["a", "b"])
+        #expect(second.recordedValues == ["a", "b", "c"], "a replayed at tick 2; c arrives before its disposal at tick 5")
     }
 }

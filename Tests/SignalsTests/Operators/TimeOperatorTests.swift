@@ -13,7 +13,7 @@ import Testing
     @Test func throttleWithoutLatestDropsValuesInsideTheWindow() {
         let scheduler = TestScheduler()
         defer { scheduler.cancelAll() }
-        let throttled = scheduler.cold("abcd-e|").signal.throttle(for: .seconds(3), on: scheduler, latest: false)
+        let throttled = scheduler.cold("abcd-e|").signal.throttle(for: .seconds(3), on: scheduler, keeping: .first)
         // a opens a window; b and c fall inside it; d at tick 3 opens the next; e inside it.
         #expect(scheduler.marbles(of: throttled) == "a--d--|")
     }
@@ -29,7 +29,7 @@ import Testing
         let scheduler = TestScheduler()
         defer { scheduler.cancelAll() }
         let source = scheduler.cold("-a-a-a-a-|")
-        let guarded = source.signal.timeout(.seconds(3), on: scheduler) { TestError("slow") }
+        let guarded = source.signal.timeout(for: .seconds(3), on: scheduler) { TestError("slow") }
         #expect(scheduler.marbles(of: guarded) == "-a-a-a-a-|")
     }
 
@@ -37,7 +37,7 @@ import Testing
         let scheduler = TestScheduler()
         defer { scheduler.cancelAll() }
         let source = scheduler.hot("-a------b-|")
-        let recorder = scheduler.record(source.signal.timeout(.seconds(2), on: scheduler) { TestError("slow") })
+        let recorder = scheduler.record(source.signal.timeout(for: .seconds(2), on: scheduler) { TestError("slow") })
         scheduler.run()
         #expect(recorder.failure == TestError("slow"))
         #expect(source.subscriptions == ["^--!"])
@@ -50,7 +50,7 @@ import Testing
         scheduler.advance(by: .seconds(3))
         recorder.dispose()
         scheduler.advance(by: .seconds(5))
-        #expect(recorder.values == [0, 1, 2])
+        #expect(recorder.recordedValues == [0, 1, 2])
         #expect(scheduler.pendingActionCount == 0, "the timer was cancelled")
     }
 
@@ -59,7 +59,7 @@ import Testing
         defer { scheduler.cancelAll() }
         let recorder = scheduler.record(Signal.timer(after: .seconds(2), period: .seconds(1), on: scheduler))
         scheduler.advance(by: .seconds(4))
-        #expect(recorder.values == [0, 1, 2])
+        #expect(recorder.recordedValues == [0, 1, 2])
         recorder.dispose()
     }
 

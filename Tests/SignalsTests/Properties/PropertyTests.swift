@@ -18,8 +18,8 @@ import Testing
         property.value = "b"
         property.modify { $0 += "!" }
         #expect(property.value == "b!")
-        #expect(all.values == ["a", "b", "b!"])
-        #expect(changes.values == ["b", "b!"])
+        #expect(all.recordedValues == ["a", "b", "b!"])
+        #expect(changes.recordedValues == ["b", "b!"])
     }
 
     @Test func mutablePropertyCompletesItsObserversWhenDeinitialised() {
@@ -38,7 +38,7 @@ import Testing
         recorder.subscribe(to: doubled.signal)
         source.value = 5
         #expect(doubled.value == 10)
-        #expect(recorder.values == [4, 10])
+        #expect(recorder.recordedValues == [4, 10])
     }
 
     @Test func propertyFromInitialThenStream() {
@@ -48,7 +48,7 @@ import Testing
         recorder.subscribe(to: property.changes)
         subject.send("next")
         #expect(property.value == "next")
-        #expect(recorder.values == ["next"])
+        #expect(recorder.recordedValues == ["next"])
         subject.sendCompleted()
         #expect(recorder.isCompleted)
         #expect(property.value == "next")
@@ -80,7 +80,7 @@ import Testing
         userName.value = "ada"
         password.value = "pwd"
         #expect(canLogIn.value)
-        #expect(recorder.values == [false, false, true])
+        #expect(recorder.recordedValues == [false, false, true])
     }
 
     @Test func propertiesCombinedFromAnArray() {
@@ -120,8 +120,8 @@ import Testing
         #expect(doubled.value == 10)
         let late = Recorder<Int, Never>()
         late.subscribe(to: doubled.signal)
-        #expect(recorder.values == [2, 10])
-        #expect(late.values == [10])
+        #expect(recorder.recordedValues == [2, 10])
+        #expect(late.recordedValues == [10])
         #expect(calls.value == 2, "once for the first value and once for the change, however often it is read or observed")
     }
 
@@ -139,7 +139,7 @@ import Testing
         userName.value = "ada"
         password.value = "pwd"
         #expect(canLogIn.value)
-        #expect(recorder.values == [false, false, true])
+        #expect(recorder.recordedValues == [false, false, true])
         #expect(calls.value == 3)
         let parts = [MutableProperty(1), MutableProperty(2)]
         let sums = Locked(0)

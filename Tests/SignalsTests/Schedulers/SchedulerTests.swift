@@ -43,7 +43,7 @@ import Testing
         #expect(!subscribed.withLock { $0 })
         scheduler.advance()
         #expect(subscribed.withLock { $0 })
-        #expect(recorder.values == [1])
+        #expect(recorder.recordedValues == [1])
     }
 
     @Test func subscribeOnDisposedBeforeItRunsNeverSubscribes() {

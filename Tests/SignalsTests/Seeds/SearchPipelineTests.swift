@@ -52,7 +52,7 @@ import Testing
         }
         #expect(search.requests.value.count <= 3)
         #expect(search.requests.value.last?.query == word, "the final text is always searched")
-        #expect(results.values.last == "results for \(word)")
+        #expect(results.recordedValues.last == "results for \(word)")
     }
 
     @Test func aRepeatedQuerySendsNoRequest() {
@@ -66,7 +66,7 @@ import Testing
         }
         scheduler.run()
         #expect(search.requests.value.map(\.query) == ["cat", "dog"])
-        #expect(results.values == ["results for cat", "results for dog"])
+        #expect(results.recordedValues == ["results for cat", "results for dog"])
     }
 
     @Test func aSlowAnswerToAnOldQueryNeverArrivesAfterANewerOne() {
@@ -80,6 +80,6 @@ import Testing
         _ = scheduler.schedule(after: .seconds(2)) { text.send("new") }
         scheduler.run()
         #expect(search.requests.value.map(\.query) == ["old", "new"])
-        #expect(results.values == ["results for new"], "the old answer (due at 5 s) was cancelled by the newer query")
+        #expect(results.recordedValues == ["results for new"], "the old answer (due at 5 s) was cancelled by the newer query")
     }
 }

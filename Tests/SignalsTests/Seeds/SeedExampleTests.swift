@@ -29,7 +29,7 @@ import Testing
         baidu.send("baidu.com/")
         google.send("google.com/")
 
-        #expect(printed.values == ["https//www.baidu.com", "https//www.google.com/"])
+        #expect(printed.recordedValues == ["https//www.baidu.com", "https//www.google.com/"])
         #expect(baidu.subscriberCount == 0, "the replaced source was disposed")
     }
 
@@ -46,7 +46,7 @@ import Testing
         letters.send("C")
         numbers.send("2")
 
-        #expect(printed.values == ["B1", "C1", "C2"])
+        #expect(printed.recordedValues == ["B1", "C1", "C2"])
     }
 
     /// LG-OPS: the same with the array form, as the seed writes it (`combineLatest:@[…]`).
@@ -58,7 +58,7 @@ import Testing
         for (subject, value) in [(letters, "A"), (letters, "B"), (numbers, "1"), (letters, "C"), (numbers, "2")] {
             subject.send(value)
         }
-        #expect(printed.values == ["B1", "C1", "C2"])
+        #expect(printed.recordedValues == ["B1", "C1", "C2"])
     }
 
     /// LG-OPS: merge of three sources gives AAA, 666, 你好! in send order.
@@ -73,6 +73,6 @@ import Testing
         numbers.send("666")
         chinese.send("你好!")
 
-        #expect(printed.values == ["AAA", "666", "你好!"])
+        #expect(printed.recordedValues == ["AAA", "666", "你好!"])
     }
 }

@@ -35,8 +35,8 @@ import Testing
             return "done"
         }
         #expect(returned == "done")
-        #expect(recorder.values == [1, 2, 12])
-        #expect(late.values == [2, 12])
+        #expect(recorder.recordedValues == [1, 2, 12])
+        #expect(late.recordedValues == [2, 12])
         subject.sendCompleted()
         subject.send(99)
         #expect(subject.value == 12, "sends after completion are ignored")
@@ -69,7 +69,7 @@ import Testing
         subject.sendCompleted()
         let late = Recorder<Int, TestError>()
         late.subscribe(to: subject.signal)
-        #expect(recorder.values == [3, 4, 5])
+        #expect(recorder.recordedValues == [3, 4, 5])
         #expect(late.elements == [.value(4), .value(5), .completed])
     }
 
@@ -80,7 +80,7 @@ import Testing
         let first = subject.signal.sink(value: { _ in secondSubscription.withLock { $0 }?.dispose() })
         secondSubscription.withLock { $0 = subject.signal.subscribe(second.observer) }
         subject.send(1)
-        #expect(second.values.isEmpty, "disposed during the same delivery: must not receive it")
+        #expect(second.recordedValues.isEmpty, "disposed during the same delivery: must not receive it")
         first.dispose()
     }
 
@@ -96,7 +96,7 @@ import Testing
         })
         subject.send(1)
         subject.send(2)
-        #expect(inner.values == [1, 2])
+        #expect(inner.recordedValues == [1, 2])
         outer.dispose()
         inner.dispose()
         #expect(subject.subscriberCount == 0)
@@ -111,12 +111,12 @@ import Testing
         recorders[0].dispose()
         recorders[4].dispose()
         subject.send(2)
-        #expect(recorders.map(\.values) == [[1], [1, 2], [1], [1, 2], [1], [1, 2]])
+        #expect(recorders.map(\.recordedValues) == [[1], [1, 2], [1], [1, 2], [1], [1, 2]])
         #expect(subject.subscriberCount == 3)
         recorders[5].dispose()
         recorders[1].dispose()
         subject.send(3)
-        #expect(recorders[3].values == [1, 2, 3])
+        #expect(recorders[3].recordedValues == [1, 2, 3])
         recorders[3].dispose()
         #expect(subject.subscriberCount == 0)
     }

@@ -100,7 +100,7 @@ public final class FlickrSearchViewModel: ViewModelLifecycleOwner {
         recentRows = history.readOnly.mapEach(RecentSearchRow.init)
 
         let history = self.history
-        executeSearch.values.sink(value: { [weak self] results in
+        executeSearch.outputs.sink(value: { [weak self] results in
             Self.record(results, in: history)
             guard let self else { return }
             services.push(FlickrSearchResultsViewModel(results: results, services: services), from: self)

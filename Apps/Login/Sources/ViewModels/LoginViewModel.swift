@@ -55,11 +55,11 @@ public final class LoginViewModel: ViewModelLifecycleOwner {
         isLoggingIn = login.isExecuting
         statusText = status.readOnly
 
-        loggedIn = login.values.compactMap { outcome in
+        loggedIn = login.outputs.compactMap { outcome in
             if case .success(let user) = outcome { return user }
             return nil
         }
-        failures = login.values.compactMap { outcome in
+        failures = login.outputs.compactMap { outcome in
             if case .failure(let reason) = outcome { return reason }
             return nil
         }

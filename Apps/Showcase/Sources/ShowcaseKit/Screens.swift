@@ -100,7 +100,7 @@ public enum Screens {
     static func person(_ viewModel: PersonBrowserViewModel) -> NavigationStack.Page {
         let name = Label(style: .bold), birthdate = Label()
         // The @Observable view model, observed as seed 000 observes with RACObserve.
-        let current = observe(viewModel, \.current)
+        let current = observation(of: viewModel, \.current)
         current.map(\.nameText).bind(to: name, \.text)
         current.map { "Born " + $0.birthdateText }.bind(to: birthdate, \.text)
         let list = ListView()

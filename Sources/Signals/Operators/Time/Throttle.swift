@@ -6,10 +6,20 @@ struct ThrottleState<Value: Sendable> {
     var completionWaiting = false
 }
 
+/// Which value of a throttle window is kept: the newest (emitted when the window ends) or none
+/// but the first (values inside a window are dropped).
+public enum ThrottleKeeping: Sendable {
+    /// The newest value of each window is emitted when the window ends (RxSwift's
+    /// `latest: true`, the default).
+    case latest
+    /// Values inside a window are dropped (RxSwift's `latest: false`).
+    case first
+}
+
 extension Signal {
-    /// Emits the first value at once, then at most one value per `interval`: with `latest`
-    /// (the default) the newest value of each window is emitted when the window ends; without,
-    /// values inside a window are dropped (RxSwift's `throttle(_:latest:scheduler:)`).
+    /// Emits the first value at once, then at most one value per `interval`: keeping `.latest`
+    /// (the default), the newest value of each window is emitted when the window ends; keeping
+    /// `.first`, values inside a window are dropped (RxSwift's `throttle(_:latest:scheduler:)`).
     ///
     /// ```text
     /// self:      ab-c---d-e|
@@ -19,8 +29,9 @@ extension Signal {
     /// (`throttle(for: 3 ticks)` in the diagram.) A pending latest value is still emitted at
     /// its time after the source completes, then the result completes; a failure is forwarded
     /// at once.
-    public func throttle(for interval: Duration, on scheduler: some Scheduler, latest: Bool = true) -> Signal {
-        Signal(unchecked: { downstream in
+    public func throttle(for interval: Duration, on scheduler: some Scheduler, keeping: ThrottleKeeping = .latest) -> Signal {
+        let latest = keeping == .latest
+        return Signal(unchecked: { downstream in
             typealias Box = SerialBox<ThrottleState<Value>, Value, Failure>
             let box = Box(downstream, state: ThrottleState())
             let timers = TimerBag()
@@ -57,5 +68,12 @@ extension Signal {
             })
             return box
         })
+    }
+}
+
+extension Signal {
+    @available(*, deprecated, message: "use throttle(for:on:keeping:) with .latest or .first")
+    public func throttle(for interval: Duration, on scheduler: some Scheduler, latest: Bool) -> Signal {
+        throttle(for: interval, on: scheduler, keeping: latest ? .latest : .first)
     }
 }

@@ -14,8 +14,8 @@ extension Signal {
     /// ```
     ///
     /// (`timeout(3 ticks)` in the diagram.) The source is disposed when the time runs out.
-    public func timeout(_ interval: Duration, on scheduler: some Scheduler, failure: @escaping @Sendable () -> Failure) -> Signal {
-        timeout(interval, on: scheduler, fallback: .deferred { .fail(failure()) })
+    public func timeout(for interval: Duration, on scheduler: some Scheduler, failure: @escaping @Sendable () -> Failure) -> Signal {
+        timeout(for: interval, on: scheduler, fallback: .deferred { .fail(failure()) })
     }
 
     /// Switches to `fallback` if `interval` passes without an event, counted from the
@@ -28,7 +28,7 @@ extension Signal {
     ///
     /// (In the diagram the fallback is `x-y|`.) The source is disposed when
     /// the time runs out.
-    public func timeout(_ interval: Duration, on scheduler: some Scheduler, fallback: Signal) -> Signal {
+    public func timeout(for interval: Duration, on scheduler: some Scheduler, fallback: Signal) -> Signal {
         Signal(unchecked: { downstream in
             typealias Box = SerialBox<TimeoutState, Value, Failure>
             let box = Box(downstream, state: TimeoutState())
@@ -69,5 +69,17 @@ extension Signal {
             sourceLink.withLock { $0 = link }
             return box
         })
+    }
+}
+
+extension Signal {
+    @available(*, deprecated, renamed: "timeout(for:on:failure:)")
+    public func timeout(_ interval: Duration, on scheduler: some Scheduler, failure: @escaping @Sendable () -> Failure) -> Signal {
+        timeout(for: interval, on: scheduler, failure: failure)
+    }
+
+    @available(*, deprecated, renamed: "timeout(for:on:fallback:)")
+    public func timeout(_ interval: Duration, on scheduler: some Scheduler, fallback: Signal) -> Signal {
+        timeout(for: interval, on: scheduler, fallback: fallback)
     }
 }
