@@ -1,6 +1,6 @@
 import Signals
 
-/// One-shot waits for tests, built on ``Signals/Signal/values`` (which owns the subscription and
+/// One-shot waits for tests, built on `Signal.values` (which owns the subscription and
 /// disposes it when the wait ends or its task is cancelled).
 extension Signal {
     /// Waits for the first value; `nil` if the stream completes without one. Throws the

@@ -3,7 +3,7 @@ import Synchronization
 
 /// A test source built from a marble diagram, which logs every subscription to it.
 ///
-/// Make one with ``TestScheduler/cold(_:values:error:)`` or ``TestScheduler/hot(_:values:error:)``
+/// Make one with ``TestScheduler/cold(_:values:error:name:)`` or ``TestScheduler/hot(_:values:error:name:)``
 /// and subscribe through ``signal``. ``subscriptions`` tells when each subscription started and
 /// ended, as marbles, so a test can assert that an operator subscribed and disposed when it
 /// should:

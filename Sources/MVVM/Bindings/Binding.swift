@@ -35,7 +35,7 @@ public struct BindingTarget<Value: Sendable>: Sendable {
     }
 }
 
-/// An object that owns a ``Lifetime``, so bindings to it end when it goes away.
+/// An object that owns a `Lifetime`, so bindings to it end when it goes away.
 public protocol LifetimeOwner: AnyObject {
     /// Ends when the object is deinitialised.
     var lifetime: Lifetime { get }

@@ -3,7 +3,7 @@
 /// Every subscription obeys the grammar `value* (failed | completed)?`: any number of values,
 /// then at most one terminal event, after which nothing is delivered, ever. A `Signal` is a
 /// recipe: it is *cold*, so each subscription runs its producer anew, and operators return new
-/// recipes without subscribing to anything. Use ``Failure`` `Never` for streams that cannot fail.
+/// recipes without subscribing to anything. Use `Never` as `Failure` for streams that cannot fail.
 ///
 /// ```swift
 /// let words = Signal<String, Never>(sequence: ["you", "are", "beautiful"])

@@ -1,0 +1,243 @@
+import Dispatch
+import Foundation
+import MVVM
+import Observation
+import Signals
+import SignalsTesting
+import Testing
+
+// The code of the MVVM articles (Sources/MVVM/MVVM.docc/*.md), compiled and run; the last test
+// fails if a `swift` block of those articles is not found here (line for line, indentation
+// aside).
+
+// MARK: DriversAndBindings.md
+
+/// A stand-in for a view-layer label.
+@MainActor final class Label {
+    var text = ""
+    private let token = Lifetime.Token()
+
+    var textTarget: BindingTarget<String> {
+        BindingTarget(lifetime: token.lifetime, mainActor: { [weak self] text in self?.text = text })
+    }
+}
+
+@Suite @MainActor struct DriverArticleExamples {
+    @Test func aDriverFeedsALabel() {
+        let title = MutableProperty("Hello")
+        let label = Label()
+        let bag = DisposeBag()
+
+        title.asDriver().drive { text in label.text = text }.disposed(by: bag)
+        #expect(label.text == "Hello")                  // the current value, at once
+
+        title.value = "Hello, world"
+        #expect(label.text == "Hello, world")
+    }
+
+    @Test func aFailingStreamBecomesADriver() {
+        let answers = PublishSubject<String, SearchError>()
+        let label = Label()
+
+        let driving = answers.signal.asDriver(onErrorJustReturn: "Offline").drive(label.textTarget)
+        answers.send("3 results")
+        #expect(label.text == "3 results")
+        answers.sendFailed(SearchError())
+        #expect(label.text == "Offline")
+        driving.dispose()
+    }
+
+    @Test func bindingsInBothDirections() {
+        let query = MutableProperty("")
+        let field = PublishSubject<String, Never>()      // what the user types
+        let label = Label()
+
+        field.signal.bind(to: query)                       // view → view model
+        query.signal.map { "Searching for \($0)" }.bind(to: label.textTarget)   // view model → view
+
+        field.send("swift")
+        #expect(query.value == "swift")
+        #expect(label.text == "Searching for swift")
+    }
+}
+
+// MARK: Actions.md
+
+struct LoginError: Error, Equatable {}
+
+final class LoginViewModel: Sendable {
+    let userName = MutableProperty("")
+    let password = MutableProperty("")
+    let login: Action<Void, String, LoginError>
+
+    init(service: @escaping @Sendable (String, String) -> Signal<String, LoginError>) {
+        let userName = self.userName
+        let password = self.password
+        let isValid = userName.readOnly.combineLatest(password.readOnly) { !$0.isEmpty && $1.count >= 3 }
+        login = Action(enabledIf: isValid) { _ in service(userName.value, password.value) }
+    }
+}
+
+@Suite struct ActionArticleExamples {
+    @Test func loginRunsOnlyWhenValidAndOnceAtATime() {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let viewModel = LoginViewModel { user, _ in
+            Signal.just("Welcome, \(user)").delay(for: .seconds(1), on: scheduler)
+        }
+        let welcomes = scheduler.record(viewModel.login.values)
+        #expect(viewModel.login.isEnabled.value == false)
+
+        viewModel.userName.value = "ada"
+        viewModel.password.value = "secret"
+        #expect(viewModel.login.isEnabled.value)
+
+        viewModel.login.execute()
+        #expect(viewModel.login.isExecuting.value)
+        let again = scheduler.record(viewModel.login.apply())       // while it runs: refused
+        #expect(again.failure == .disabled)
+
+        scheduler.advance(by: .seconds(1))
+        #expect(welcomes.values == ["Welcome, ada"])
+        #expect(viewModel.login.isEnabled.value)
+    }
+
+    @Test func anAsyncActionReportsItsFailure() async throws {
+        let check = Action<String, Int, LoginError> { (name: String) async throws(LoginError) -> Int in
+            guard !name.isEmpty else { throw LoginError() }
+            return name.count
+        }
+        #expect(try await check.apply("ada").allValues() == [3])
+        await #expect(throws: ActionError.failed(LoginError())) { try await check.apply("").allValues() }
+        #expect(check.latestFailure.value == LoginError())
+    }
+}
+
+// MARK: LifecycleAndNavigation.md
+
+final class ListViewModel: ViewModelLifecycleOwner {
+    let lifecycle = ViewModelLifecycle()
+    let reloads = MutableProperty(0)
+    private let navigator: any NavigationService
+    private let bag = DisposeBag()
+
+    init(navigator: any NavigationService) {
+        self.navigator = navigator
+        lifecycle.didBecomeActive
+            .sink(value: { [reloads] in reloads.modify { $0 += 1 } })   // refresh on (re)appearing
+            .disposed(by: bag)
+    }
+
+    func open(_ item: String) {
+        navigator.push(DetailViewModel(item: item), from: self)         // only if still on screen
+    }
+}
+
+final class DetailViewModel: Sendable {
+    let item: String
+    init(item: String) { self.item = item }
+}
+
+@Suite struct NavigationArticleExamples {
+    @Test func theNavigatorDrivesEachLifecycle() throws {
+        let navigator = Navigator()
+        defer { navigator.close() }                     // the view models hold it: end the cycle
+        let list = ListViewModel(navigator: navigator)
+
+        navigator.push(list)
+        #expect(list.lifecycle.isActive.value)
+        #expect(list.reloads.value == 1)
+
+        list.open("swift")
+        let detail = try #require(navigator.top(DetailViewModel.self))
+        #expect(detail.item == "swift")
+        #expect(list.lifecycle.isActive.value == false)
+
+        list.open("late")                               // the list is covered: dropped
+        #expect(navigator.stack.count == 2)
+
+        navigator.pop()
+        #expect(list.lifecycle.isActive.value)
+        #expect(list.reloads.value == 2)
+    }
+
+    @MainActor @Test func theViewLayerMapsViewModelsToScreens() throws {
+        let registry = ScreenRegistry<String>()
+        registry.register(DetailViewModel.self) { detail in "Detail of \(detail.item)" }
+
+        #expect(try registry.screen(for: DetailViewModel(item: "swift")) == "Detail of swift")
+        #expect(throws: UnregisteredScreenError.self) { try registry.screen(for: Label()) }
+    }
+}
+
+// MARK: ObservingObservableViewModels.md
+
+@MainActor @Observable
+final class ProfileViewModel: LifetimeOwner {
+    var name = ""
+    var greeting = ""
+    @ObservationIgnored private let token = Lifetime.Token()
+    nonisolated var lifetime: Lifetime { token.lifetime }
+
+    init() {
+        observe(self, \.name)
+            .map { $0.isEmpty ? "Who are you?" : "Hello, \($0)!" }
+            .bind(to: self, \.greeting)
+    }
+}
+
+/// Lets the main queue run what is queued on it so far.
+@MainActor func nextMainQueueTurn() async {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.main.async { continuation.resume() }
+    }
+}
+
+@Suite @MainActor struct ObservationArticleExamples {
+    @Test func theGreetingFollowsTheName() async {
+        let viewModel = ProfileViewModel()
+        #expect(viewModel.greeting == "Who are you?")
+
+        viewModel.name = "A"
+        viewModel.name = "Ada"                          // one turn: one value, the last
+        await nextMainQueueTurn()
+        #expect(viewModel.greeting == "Hello, Ada!")
+    }
+
+    @Test func aViewObservesTheViewModel() async {
+        let viewModel = ProfileViewModel()
+        let label = Label()
+        let bag = DisposeBag()
+
+        observe(viewModel, \.greeting).bind(to: label.textTarget).disposed(by: bag)
+        #expect(label.text == "Who are you?")
+
+        viewModel.name = "Ada"
+        await nextMainQueueTurn()
+        await nextMainQueueTurn()                       // the greeting changes in the next turn
+        #expect(label.text == "Hello, Ada!")
+    }
+}
+
+// MARK: the check
+
+@Suite struct MVVMArticlesTests {
+    @Test func articleCodeIsThisFile() throws {
+        let here = URL(fileURLWithPath: #filePath)
+        let catalog = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/MVVM/MVVM.docc")
+        func normalized(_ text: String) -> String {
+            text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
+        }
+        let source = normalized(try String(contentsOf: here, encoding: .utf8))
+        var count = 0
+        for article in ["DriversAndBindings", "Actions", "LifecycleAndNavigation", "ObservingObservableViewModels"] {
+            let text = try String(contentsOf: catalog.appendingPathComponent(article + ".md"), encoding: .utf8)
+            for block in ArticleCode.blocks(in: text, language: "swift") {
+                count += 1
+                #expect(source.contains(normalized(block)), "this block of \(article).md is not in MVVMArticleTests.swift:\n\(block)")
+            }
+        }
+        #expect(count >= 8, "found only \(count) swift blocks in the MVVM articles")
+    }
+}
