@@ -85,7 +85,7 @@ final class LoginViewModel: Sendable {
         let viewModel = LoginViewModel { user, _ in
             Signal.just("Welcome, \(user)").delay(for: .seconds(1), on: scheduler)
         }
-        let welcomes = scheduler.record(viewModel.login.values)
+        let welcomes = scheduler.record(viewModel.login.outputs)
         #expect(viewModel.login.isEnabled.value == false)
 
         viewModel.userName.value = "ada"
@@ -98,7 +98,7 @@ final class LoginViewModel: Sendable {
         #expect(again.failure == .disabled)
 
         scheduler.advance(by: .seconds(1))
-        #expect(welcomes.values == ["Welcome, ada"])
+        #expect(welcomes.recordedValues == ["Welcome, ada"])
         #expect(viewModel.login.isEnabled.value)
     }
 
@@ -180,7 +180,7 @@ final class ProfileViewModel: LifetimeOwner {
     nonisolated var lifetime: Lifetime { token.lifetime }
 
     init() {
-        observe(self, \.name)
+        observation(of: self, \.name)
             .map { $0.isEmpty ? "Who are you?" : "Hello, \($0)!" }
             .bind(to: self, \.greeting)
     }
@@ -209,7 +209,7 @@ final class ProfileViewModel: LifetimeOwner {
         let label = Label()
         let bag = DisposeBag()
 
-        observe(viewModel, \.greeting).bind(to: label.textTarget).disposed(by: bag)
+        observation(of: viewModel, \.greeting).bind(to: label.textTarget).disposed(by: bag)
         #expect(label.text == "Who are you?")
 
         viewModel.name = "Ada"

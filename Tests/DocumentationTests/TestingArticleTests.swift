@@ -39,9 +39,9 @@ import Testing
         let scheduler = TestScheduler()
         let recorder = scheduler.record(Signal.timer(after: .seconds(2), on: scheduler))
         scheduler.advance(by: .seconds(1))
-        #expect(recorder.values.isEmpty)
+        #expect(recorder.recordedValues.isEmpty)
         scheduler.advance(by: .seconds(1))
-        #expect(recorder.values == [0])
+        #expect(recorder.recordedValues == [0])
         #expect(recorder.isCompleted)
         #expect(recorder.events.map(\.time) == [scheduler.now, scheduler.now])
     }
@@ -57,7 +57,7 @@ import Testing
             viewModel.query.value = "swift"
             scheduler.advance(by: .seconds(2))
 
-            #expect(results.values == [[], ["swift!"]])
+            #expect(results.recordedValues == [[], ["swift!"]])
             results.dispose()                                         // the recorder holds it until then
         }
     }
