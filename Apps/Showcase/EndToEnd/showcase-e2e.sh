@@ -333,6 +333,16 @@ small_window login "User name" "Password" "[ Login ]" "(server down)."
 small_window movies "Now Playing" "› The Silent River" "←→: switch"
 small_window goods "› 茶叶 Tea" "新品 New arrivals" "Esc: back"
 small_window goods-dc "› 茶叶 Tea" "玩具 Toys" "Esc: back"
+# Issue 16's own case: 80 characters typed into a field at most 40 wide, Ctrl-U, then "abc"
+# is on screen (the scroll offset follows the cursor in every edit).
+open_app flickr
+wait_for "Flickr Search"
+literal "$(printf 'y%.0s' $(seq 1 80))"
+check "issue 16: 40×12, 80 characters overflow the field" bash -c "sleep 0.3; tmux capture-pane -t $SESSION -p | sed -n 3p | grep -q 'yyyyyyyyyy'"
+keys C-u
+literal "abc"
+check "issue 16: 40×12, after Ctrl-U the newly typed abc is on screen" bash -c "sleep 0.3; tmux capture-pane -t $SESSION -p | sed -n 3p | grep -q '^abc'"
+quit_app
 # The goods list too (prices were cut at 40 columns)
 open_app goods
 wait_for "茶叶 Tea"; keys Down Enter
