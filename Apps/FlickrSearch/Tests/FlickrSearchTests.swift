@@ -152,7 +152,7 @@ final class FlickrFixture: Sendable {
         fixture.runSearch("sunset")
         #expect(alerts.values.count == 1)
         #expect(alerts.values.first?.title == "Connection Error")
-        #expect(alerts.values.first?.message == "There was a problem reaching Flickr.")
+        #expect(alerts.values.first?.message == "Could not reach Flickr: The Internet connection appears to be offline.", "FS-E: the reason")
         #expect(alerts.values.first?.dismiss == "OK")
         #expect(fixture.search.searchText.value == "sunset", "the typed text stays")
         #expect(fixture.navigator.top === fixture.search)

@@ -71,6 +71,10 @@ public enum FlickrError: Error, Equatable, CustomStringConvertible {
     case timeout
     /// The network could not be reached.
     case transport(String)
+    /// Flickr was reached but its answer was cut off before the end.
+    case interrupted(String)
+    /// The answer was not JSON at all (an HTML error page, a proxy's login page); says what it was.
+    case notJSON(String)
     /// The answer was not the JSON expected; says which field.
     case decoding(String)
 
@@ -78,7 +82,7 @@ public enum FlickrError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .missingAPIKey(let variable): return "No Flickr API key: set \(variable), or run offline."
         case .invalidConfiguration(let message): return message
-        case .invalidAPIKey(let message): return "Flickr rejected the API key (\(message)). Check FLICKR_API_KEY."
+        case .invalidAPIKey(let message): return "Flickr rejected the API key (\(message)). Set FLICKR_API_KEY to a valid key."
         case .notFound(let message): return "Not found on Flickr: \(message)"
         case .rateLimited(let retryAfter):
             return "Flickr is limiting requests." + (retryAfter.map { " Try again in \($0)." } ?? " Try again later.")
@@ -87,6 +91,8 @@ public enum FlickrError: Error, Equatable, CustomStringConvertible {
         case .http(let status, let message): return "Flickr answered HTTP \(status): \(message)"
         case .timeout: return "Flickr did not answer in time. Check your connection and try again."
         case .transport(let message): return "Could not reach Flickr: \(message)"
+        case .interrupted(let message): return "Flickr's answer was cut off (\(message)). Try again."
+        case .notJSON(let what): return "Flickr's answer was not JSON (\(what))."
         case .decoding(let message): return "Flickr's answer was not understood: \(message)"
         }
     }

@@ -104,6 +104,7 @@ public final class LiveFlickrService: FlickrSearchService {
         switch failure {
         case .timeout: return .timeout
         case .unreachable(let detail): return .transport(detail)
+        case .interrupted(let detail): return .interrupted(detail)
         case .transport(let detail): return .transport(detail)
         }
     }
@@ -125,9 +126,13 @@ public final class LiveFlickrService: FlickrSearchService {
             case 429: return .failure(.rateLimited(retryAfter: response.retryAfter))
             case 404: return .failure(.notFound("HTTP 404"))
             case 500...599: return .failure(.server(status: response.status))
-            default: return .failure(.http(status: response.status, message: String(decoding: response.body.prefix(200), as: UTF8.self)))
+            default:
+                let message = response.isJSON ? String(decoding: response.body.prefix(200), as: UTF8.self) : response.kindOfBody
+                return .failure(.http(status: response.status, message: message))
             }
         }
+        // An HTML page or other non-JSON answer says so; broken JSON names the field below.
+        if !response.isJSON && !response.declaresJSON { return .failure(.notJSON(response.kindOfBody)) }
         return decodeJSON(Body.self, from: response.body).mapError { .decoding($0.message) }
     }
 }

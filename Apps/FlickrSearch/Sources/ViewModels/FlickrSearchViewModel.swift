@@ -29,13 +29,21 @@ public struct RecentSearchRow: Sendable, Equatable {
     }
 }
 
-/// FS-V5: the alert shown when a search cannot reach Flickr.
+/// FS-V5, FS-E: the alert shown when a search fails: the seed's "Connection Error" with the
+/// reason the client knows (an invalid key and the variable to set, a timeout, a rate limit and
+/// the wait, an answer that is not JSON) instead of always "There was a problem reaching Flickr.".
 public struct ConnectionAlert: Sendable, Equatable {
     public let title = "Connection Error"
-    public let message = "There was a problem reaching Flickr."
+    /// Why, and what to do.
+    public let message: String
     public let dismiss = "OK"
-    /// What went wrong, for the curious (the status line).
-    public let detail: String
+    /// The error the message was made from.
+    public let error: FlickrError
+
+    public init(_ error: FlickrError) {
+        self.error = error
+        message = error.description
+    }
 }
 
 /// Counts with a grouping separator, pinned to English ("1,973").
@@ -91,7 +99,7 @@ public final class FlickrSearchViewModel: ViewModelLifecycleOwner {
         }
         isSearching = executeSearch.isExecuting
         connectionErrors = executeSearch.errors
-        alerts = connectionErrors.map { ConnectionAlert(detail: $0.description) }
+        alerts = connectionErrors.map(ConnectionAlert.init)
         recentSearches = history.readOnly
         recentRows = history.readOnly.mapEach(RecentSearchRow.init)
 

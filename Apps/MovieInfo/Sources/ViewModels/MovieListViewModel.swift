@@ -7,6 +7,8 @@ struct MovieListState: Sendable {
     var movies: [Movie] = []
     var isFetching = false
     var error: String?
+    /// Whether the request failed (MI-R: it can be retried).
+    var failed = false
 
     /// The states of one request: fetching with no movies, then what `answer` makes of the
     /// response, or the error text.
@@ -16,7 +18,7 @@ struct MovieListState: Sendable {
     ) -> Signal<MovieListState, Never> {
         request
             .map(answer)
-            .catch { error in Signal.just(MovieListState(movies: [], isFetching: false, error: error.description)) }
+            .catch { error in Signal.just(MovieListState(movies: [], isFetching: false, error: error.description, failed: true)) }
             .prepend(MovieListState(movies: [], isFetching: true, error: nil))
     }
 }
@@ -42,8 +44,11 @@ public final class MovieListViewModel: Sendable {
     public let movies: Property<[MovieCellViewModel]>
     public let isFetching: Property<Bool>
     public let errorText: Property<String?>
+    /// MI-R: whether the last request failed, so ``retry()`` has something to do.
+    public let canRetry: Property<Bool>
 
     private let state = MutableProperty(MovieListState())
+    private let retries = PublishSubject<Void, Never>()
     private let subscription: any Disposable
     private let services: MovieServices
     /// The lifecycle of the screen this list is part of.
@@ -58,9 +63,12 @@ public final class MovieListViewModel: Sendable {
         movies = state.readOnly.map { $0.movies.map(MovieCellViewModel.init) }
         isFetching = state.readOnly.map(\.isFetching)
         errorText = state.readOnly.map(\.error)
+        canRetry = state.readOnly.map(\.failed)
         let service = services.movies
+        let endpoint = self.endpoint
         subscription = endpoint.signal
             .removeDuplicates()
+            .merge(with: retries.signal.map { endpoint.value })
             .flatMapLatest { endpoint in
                 MovieListState.states(of: service.fetchMovies(from: endpoint)) {
                     MovieListState(movies: $0.results, isFetching: false, error: nil)
@@ -71,6 +79,13 @@ public final class MovieListViewModel: Sendable {
 
     deinit {
         subscription.dispose()
+    }
+
+    /// MI-R: fetches the selected list again after a failure (the user need not switch lists);
+    /// does nothing otherwise.
+    public func retry() {
+        guard state.value.failed else { return }
+        retries.send(())
     }
 
     /// Opens the detail of the movie at `index`.

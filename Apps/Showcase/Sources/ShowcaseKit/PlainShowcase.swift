@@ -88,7 +88,6 @@ public struct PlainShowcase {
         clock.settle { !viewModel.isSearching.value }
         if let alert = lastAlert.withLock({ $0 }) {
             out.append("\(alert.title): \(alert.message)")
-            out.append("  (\(alert.detail))")
             return out.joined(separator: "\n")
         }
         guard let results = navigator.top(FlickrSearchResultsViewModel.self) else {

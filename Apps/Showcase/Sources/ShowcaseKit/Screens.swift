@@ -152,25 +152,33 @@ public enum Screens {
         segments.bind(to: listModel.selectedIndex)
         let listSpinner = Spinner(label: "Loading…")
         listModel.isFetching.signal.bind(to: listSpinner, \.isAnimating)
-        let listInfo = Label(style: Style(foreground: .red))
-        listModel.errorText.signal.map { $0 ?? "" }.bind(to: listInfo, \.text)
+        // MI-R: a failed list says why and how to retry.
+        let listInfo = Label(style: Style(foreground: .red), wraps: true)
+        listModel.errorText.signal.combineLatest(listModel.canRetry.signal) { error, canRetry in
+            (error ?? "") + (canRetry ? " (r: retry)" : "")
+        }.bind(to: listInfo, \.text)
         let list = ListView()
         list.prefersFocus = true
         listModel.movies.signal.map(movieRows).bind(to: list, \.rows)
         list.selected.sink(value: { listModel.select(index: $0) }).disposed(by: list.bag)
         let moviesTab = Stack(.vertical, [segments, listSpinner, listInfo, list])
+        moviesTab.keyCommands = [.character("r"): { listModel.retry() }, .control("r"): { listModel.retry() }]
 
         let query = TextField(placeholder: "Search movies")
         query.prefersFocus = true
         query.bind(to: searchModel.query)
         let searchSpinner = Spinner(label: "Searching…")
         searchModel.isFetching.signal.bind(to: searchSpinner, \.isAnimating)
-        let searchInfo = Label(style: .dim)
-        searchModel.infoText.signal.map { $0 ?? "" }.bind(to: searchInfo, \.text)
+        let searchInfo = Label(style: .dim, wraps: true)
+        searchModel.infoText.signal.combineLatest(searchModel.canRetry.signal) { info, canRetry in
+            (info ?? "") + (canRetry ? " (Ctrl-R: retry)" : "")
+        }.bind(to: searchInfo, \.text)
         let results = ListView()
         searchModel.movies.signal.map(movieRows).bind(to: results, \.rows)
         results.selected.sink(value: { searchModel.select(index: $0) }).disposed(by: results.bag)
         let searchTab = Stack(.vertical, [query, searchSpinner, searchInfo, results])
+        // Typed text goes to the field, so the search retries with Ctrl-R.
+        searchTab.keyCommands = [.control("r"): { searchModel.retry() }]
 
         let tabs = TabBar([(title: viewModel.tabs[0], content: moviesTab), (title: viewModel.tabs[1], content: searchTab)])
         tabs.bind(to: viewModel.selectedTab)
