@@ -266,7 +266,8 @@ final class FlickrFixture: Sendable {
         #expect(fixture.service.requests.filter { $0 == request }.count == 1, "no refetch once loaded")
     }
 
-    /// FS-VM3: metadata errors are ignored; the counts stay absent.
+    /// FS-VM3: metadata errors leave the counts absent (the row says "counts unavailable":
+    /// FlickrCountsTests).
     @Test func metadataErrorsAreIgnored() {
         let fixture = FlickrFixture(latency: .milliseconds(300))
         fixture.runSearch("cats")

@@ -27,50 +27,90 @@ public final class FlickrSearchResultsViewModel: ViewModelLifecycleOwner {
     }
 }
 
+/// What a row knows of its photo's counts.
+public enum FlickrCounts: Sendable, Equatable {
+    /// Not asked yet, or on the way.
+    case notLoaded
+    case loaded(FlickrPhotoMetadata)
+    /// The request failed; the next visibility asks again.
+    case unavailable(FlickrError)
+}
+
 /// FS-VM3: one photo row. Favourites and comments are absent until loaded; they load only for a
 /// row visible for one second: visible → wait 1 s → fetch; hidden before the second passes → no
 /// fetch. [fix] Each new visibility arms the wait again until the counts have loaded (the
-/// original stopped after the first hide). Metadata errors are ignored.
+/// original stopped after the first hide); counts once loaded are never fetched again. A failed
+/// request is not silent: the row says "counts unavailable" (instead of "loading counts…"
+/// forever) and the next visibility asks again.
 public final class FlickrSearchResultItemViewModel: Sendable {
     public static let visibleDelay: Duration = .seconds(1)
+    public static let untitled = "Untitled"
+    public static let loadingText = "loading counts…"
+    public static let unavailableText = "counts unavailable"
 
     public let photo: FlickrPhoto
+    /// The photo's title, or "Untitled" when Flickr has none.
     public let title: String
     public let url: URL
     public let isVisible = MutableProperty(false)
+    public let counts: Property<FlickrCounts>
     public let favourites: Property<Int?>
     public let comments: Property<Int?>
     /// FS-V8: the counts as the row shows them, once loaded.
     public let countsText: Property<String?>
+    /// What the row shows in the counts' place: the counts, "loading counts…" or "counts
+    /// unavailable".
+    public let countsRowText: Property<String>
 
-    private let metadata = MutableProperty<FlickrPhotoMetadata?>(nil)
+    private let state = MutableProperty(FlickrCounts.notLoaded)
     private let loading: any Disposable
+
+    /// A title a person can read: "Untitled" for an empty or blank one.
+    public static func displayTitle(_ title: String) -> String {
+        title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? untitled : title
+    }
 
     /// `onScreen`: whether the row's screen is visible (its view model's lifecycle); a row
     /// counts as visible only while it is. Without it (a row shown alone), always.
     public init(photo: FlickrPhoto, services: FlickrServices, onScreen: Property<Bool> = Property(value: true)) {
         self.photo = photo
-        title = photo.title
+        title = Self.displayTitle(photo.title)
         url = photo.url
-        favourites = metadata.readOnly.map { $0?.favourites }
-        comments = metadata.readOnly.map { $0?.comments }
-        countsText = metadata.readOnly.map { metadata in
+        counts = state.readOnly
+        let metadata = state.readOnly.map { state -> FlickrPhotoMetadata? in
+            if case .loaded(let metadata) = state { return metadata }
+            return nil
+        }
+        favourites = metadata.map { $0?.favourites }
+        comments = metadata.map { $0?.comments }
+        countsText = metadata.map { metadata in
             metadata.map { "♥ \(CountFormat.grouped($0.favourites))  💬 \(CountFormat.grouped($0.comments))" }
         }
-        let metadata = self.metadata
+        countsRowText = state.readOnly.map { state in
+            switch state {
+            case .notLoaded: return Self.loadingText
+            case .loaded(let metadata): return "♥ \(CountFormat.grouped(metadata.favourites))  💬 \(CountFormat.grouped(metadata.comments))"
+            case .unavailable: return Self.unavailableText
+            }
+        }
+        let state = self.state
         let search = services.search
         let scheduler = services.scheduler
         let id = photo.identifier
         loading = isVisible.signal
             .combineLatest(onScreen.signal) { $0 && $1 }
             .removeDuplicates()
-            .flatMapLatest { visible -> Signal<FlickrPhotoMetadata, Never> in
-                guard visible, metadata.value == nil else { return .empty }
+            .flatMapLatest { visible -> Signal<FlickrCounts, Never> in
+                if !visible { return .empty }
+                if case .loaded = state.value { return .empty }
                 return Signal<Int, Never>.timer(after: Self.visibleDelay, on: scheduler)
-                    .flatMap { _ in search.metadata(photoID: id).replaceErrorWithCompletion() }
+                    .flatMap { _ in
+                        search.metadata(photoID: id)
+                            .map { FlickrCounts.loaded($0) }
+                            .catch { Signal<FlickrCounts, Never>.just(.unavailable($0)) }
+                    }
             }
-            .map { Optional($0) }
-            .subscribe(metadata.observer)
+            .subscribe(state.observer)
     }
 
     deinit {

@@ -80,9 +80,9 @@ public enum Screens {
     static func flickrResults(_ viewModel: FlickrSearchResultsViewModel) -> NavigationStack.Page {
         let list = ListView(emptyText: "No photos found.")
         let items = viewModel.items
-        Property.combineLatest(items.map(\.countsText)).signal
+        Property.combineLatest(items.map(\.countsRowText)).signal
             .map { counts in
-                zip(items, counts).map { item, counts in ListView.Row([item.title, counts ?? "  loading counts…"]) }
+                zip(items, counts).map { item, counts in ListView.Row([item.title, "  " + counts]) }
             }
             .bind(to: list, \.rows)
         // FS-V8: rows tell their item view models when they scroll in and out of view.
