@@ -281,6 +281,29 @@ final class GoodsFixture: Sendable {
         #expect(view.bound.last?.cellViewModelArray.count == 15)
     }
 
+    /// GD-2, GD-4, GD-5 (issue 17): the DataController pages to the end and stops there: a short
+    /// page ends 44 items after pages 1–3; an exact multiple (15) ends after one empty page 2
+    /// with its 15 items; reaching the end again asks for nothing. Caught here, not only by the
+    /// plain output: a page end that never stops keeps requesting pages.
+    @Test func pagingStopsAtTheEndOfTheCategory() {
+        for (sortID, count, pages) in [("2", 44, [1, 2, 3]), ("3", 15, [1, 2]), ("1", 7, [1]), ("6", 0, [1])] {
+            let fixture = GoodsFixture()
+            let page = GoodsDataControllerPage(category: fixture.category(sortID), services: fixture.services)
+            fixture.navigator.push(page)
+            let view = FakeListView()
+            page.controller.viewDidLoad(view)
+            fixture.scheduler.run()
+            for _ in 0..<8 {
+                page.controller.didReachEnd()
+                fixture.scheduler.run()
+            }
+            #expect(fixture.spy.requests.value.map(\.page) == pages, "category \(sortID)")
+            #expect(view.bound.last?.cellViewModelArray.count == count, "category \(sortID)")
+            #expect(view.bound.last?.hasMore == false, "category \(sortID): the end is shown")
+            #expect(!page.controller.dataController.hasMore)
+        }
+    }
+
     /// GD-4: the factory turns models into the same cell view models as the bound version.
     @Test func factoryMatchesTheBoundVersion() {
         let goods = OfflineGoodsService.allGoods(sortID: "1")
