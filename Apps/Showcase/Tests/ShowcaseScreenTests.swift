@@ -13,8 +13,8 @@ final class ShowcaseHarness {
     let terminal: InMemoryTerminal
     let app: TerminalApp
 
-    init(_ choice: ShowcaseApp?, size: Size = Size(width: 100, height: 30)) {
-        showcase = InteractiveShowcase(app: choice, live: false, environment: Environment([:]), scheduler: scheduler)
+    init(_ choice: ShowcaseApp?, options: PlainOptions = PlainOptions(), size: Size = Size(width: 100, height: 30)) {
+        showcase = InteractiveShowcase(app: choice, live: false, options: options, environment: Environment([:]), scheduler: scheduler)
         terminal = InMemoryTerminal(size: size)
         app = showcase.makeApp(device: terminal)
         settle()

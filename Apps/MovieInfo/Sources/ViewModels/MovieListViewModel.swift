@@ -39,7 +39,7 @@ extension MovieServices {
 public final class MovieListViewModel: Sendable {
     public let segments = Endpoint.allCases.map(\.title)
     /// MI-1: the selected segment (0 = Now Playing).
-    public let selectedIndex = MutableProperty(0)
+    public let selectedIndex: MutableProperty<Int>
     public let endpoint: Property<Endpoint>
     public let movies: Property<[MovieCellViewModel]>
     public let isFetching: Property<Bool>
@@ -55,8 +55,10 @@ public final class MovieListViewModel: Sendable {
     let lifecycle: ViewModelLifecycle
 
     /// `lifecycle`: the lifecycle of the screen showing this list (the tabs' one); the detail
-    /// opens only while that screen is visible.
-    public init(services: MovieServices, lifecycle: ViewModelLifecycle = ViewModelLifecycle()) {
+    /// opens only while that screen is visible. `first`: the list fetched first (Now Playing
+    /// unless the user asked for another: then only that one is requested).
+    public init(services: MovieServices, lifecycle: ViewModelLifecycle = ViewModelLifecycle(), first: Endpoint = .nowPlaying) {
+        selectedIndex = MutableProperty(Endpoint.allCases.firstIndex(of: first) ?? 0)
         self.services = services
         self.lifecycle = lifecycle
         endpoint = selectedIndex.readOnly.map { Endpoint(index: $0) ?? .nowPlaying }

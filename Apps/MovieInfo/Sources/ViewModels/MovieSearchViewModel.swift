@@ -92,8 +92,9 @@ public final class MoviesTabsViewModel: ViewModelLifecycleOwner {
     public let list: MovieListViewModel
     public let search: MovieSearchViewModel
 
-    public init(services: MovieServices) {
-        list = MovieListViewModel(services: services, lifecycle: lifecycle)
+    /// `list`: the list shown first (Now Playing unless asked otherwise).
+    public init(services: MovieServices, list first: Endpoint = .nowPlaying) {
+        list = MovieListViewModel(services: services, lifecycle: lifecycle, first: first)
         search = MovieSearchViewModel(services: services, lifecycle: lifecycle)
     }
 }

@@ -162,7 +162,6 @@ public enum Screens {
         listModel.movies.signal.map(movieRows).bind(to: list, \.rows)
         list.selected.sink(value: { listModel.select(index: $0) }).disposed(by: list.bag)
         let moviesTab = Stack(.vertical, [segments, listSpinner, listInfo, list])
-        moviesTab.keyCommands = [.character("r"): { listModel.retry() }, .control("r"): { listModel.retry() }]
 
         let query = TextField(placeholder: "Search movies")
         query.prefersFocus = true
@@ -177,12 +176,17 @@ public enum Screens {
         searchModel.movies.signal.map(movieRows).bind(to: results, \.rows)
         results.selected.sink(value: { searchModel.select(index: $0) }).disposed(by: results.bag)
         let searchTab = Stack(.vertical, [query, searchSpinner, searchInfo, results])
-        // Typed text goes to the field, so the search retries with Ctrl-R.
-        searchTab.keyCommands = [.control("r"): { searchModel.retry() }]
 
         let tabs = TabBar([(title: viewModel.tabs[0], content: moviesTab), (title: viewModel.tabs[1], content: searchTab)])
         tabs.bind(to: viewModel.selectedTab)
         let view = Stack(.vertical, [tabs, StatusLine("←→: switch • Enter: details • Esc: back")])
+        // MI-R: retry keys for the tab shown, wherever the focus is (the tab row too). Typed
+        // text goes to the search field, so the search retries with Ctrl-R only.
+        viewModel.selectedTab.signal.asDriver().drive { [weak view] tab in
+            view?.keyCommands = tab == 0
+                ? [.character("r"): { listModel.retry() }, .control("r"): { listModel.retry() }]
+                : [.control("r"): { searchModel.retry() }]
+        }.disposed(by: view.bag)
         return .init(title: "Movies", view: view)
     }
 
