@@ -58,6 +58,7 @@ enum ShowcaseTour {
         ("launcher", nil, [], ["› Flickr search", "Esc: quit"]),
         ("flickr search", .flickr, [], ["Search Flickr", "[ Go ]", "Recent searches", "Esc: back"]),
         ("flickr results", .flickr, typing("sunset") + [.enter], ["120 photos", "› Golden sunset in Kyoto"]),
+        ("flickr photo detail", .flickr, typing("sunset") + [.enter, .enter], ["Golden sunset in Kyoto", "by ", "♥", "[ Back ]"]),
         ("person", .person, [], ["Dr. Grace Hopper", "Born Sunday December 9, 1906", "› Grace Hopper", "Esc: back"]),
         ("login", .login, [], ["User name", "Password", "[ Login ]", "alan/turing", "(server down)."]),
         ("login success", .login, typing("ada") + [.tab] + typing("lovelace") + [.enter], ["Welcome, Ada Lovelace!", "[ Back ]"]),
@@ -77,9 +78,9 @@ enum ShowcaseTour {
 /// Issue 16: small windows. Every screen fits 40×12; below that (and at any size down to
 /// 10×3) the window shows a message that fits, and keys do nothing until it is enlarged.
 @MainActor @Suite struct ShowcaseSmallWindowTests {
-    @Test(arguments: 0..<14)
+    @Test(arguments: 0..<15)
     func everyScreenFitsA40By12Window(stop: Int) {
-        #expect(ShowcaseTour.stops.count == 14)
+        #expect(ShowcaseTour.stops.count == 15)
         let (name, choice, keys, shows) = ShowcaseTour.stops[stop]
         let harness = ShowcaseHarness(choice, size: Size(width: 40, height: 12))
         defer { harness.close() }

@@ -8,19 +8,35 @@ public struct FlickrPhoto: Sendable, Equatable, Identifiable {
     public let url: URL
     /// Tags, for the offline catalog's search (the live API searches them itself).
     public let tags: [String]
+    /// The owner's NSID ("12037949754@N01"); empty when unknown.
+    public let owner: String
 
     public var id: String { identifier }
 
-    public init(identifier: String, title: String, url: URL, tags: [String] = []) {
+    public init(identifier: String, title: String, url: URL, tags: [String] = [], owner: String = "") {
         self.identifier = identifier
         self.title = title
         self.url = url
         self.tags = tags
+        self.owner = owner
     }
 
     /// FS-A2: the URL of a photo from its server, id and secret.
     public static func imageURL(server: String, id: String, secret: String) -> URL {
         URL(string: "https://live.staticflickr.com/\(server)/\(id)_\(secret)_m.jpg")!
+    }
+
+    /// FS-A2's sizes, by their suffix: `m` 240 px (the one ``url`` holds), `z` 640 px, `b` 1024 px.
+    public func imageURL(size suffix: String) -> URL {
+        let text = url.absoluteString
+        guard text.hasSuffix("_m.jpg") else { return url }
+        return URL(string: String(text.dropLast("_m.jpg".count)) + "_\(suffix).jpg") ?? url
+    }
+
+    /// The photo's page on Flickr (`https://www.flickr.com/photos/{owner}/{id}`); `nil` without
+    /// an owner.
+    public var pageURL: URL? {
+        owner.isEmpty ? nil : URL(string: "https://www.flickr.com/photos/\(owner)/\(identifier)")
     }
 }
 

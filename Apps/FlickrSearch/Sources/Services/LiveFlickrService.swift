@@ -49,7 +49,8 @@ public final class LiveFlickrService: FlickrSearchService {
                         FlickrPhoto(
                             identifier: photo.id,
                             title: photo.title,
-                            url: FlickrPhoto.imageURL(server: photo.server, id: photo.id, secret: photo.secret)
+                            url: FlickrPhoto.imageURL(server: photo.server, id: photo.id, secret: photo.secret),
+                            owner: photo.owner ?? ""
                         )
                     },
                     totalResults: photos.total.value
@@ -167,6 +168,7 @@ struct SearchBody: Decodable, Sendable {
 
     struct Photo: Decodable, Sendable {
         let id: String
+        let owner: String?
         let secret: String
         let server: String
         let title: String

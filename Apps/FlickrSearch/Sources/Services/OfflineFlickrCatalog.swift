@@ -97,7 +97,8 @@ public final class OfflineFlickrService: FlickrSearchService {
                 ? "\(adjective) \(subject.0) in \(place) at sunset"
                 : "\(adjective) \(subject.0) in \(place)"
             let secret = String((index * 2_654_435_761) % 0xFFFF_FFFF, radix: 16)
-            photos.append(FlickrPhoto(identifier: id, title: title, url: FlickrPhoto.imageURL(server: String(65_000 + index % 500), id: id, secret: secret), tags: tags))
+            let owner = "\(41_000_000 + (index * 7_919) % 900_000)@N0\(index % 8)"
+            photos.append(FlickrPhoto(identifier: id, title: title, url: FlickrPhoto.imageURL(server: String(65_000 + index % 500), id: id, secret: secret), tags: tags, owner: owner))
         }
         return photos
     }

@@ -12,6 +12,7 @@ public final class FlickrSearchResultsViewModel: ViewModelLifecycleOwner {
     public let results: FlickrSearchResults
     public let items: [FlickrSearchResultItemViewModel]
     private let navigator: any NavigationService
+    private let services: FlickrServices
 
     public init(results: FlickrSearchResults, services: FlickrServices) {
         title = results.searchString
@@ -19,6 +20,13 @@ public final class FlickrSearchResultsViewModel: ViewModelLifecycleOwner {
         let onScreen = lifecycle.isActive
         items = results.photos.map { FlickrSearchResultItemViewModel(photo: $0, services: services, onScreen: onScreen) }
         navigator = services.navigator
+        self.services = services
+    }
+
+    /// FS-VM4: opens the detail of the photo at `index`, if this screen is the visible one.
+    public func select(index: Int) {
+        guard items.indices.contains(index) else { return }
+        services.push(FlickrPhotoDetailViewModel(item: items[index], services: services), from: self)
     }
 
     /// Back to the search screen.
@@ -65,6 +73,15 @@ public final class FlickrSearchResultItemViewModel: Sendable {
     private let state = MutableProperty(FlickrCounts.notLoaded)
     private let loading: any Disposable
 
+    /// The counts as rows and the detail show them.
+    public static func text(for counts: FlickrCounts) -> String {
+        switch counts {
+        case .notLoaded: return loadingText
+        case .loaded(let metadata): return "♥ \(CountFormat.grouped(metadata.favourites))  💬 \(CountFormat.grouped(metadata.comments))"
+        case .unavailable: return unavailableText
+        }
+    }
+
     /// A title a person can read: "Untitled" for an empty or blank one.
     public static func displayTitle(_ title: String) -> String {
         title.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty ? untitled : title
@@ -86,13 +103,7 @@ public final class FlickrSearchResultItemViewModel: Sendable {
         countsText = metadata.map { metadata in
             metadata.map { "♥ \(CountFormat.grouped($0.favourites))  💬 \(CountFormat.grouped($0.comments))" }
         }
-        countsRowText = state.readOnly.map { state in
-            switch state {
-            case .notLoaded: return Self.loadingText
-            case .loaded(let metadata): return "♥ \(CountFormat.grouped(metadata.favourites))  💬 \(CountFormat.grouped(metadata.comments))"
-            case .unavailable: return Self.unavailableText
-            }
-        }
+        countsRowText = state.readOnly.map(Self.text(for:))
         let state = self.state
         let search = services.search
         let scheduler = services.scheduler

@@ -135,7 +135,9 @@ public struct PlainShowcase {
         let alerts = viewModel.alerts.sink(value: { alert in lastAlert.withLock { $0 = alert } })
         defer { alerts.dispose() }
         viewModel.executeSearch.execute()
-        clock.settle { !viewModel.isSearching.value }
+        // Live, the answer (an alert or the results screen) may come just after the search
+        // stops executing: wait for it, not only for the end of the search.
+        clock.settle { lastAlert.withLock { $0 != nil } || navigator.top(FlickrSearchResultsViewModel.self) != nil }
         if let alert = lastAlert.withLock({ $0 }) {
             out.append("\(alert.title): \(alert.message)")
             return PlainOutcome(output: out.joined(separator: "\n"), failure: alert.message)

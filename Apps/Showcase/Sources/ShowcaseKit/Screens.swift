@@ -20,6 +20,7 @@ public enum Screens {
         registry.register(LauncherViewModel.self, launcher)
         registry.register(FlickrSearchViewModel.self, flickrSearch)
         registry.register(FlickrSearchResultsViewModel.self, flickrResults)
+        registry.register(FlickrPhotoDetailViewModel.self, flickrPhotoDetail)
         registry.register(PersonBrowserViewModel.self, person)
         registry.register(LoginViewModel.self, login)
         registry.register(LoginSuccessViewModel.self, loginSuccess)
@@ -85,14 +86,35 @@ public enum Screens {
                 zip(items, counts).map { item, counts in ListView.Row([item.title, "  " + counts]) }
             }
             .bind(to: list, \.rows)
+        list.prefersFocus = true
+        // FS-VM4: Enter on a photo opens its detail.
+        list.selected.sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
         // FS-V8: rows tell their item view models when they scroll in and out of view.
         list.visibleRows.sink(value: { range in
             for (index, item) in items.enumerated() { item.isVisible.value = range.contains(index) }
         }).disposed(by: list.bag)
         let summary = "\(CountFormat.grouped(viewModel.results.totalResults)) photos" +
             (viewModel.results.totalResults > items.count ? " (showing \(items.count))" : "")
-        let view = Stack(.vertical, spacing: 1, [Label(summary, style: .dim), list, StatusLine("Counts load for rows on screen for a second • Esc: back")])
+        let view = Stack(.vertical, spacing: 1, [Label(summary, style: .dim), list, StatusLine("Enter: details • Esc: back • Counts load for rows on screen for a second")])
         return .init(title: viewModel.title, view: view)
+    }
+
+    static func flickrPhotoDetail(_ viewModel: FlickrPhotoDetailViewModel) -> NavigationStack.Page {
+        let counts = Label()
+        viewModel.countsText.signal.bind(to: counts, \.text)
+        let back = Button("Back") { viewModel.back() }
+        back.prefersFocus = true
+        let view = Stack(.vertical, [
+            Label(viewModel.title, style: .bold),
+            Label(viewModel.ownerText, style: .dim),
+            counts,
+            Label("Page:  " + viewModel.pageText),
+            Label("Image: " + viewModel.imageURL.absoluteString),
+            Label("Large: " + viewModel.largeImageURL.absoluteString),
+            back,
+            StatusLine("Enter or Esc: back to the results"),
+        ])
+        return .init(title: "Photo", view: view)
     }
 
     // MARK: Person
