@@ -127,16 +127,30 @@ count=$(screen | grep -c "Storm  ⭐")
 check "search shows at most 5 results (saw $count)" test "$count" -ge 1 -a "$count" -le 5
 quit_app
 
+# GD-5 (issue 17): a category of exactly 15 items ends with "15 items · end of list", no bogus
+# page 2; an empty category says so and nothing else
+open_app goods
+wait_for "厨具 Kitchen"
+keys Down Down Enter
+check "GD-5: the 15-item category opens with its 15 items" wait_for "厨具 Kitchen · 15 items · ↓ at the end loads more"
+keys End
+check "GD-5: at the end, \"15 items · end of list\" with no page number" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for '厨具 Kitchen · 15 items · end of list' && ! screen | grep -q 'page'"
+keys Escape
+wait_for "新品 New arrivals"
+keys Down Down Down Enter
+check "GD-5: an empty category says so, and only that" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for 'No goods in this category.' && sleep 0.5 && ! screen | grep -qE 'Loading|0 items|end of list'"
+quit_app
+
 # GD: goods paging to page 2 and the end of the list, then a detail
 open_app goods
 check "GD-1: categories are listed" wait_for "文具 Stationery"
 keys Down Enter
-check "GD-1, GD-2: the goods list opens on page 1" wait_for "page 1 · 15 items"
+check "GD-1, GD-2: the goods list opens on page 1" wait_for "文具 Stationery · 15 items · ↓ at the end loads more"
 # Issue 16: the list has the focus first, so End works without a Tab
 keys End
-check "GD-2: reaching the end loads page 2" wait_for "page 2 · 30 items"
+check "GD-2: reaching the end loads page 2" wait_for "30 items"
 keys End
-check "paging stops at the end of the list" wait_for "page 3 · 44 items · end of list"
+check "paging stops at the end of the list" wait_for "44 items · end of list"
 keys Enter
 check "GD-3: selecting an item opens its detail" wait_for "商品详情"
 check "the detail shows the price" wait_for "Price: ¥"
@@ -399,7 +413,7 @@ small_window goods-dc "› 茶叶 Tea" "玩具 Toys" "Esc: back"
 # The goods list too (prices were cut at 40 columns)
 open_app goods
 wait_for "茶叶 Tea"; keys Down Enter
-check "issue 16: 40×12, the goods list shows names and prices" shows_all "› Notebook" "¥16.12" "page 1"
+check "issue 16: 40×12, the goods list shows names and prices" shows_all "› Notebook" "¥16.12" "15 items"
 quit_app
 
 tmux resize-window -t "$SESSION" -x 20 -y 5

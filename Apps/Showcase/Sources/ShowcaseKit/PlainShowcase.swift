@@ -258,7 +258,10 @@ public struct PlainShowcase {
         var out = ["\(list.title) · \(list.category.value.name)", "================"]
         out += list.rows.value.enumerated().map { String(format: "%3d. ", $0.offset + 1) + $0.element.name.padded(to: 36) + $0.element.price }
         if list.rows.value.isEmpty { out.append("(no goods)") }
-        out.append("page \(list.page.value) · \(list.rows.value.count) items · " + (list.hasMore.value ? "more pages" : "end of list"))
+        // GD-5: the count, never a page number (an exact multiple ends with its own count).
+        if !list.rows.value.isEmpty {
+            out.append("\(CountText.items(list.rows.value.count)) · " + (list.hasMore.value ? "more pages (--page \(list.page.value + 1))" : "end of list"))
+        }
         if let error = list.errorText.value { out.append(error) }
         return PlainOutcome(output: out.joined(separator: "\n"), failure: list.errorText.value)
     }
@@ -286,7 +289,9 @@ public struct PlainShowcase {
         for (index, cell) in (view.bound.value?.cellViewModelArray ?? []).enumerated() {
             out.append(String(format: "%3d. ", index + 1) + cell.name.padded(to: 36) + cell.price)
         }
-        out.append("pages loaded: \(view.pages.value) · " + ((view.bound.value?.hasMore ?? false) ? "more pages" : "end of list"))
+        let count = view.bound.value?.cellViewModelArray.count ?? 0
+        if count == 0 && view.error.value == nil { out.append("(no goods)") }
+        if count > 0 { out.append("\(CountText.items(count)) · " + ((view.bound.value?.hasMore ?? false) ? "more pages" : "end of list")) }
         if let error = view.error.value { out.append(error) }
         return PlainOutcome(output: out.joined(separator: "\n"), failure: view.error.value)
     }

@@ -247,23 +247,22 @@ public enum Screens {
     }
 
     static func goodsList(_ viewModel: GoodsListViewModel) -> NavigationStack.Page {
-        let list = ListView(emptyText: "No goods in this category.")
+        let list = ListView(emptyText: "Loading…")
         list.prefersFocus = true
         viewModel.rows.signal.map(goodsRows).bind(to: list, \.rows)
+        // GD-5: one state at a time: the list says loading, empty or the error when it has no
+        // rows; the status line speaks only of rows.
+        viewModel.emptyText.signal.bind(to: list, \.emptyText)
         list.selected.sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
         // GD-2: load-more at the end of the list.
         list.reachedEnd.sink(value: { viewModel.next() }).disposed(by: list.bag)
-        let spinner = Spinner(label: "Loading…")
-        viewModel.isLoading.signal.bind(to: spinner, \.isAnimating)
         let status = StatusLine()
-        viewModel.page.signal.combineLatest(viewModel.hasMore.signal, viewModel.rows.signal.map(\.count)) { page, more, count in
-            "\(viewModel.category.value.name) · page \(page) · \(count) items · " + (more ? "↓ at the end loads more" : "end of list")
+        viewModel.display.signal.map { display in
+            display.statusText.isEmpty ? "" : "\(viewModel.category.value.name) · " + display.statusText
         }.bind(to: status, \.text)
-        let error = Label(style: Style(foreground: .red))
-        viewModel.errorText.signal.map { $0 ?? "" }.bind(to: error, \.text)
         let refresh = Button("Refresh") { viewModel.first() }
         viewModel.first()
-        let view = Stack(.vertical, [refresh, spinner, error, list, status])
+        let view = Stack(.vertical, [refresh, list, status])
         return .init(title: viewModel.title, view: view)
     }
 
