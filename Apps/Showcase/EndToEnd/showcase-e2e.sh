@@ -127,6 +127,22 @@ count=$(screen | grep -c "Storm  ⭐")
 check "search shows at most 5 results (saw $count)" test "$count" -ge 1 -a "$count" -le 5
 quit_app
 
+# FS-P (issue 17): a Flickr search pages to its end; a search with no results says so on the
+# search screen
+open_app flickr
+wait_for "Flickr Search"
+literal "sunset"; keys Enter
+check "FS-P: the first page of 100" wait_for "120 photos (showing 100)"
+keys End
+check "FS-P: the end of the list loads page 2 (all 120 shown)" bash -c "$(declare -f screen wait_gone); SESSION=$SESSION; wait_gone 'showing 100'"
+keys End
+check "FS-P: at the end of page 2, the end marker" wait_for "— end of results —"
+keys Escape
+wait_for "Recent searches"
+keys C-u; literal "zzzz"; keys Enter
+check "FS-P: no results are said on the search screen" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for 'No photos found for “zzzz”.' && screen | grep -q 'Recent searches' && ! screen | grep -q '0 photos  '"
+quit_app
+
 # GD-5 (issue 17): a category of exactly 15 items ends with "15 items · end of list", no bogus
 # page 2; an empty category says so and nothing else
 open_app goods

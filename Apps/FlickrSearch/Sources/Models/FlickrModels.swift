@@ -46,11 +46,14 @@ public struct FlickrSearchResults: Sendable, Equatable {
     public let photos: [FlickrPhoto]
     /// How many photos match in all (more than `photos` holds when there are several pages).
     public let totalResults: Int
+    /// FS-P: which page `photos` is (from 1).
+    public let page: Int
 
-    public init(searchString: String, photos: [FlickrPhoto], totalResults: Int) {
+    public init(searchString: String, photos: [FlickrPhoto], totalResults: Int, page: Int = 1) {
         self.searchString = searchString
         self.photos = photos
         self.totalResults = totalResults
+        self.page = page
     }
 }
 

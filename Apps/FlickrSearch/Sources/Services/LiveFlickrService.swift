@@ -40,7 +40,12 @@ public final class LiveFlickrService: FlickrSearchService {
 
     /// FS-A1: `flickr.photos.search` with `text`, most interesting first, page 1 of 100.
     public func search(_ text: String) -> Signal<FlickrSearchResults, FlickrError> {
-        call("flickr.photos.search", [("text", text), ("sort", "interestingness-desc"), ("page", "1"), ("per_page", "100")])
+        search(text, page: 1)
+    }
+
+    /// FS-A1, FS-P: `flickr.photos.search`, page `page` of 100.
+    public func search(_ text: String, page: Int) -> Signal<FlickrSearchResults, FlickrError> {
+        call("flickr.photos.search", [("text", text), ("sort", "interestingness-desc"), ("page", String(page)), ("per_page", "100")])
             .flatMap { (body: SearchBody) -> Signal<FlickrSearchResults, FlickrError> in
                 guard let photos = body.photos else { return .fail(.decoding("missing field 'photos'")) }
                 return .just(FlickrSearchResults(
@@ -53,7 +58,8 @@ public final class LiveFlickrService: FlickrSearchService {
                             owner: photo.owner ?? ""
                         )
                     },
-                    totalResults: photos.total.value
+                    totalResults: photos.total.value,
+                    page: photos.page?.value ?? page
                 ))
             }
     }
@@ -162,6 +168,7 @@ struct StatusBody: Decodable {
 
 struct SearchBody: Decodable, Sendable {
     struct Photos: Decodable, Sendable {
+        let page: LenientInt?
         let total: LenientInt
         let photo: [Photo]
     }

@@ -31,9 +31,15 @@ public final class OfflineFlickrService: FlickrSearchService {
     public var requests: [String] { requestLog.value }
 
     public func search(_ text: String) -> Signal<FlickrSearchResults, FlickrError> {
-        respond("search:\(text)") {
+        search(text, page: 1)
+    }
+
+    /// FS-P: page `page` of 100 (logged as "search:text" for page 1, "search:text#2" after).
+    public func search(_ text: String, page: Int) -> Signal<FlickrSearchResults, FlickrError> {
+        respond(page <= 1 ? "search:\(text)" : "search:\(text)#\(page)") {
             let matches = Self.matches(text)
-            return FlickrSearchResults(searchString: text, photos: Array(matches.prefix(Self.pageSize)), totalResults: matches.count)
+            let start = min(matches.count, max(0, page - 1) * Self.pageSize)
+            return FlickrSearchResults(searchString: text, photos: Array(matches[start...].prefix(Self.pageSize)), totalResults: matches.count, page: page)
         }
     }
 

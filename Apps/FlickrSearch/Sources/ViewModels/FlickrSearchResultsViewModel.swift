@@ -4,23 +4,90 @@ import Signals
 
 /// FS-VM2: the results screen: titled by the search string, one item view model per photo.
 ///
+/// FS-P: the first page is the search's answer; reaching the end (``next()``) loads the next
+/// page of 100 (`page=`) through `PagedList` and appends it; a short page ends the results.
+/// `footerText` is the row under the photos: "Loading more…", the end marker, or why the next
+/// page failed.
+///
 /// Lifecycle: rows count as visible only while this screen is the visible one, so counts are
-/// not fetched for rows of a screen the user has left or covered.
+/// not fetched for rows of a screen the user has left or covered; a page in flight when the
+/// user leaves is cancelled, and ``next()`` loads nothing while the screen is covered.
 public final class FlickrSearchResultsViewModel: ViewModelLifecycleOwner {
+    public static let pageSize = 100
+    public static let endText = "— end of results —"
+    public static let loadingMoreText = "Loading more…"
+
     public let lifecycle = ViewModelLifecycle()
     public let title: String
     public let results: FlickrSearchResults
-    public let items: [FlickrSearchResultItemViewModel]
+    /// The rows loaded so far, one per photo (a row keeps its view model, and its counts,
+    /// when later pages arrive).
+    public let rows: Property<[FlickrSearchResultItemViewModel]>
+    /// "120 photos (showing 100)", "120 photos".
+    public let summaryText: Property<String>
+    /// The row under the photos: "Loading more…", "— end of results —", the next page's error,
+    /// or `nil` while more can be loaded.
+    public let footerText: Property<String?>
+    public let isLoadingMore: Property<Bool>
+    public let hasMore: Property<Bool>
+    private let list: PagedList<String, FlickrPhoto, FlickrError>
     private let navigator: any NavigationService
     private let services: FlickrServices
+
+    /// The rows loaded so far.
+    public var items: [FlickrSearchResultItemViewModel] { rows.value }
 
     public init(results: FlickrSearchResults, services: FlickrServices) {
         title = results.searchString
         self.results = results
-        let onScreen = lifecycle.isActive
-        items = results.photos.map { FlickrSearchResultItemViewModel(photo: $0, services: services, onScreen: onScreen) }
         navigator = services.navigator
         self.services = services
+        let onScreen = lifecycle.isActive
+        let lifecycle = self.lifecycle
+        let search = services.search
+        let firstPage = results.photos
+        list = PagedList(pageSize: Self.pageSize) { text, page, _ in
+            // Page 1 is the search's own answer: no second request for it.
+            page == 1 ? .just(firstPage) : search.search(text, page: page).map(\.photos).take(untilInactive: lifecycle)
+        }
+        // Rows keep their view models across pages: built outside the lock, stored once.
+        let made = Locked<[String: FlickrSearchResultItemViewModel]>([:])
+        rows = list.items.map { photos in
+            let known = made.value
+            var rows: [FlickrSearchResultItemViewModel] = []
+            var new: [String: FlickrSearchResultItemViewModel] = [:]
+            for photo in photos {
+                if let row = known[photo.identifier] ?? new[photo.identifier] {
+                    rows.append(row)
+                } else {
+                    let row = FlickrSearchResultItemViewModel(photo: photo, services: services, onScreen: onScreen)
+                    new[photo.identifier] = row
+                    rows.append(row)
+                }
+            }
+            if !new.isEmpty { made.withLock { $0.merge(new) { old, _ in old } } }
+            return rows
+        }
+        isLoadingMore = list.isLoading
+        hasMore = list.hasMore
+        let total = results.totalResults
+        summaryText = list.items.combineLatest(list.hasMore) { photos, more in
+            "\(CountFormat.grouped(max(total, photos.count))) photos" + (more || total > photos.count ? " (showing \(CountFormat.grouped(photos.count)))" : "")
+        }
+        footerText = list.isLoading.combineLatest(list.hasMore).combineLatest(list.error) { state, error in
+            let (loading, more) = state
+            if loading { return Self.loadingMoreText }
+            if let error { return "Could not load more: \(error.description)" }
+            return more ? nil : Self.endText
+        }
+        list.load(key: results.searchString)
+    }
+
+    /// FS-P: the next page, appended (at the end of the list); nothing while one is loading,
+    /// after the last, or while the screen is covered.
+    public func next() {
+        guard lifecycle.isActive.value else { return }
+        list.loadNextPage()
     }
 
     /// FS-VM4: opens the detail of the photo at `index`, if this screen is the visible one.

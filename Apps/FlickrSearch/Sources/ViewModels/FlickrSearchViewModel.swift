@@ -75,7 +75,11 @@ public final class FlickrSearchViewModel: ViewModelLifecycleOwner {
     public let alerts: Signal<ConnectionAlert, Never>
     public let recentSearches: Property<[RecentSearch]>
     public let recentRows: Property<[RecentSearchRow]>
+    /// FS-P: "No photos found for “zzzz”." after a search that found nothing (said here, on
+    /// the search screen, instead of opening an empty results screen); `nil` otherwise.
+    public let noResultsText: Property<String?>
     public let lifecycle = ViewModelLifecycle()
+    private let noResults = MutableProperty<String?>(nil)
 
     private let history = MutableProperty<[RecentSearch]>([])
     private let services: FlickrServices
@@ -102,11 +106,18 @@ public final class FlickrSearchViewModel: ViewModelLifecycleOwner {
         alerts = connectionErrors.map(ConnectionAlert.init)
         recentSearches = history.readOnly
         recentRows = history.readOnly.mapEach(RecentSearchRow.init)
+        noResultsText = noResults.readOnly
 
         let history = self.history
+        let noResults = self.noResults
+        executeSearch.isExecuting.signal.filter { $0 }.sink(value: { _ in noResults.value = nil }).disposed(by: bag)
         executeSearch.values.sink(value: { [weak self] results in
             Self.record(results, in: history)
             guard let self else { return }
+            if results.photos.isEmpty {
+                noResults.value = "No photos found for “\(results.searchString)”."
+                return
+            }
             services.push(FlickrSearchResultsViewModel(results: results, services: services), from: self)
         }).disposed(by: bag)
     }

@@ -137,10 +137,14 @@ public struct PlainShowcase {
         viewModel.executeSearch.execute()
         // Live, the answer (an alert or the results screen) may come just after the search
         // stops executing: wait for it, not only for the end of the search.
-        clock.settle { lastAlert.withLock { $0 != nil } || navigator.top(FlickrSearchResultsViewModel.self) != nil }
+        clock.settle { lastAlert.withLock { $0 != nil } || navigator.top(FlickrSearchResultsViewModel.self) != nil || viewModel.noResultsText.value != nil }
         if let alert = lastAlert.withLock({ $0 }) {
             out.append("\(alert.title): \(alert.message)")
             return PlainOutcome(output: out.joined(separator: "\n"), failure: alert.message)
+        }
+        if let none = viewModel.noResultsText.value {
+            out.append(none)
+            return PlainOutcome(output: out.joined(separator: "\n"))
         }
         guard let results = navigator.top(FlickrSearchResultsViewModel.self) else {
             out.append("No answer.")

@@ -58,6 +58,9 @@ public enum Screens {
         go.bind(to: viewModel.executeSearch)
         let spinner = Spinner(label: "Searching Flickr…")
         viewModel.isSearching.signal.bind(to: spinner, \.isAnimating)
+        // FS-P: a search that found nothing says so here.
+        let noResults = Label(style: .dim)
+        viewModel.noResultsText.signal.map { $0 ?? "" }.bind(to: noResults, \.text)
         let recent = ListView(emptyText: "No searches yet")
         recent.rows = []
         viewModel.recentRows.signal
@@ -67,6 +70,7 @@ public enum Screens {
         let view = Stack(.vertical, spacing: 1, [
             Stack(.horizontal, spacing: 1, [field, go]),
             spinner,
+            noResults,
             Label("Recent searches", style: .bold),
             recent,
             StatusLine(hint),
@@ -80,22 +84,29 @@ public enum Screens {
 
     static func flickrResults(_ viewModel: FlickrSearchResultsViewModel) -> NavigationStack.Page {
         let list = ListView(emptyText: "No photos found.")
-        let items = viewModel.items
-        Property.combineLatest(items.map(\.countsRowText)).signal
-            .map { counts in
-                zip(items, counts).map { item, counts in ListView.Row([item.title, "  " + counts]) }
+        // Each photo with its counts, then FS-P's row: loading more, or the end marker.
+        viewModel.rows.signal
+            .flatMapLatest { items in
+                Property.combineLatest(items.map(\.countsRowText)).signal.map { counts in
+                    zip(items, counts).map { item, counts in ListView.Row([item.title, "  " + counts]) }
+                }
+            }
+            .combineLatest(viewModel.footerText.signal) { rows, footer in
+                rows + (footer.map { [ListView.Row($0)] } ?? [])
             }
             .bind(to: list, \.rows)
         list.prefersFocus = true
         // FS-VM4: Enter on a photo opens its detail.
         list.selected.sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
+        // FS-P: reaching the end loads the next page.
+        list.reachedEnd.sink(value: { viewModel.next() }).disposed(by: list.bag)
         // FS-V8: rows tell their item view models when they scroll in and out of view.
         list.visibleRows.sink(value: { range in
-            for (index, item) in items.enumerated() { item.isVisible.value = range.contains(index) }
+            for (index, item) in viewModel.items.enumerated() { item.isVisible.value = range.contains(index) }
         }).disposed(by: list.bag)
-        let summary = "\(CountFormat.grouped(viewModel.results.totalResults)) photos" +
-            (viewModel.results.totalResults > items.count ? " (showing \(items.count))" : "")
-        let view = Stack(.vertical, spacing: 1, [Label(summary, style: .dim), list, StatusLine("Enter: details • Esc: back • Counts load for rows on screen for a second")])
+        let summary = Label(style: .dim)
+        viewModel.summaryText.signal.bind(to: summary, \.text)
+        let view = Stack(.vertical, spacing: 1, [summary, list, StatusLine("Enter: details • Esc: back • Counts load for rows on screen for a second")])
         return .init(title: viewModel.title, view: view)
     }
 
