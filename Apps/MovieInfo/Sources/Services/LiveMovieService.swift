@@ -68,6 +68,11 @@ public final class LiveMovieService: MovieService {
         get("/3" + endpoint.path, [])
     }
 
+    /// MI-S3, MI-P: `GET /3/movie/{list}?page=N` (page 1 sends no `page`, as before).
+    public func fetchMovies(from endpoint: Endpoint, page: Int) -> Signal<MoviesResponse, MovieError> {
+        page <= 1 ? fetchMovies(from: endpoint) : get("/3" + endpoint.path, [("page", String(page))])
+    }
+
     /// MI-S4: `GET /3/search/movie?api_key&query=…&include_adult=false&language=en-US`.
     public func searchMovie(query: String) -> Signal<MoviesResponse, MovieError> {
         get("/3/search/movie", [("query", query), ("include_adult", "false"), ("language", "en-US")])

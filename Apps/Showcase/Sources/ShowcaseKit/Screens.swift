@@ -192,8 +192,12 @@ public enum Screens {
         }.bind(to: listInfo, \.text)
         let list = ListView()
         list.prefersFocus = true
-        listModel.movies.signal.map(movieRows).bind(to: list, \.rows)
+        // MI-P: the movies, then the loading-more row or the end marker.
+        listModel.movies.signal.map(movieRows).combineLatest(listModel.footerText.signal) { rows, footer in
+            rows + (footer.map { [ListView.Row($0)] } ?? [])
+        }.bind(to: list, \.rows)
         list.selected.sink(value: { listModel.select(index: $0) }).disposed(by: list.bag)
+        list.reachedEnd.sink(value: { listModel.next() }).disposed(by: list.bag)
         let moviesTab = Stack(.vertical, [segments, listSpinner, listInfo, list])
 
         let query = TextField(placeholder: "Search movies")
