@@ -23,6 +23,7 @@ struct ShowcaseCommand: AsyncParsableCommand {
           Tab / Shift-Tab   next / previous field      ↑ ↓         move in lists, next field
           Enter             press, open, search         ← →         switch tabs and segments
           Esc               back                        PgUp/PgDn   page through lists
+          r, Ctrl-R         retry a failed movie list (the search: Ctrl-R)
           Ctrl-C            quit (the terminal is restored)
 
         ENVIRONMENT
