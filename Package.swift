@@ -74,7 +74,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShowcaseKitTests",
-            dependencies: ["ShowcaseKit", "TerminalUI", "MVVM", "Signals", "LiveHTTP"],
+            dependencies: ["ShowcaseKit", "TerminalUI", "MVVM", "Signals", "LiveHTTP", "LoopbackServer", "FlickrSearch", "GoodsCatalog", "Login", "MovieInfo"],
             path: "Apps/Showcase/Tests",
             swiftSettings: strict
         ),

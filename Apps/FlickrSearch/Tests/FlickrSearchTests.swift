@@ -152,7 +152,7 @@ final class FlickrFixture: Sendable {
         fixture.runSearch("sunset")
         #expect(alerts.recordedValues.count == 1)
         #expect(alerts.recordedValues.first?.title == "Connection Error")
-        #expect(alerts.recordedValues.first?.message == "There was a problem reaching Flickr.")
+        #expect(alerts.recordedValues.first?.message == "Could not reach Flickr: The Internet connection appears to be offline.", "FS-E: the reason")
         #expect(alerts.recordedValues.first?.dismiss == "OK")
         #expect(fixture.search.searchText.value == "sunset", "the typed text stays")
         #expect(fixture.navigator.top === fixture.search)
@@ -266,7 +266,8 @@ final class FlickrFixture: Sendable {
         #expect(fixture.service.requests.filter { $0 == request }.count == 1, "no refetch once loaded")
     }
 
-    /// FS-VM3: metadata errors are ignored; the counts stay absent.
+    /// FS-VM3: metadata errors leave the counts absent (the row says "counts unavailable":
+    /// FlickrCountsTests).
     @Test func metadataErrorsAreIgnored() {
         let fixture = FlickrFixture(latency: .milliseconds(300))
         fixture.runSearch("cats")

@@ -281,6 +281,29 @@ final class GoodsFixture: Sendable {
         #expect(view.bound.last?.cellViewModelArray.count == 15)
     }
 
+    /// GD-2, GD-4, GD-5 (issue 17): the DataController pages to the end and stops there: a short
+    /// page ends 44 items after pages 1–3; an exact multiple (15) ends after one empty page 2
+    /// with its 15 items; reaching the end again asks for nothing. Caught here, not only by the
+    /// plain output: a page end that never stops keeps requesting pages.
+    @Test func pagingStopsAtTheEndOfTheCategory() {
+        for (sortID, count, pages) in [("2", 44, [1, 2, 3]), ("3", 15, [1, 2]), ("1", 7, [1]), ("6", 0, [1])] {
+            let fixture = GoodsFixture()
+            let page = GoodsDataControllerPage(category: fixture.category(sortID), services: fixture.services)
+            fixture.navigator.push(page)
+            let view = FakeListView()
+            page.controller.viewDidLoad(view)
+            fixture.scheduler.run()
+            for _ in 0..<8 {
+                page.controller.didReachEnd()
+                fixture.scheduler.run()
+            }
+            #expect(fixture.spy.requests.value.map(\.page) == pages, "category \(sortID)")
+            #expect(view.bound.last?.cellViewModelArray.count == count, "category \(sortID)")
+            #expect(view.bound.last?.hasMore == false, "category \(sortID): the end is shown")
+            #expect(!page.controller.dataController.hasMore)
+        }
+    }
+
     /// GD-4: the factory turns models into the same cell view models as the bound version.
     @Test func factoryMatchesTheBoundVersion() {
         let goods = OfflineGoodsService.allGoods(sortID: "1")
@@ -300,5 +323,65 @@ final class GoodsFixture: Sendable {
         fixture.scheduler.run()
         #expect(view.errors == ["Offline."])
         #expect(view.bound.isEmpty)
+    }
+}
+
+/// GD-5 (issue 17): one state at a time, and an exact multiple of the page size is not a
+/// bogus page.
+@Suite struct GoodsListDisplayTests {
+    func list(_ fixture: GoodsFixture, _ sortID: String) -> GoodsListViewModel {
+        let list = GoodsListViewModel(category: fixture.category(sortID), services: fixture.services)
+        fixture.navigator.push(list)
+        return list
+    }
+
+    /// While the first page loads the list is only loading: no "empty", no count.
+    @Test func loadingThenItemsOneAtATime() {
+        let fixture = GoodsFixture()
+        let list = list(fixture, "2")
+        let shown = fixture.scheduler.record(list.display.signal)
+        list.first()
+        #expect(list.display.value == .loading)
+        #expect(list.emptyText.value == "Loading…")
+        #expect(list.display.value.statusText == "")
+        fixture.scheduler.run()
+        #expect(list.display.value == .items(count: 15, loadingMore: false, hasMore: true, failure: nil))
+        #expect(list.display.value.statusText == "15 items · ↓ at the end loads more")
+        list.next()
+        #expect(list.display.value.statusText == "15 items · loading more…")
+        fixture.scheduler.run()
+        #expect(!shown.recordedValues.contains(.empty), "never said empty on the way")
+    }
+
+    /// Exactly 15 items: page 2 comes back empty and the list ends "15 items · end of list".
+    @Test func anExactMultipleEndsWithItsCount() {
+        let fixture = GoodsFixture()
+        let list = list(fixture, "3")
+        list.first()
+        fixture.scheduler.run()
+        list.next()
+        fixture.scheduler.run()
+        #expect(fixture.spy.requests.value.map(\.page) == [1, 2])
+        #expect(list.display.value.statusText == "15 items · end of list")
+        #expect(!list.display.value.statusText.contains("page"))
+    }
+
+    /// An empty category is empty, a failed first page is failed: each alone.
+    @Test func emptyAndFailedAreEachAlone() {
+        let fixture = GoodsFixture()
+        let empty = list(fixture, "6")
+        empty.first()
+        fixture.scheduler.run()
+        #expect(empty.display.value == .empty)
+        #expect(empty.emptyText.value == "No goods in this category.")
+        #expect(empty.display.value.statusText == "")
+        let failing = GoodsFixture()
+        failing.offline.failRequests(with: GoodsError("Offline."))
+        let failed = list(failing, "2")
+        failed.first()
+        failing.scheduler.run()
+        #expect(failed.display.value == .failed("Offline."))
+        #expect(failed.emptyText.value == "Offline.")
+        #expect(failed.display.value.statusText == "")
     }
 }

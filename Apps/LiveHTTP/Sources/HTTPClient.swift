@@ -34,6 +34,26 @@ public struct HTTPResponse: Sendable, Equatable {
     /// Whether the status is 2xx.
     public var isSuccess: Bool { (200..<300).contains(status) }
 
+    /// Whether the body parses as JSON (whatever the `Content-Type` says).
+    public var isJSON: Bool {
+        (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) != nil
+    }
+
+    /// Whether the `Content-Type` says JSON (`application/json`, `text/json`, `…+json`).
+    public var declaresJSON: Bool {
+        headers["content-type"]?.lowercased().contains("json") ?? false
+    }
+
+    /// What a body that is not JSON looks like, for messages: "an HTML page", "an empty body",
+    /// or its content type ("text/plain, 12 bytes").
+    public var kindOfBody: String {
+        if body.isEmpty { return "an empty body" }
+        let type = headers["content-type"]?.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? "no content type"
+        let start = String(decoding: body.prefix(64), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
+        if type == "text/html" || start.hasPrefix("<!doctype html") || start.hasPrefix("<html") { return "an HTML page" }
+        return "\(type), \(body.count) bytes"
+    }
+
     /// The `Retry-After` header as a human phrase ("30 s", or the date it names), if present.
     public var retryAfter: String? {
         guard let value = headers["retry-after"]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
@@ -48,13 +68,17 @@ public enum HTTPFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case timeout
     /// The host could not be reached (no network, connection refused, DNS).
     case unreachable(String)
-    /// Another transport problem (the connection dropped, a malformed answer).
+    /// The server answered, but the connection closed before the whole answer arrived (a
+    /// truncated body): the server was reached, so this is not ``unreachable(_:)``.
+    case interrupted(String)
+    /// Another transport problem (a malformed answer).
     case transport(String)
 
     public var description: String {
         switch self {
         case .timeout: return "the request timed out"
         case .unreachable(let detail): return "the server could not be reached (\(detail))"
+        case .interrupted(let detail): return "the answer was cut off (\(detail))"
         case .transport(let detail): return detail
         }
     }
@@ -86,7 +110,11 @@ public final class HTTPClient: Sendable {
             for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
             let task = session.dataTask(with: urlRequest) { data, response, error in
                 if let error {
-                    if let failure = Self.failure(for: error) { observer.sendFailed(failure) }
+                    guard var failure = Self.failure(for: error) else { return }
+                    // An answer had begun (its status arrived): the server was reached.
+                    if case .unreachable(let detail) = failure, response is HTTPURLResponse { failure = .interrupted(detail) }
+                    if case .transport(let detail) = failure, response is HTTPURLResponse { failure = .interrupted(detail) }
+                    observer.sendFailed(failure)
                     return
                 }
                 guard let http = response as? HTTPURLResponse else {
@@ -97,7 +125,15 @@ public final class HTTPClient: Sendable {
                 for (name, value) in http.allHeaderFields {
                     headers[String(describing: name).lowercased()] = String(describing: value)
                 }
-                observer.send(HTTPResponse(status: http.statusCode, headers: headers, body: data ?? Data()))
+                let body = data ?? Data()
+                // A body shorter than announced was cut off (only checkable when not compressed:
+                // the length of a gzip answer is that of the compressed bytes).
+                let encoding = headers["content-encoding"]?.lowercased() ?? "identity"
+                if encoding == "identity", let declared = headers["content-length"].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }), body.count < declared {
+                    observer.sendFailed(.interrupted("\(body.count) of \(declared) bytes arrived"))
+                    return
+                }
+                observer.send(HTTPResponse(status: http.statusCode, headers: headers, body: body))
                 observer.sendCompleted()
             }
             task.resume()
@@ -119,9 +155,13 @@ public final class HTTPClient: Sendable {
         case NSURLErrorTimedOut:
             return .timeout
         case NSURLErrorNotConnectedToInternet, NSURLErrorCannotConnectToHost, NSURLErrorCannotFindHost,
-             NSURLErrorDNSLookupFailed, NSURLErrorNetworkConnectionLost, NSURLErrorInternationalRoamingOff:
+             NSURLErrorDNSLookupFailed, NSURLErrorInternationalRoamingOff:
             return .unreachable(nsError.localizedDescription)
+        case NSURLErrorNetworkConnectionLost:
+            return .interrupted("the connection closed before the whole answer arrived")
         default:
+            // libcurl (FoundationNetworking) reports a body cut short as an unknown error.
+            if nsError.localizedDescription.hasPrefix("transfer closed with") { return .interrupted(nsError.localizedDescription) }
             return .transport(nsError.localizedDescription)
         }
     }

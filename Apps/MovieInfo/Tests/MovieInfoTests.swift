@@ -86,7 +86,7 @@ final class MovieFixture: Sendable {
         #expect(cell.releaseDateText == "Mar 8, 2019")
         #expect(cell.ratingText == "⭐️⭐️⭐️⭐️⭐️⭐️⭐️")
         #expect(cell.posterURL != nil)
-        #expect(MovieCellViewModel(response.results[1]).ratingText == "")
+        #expect(MovieCellViewModel(response.results[1]).ratingText == "No ratings yet", "issue 17: a rating of 0 reads as something")
         #expect(MovieCellViewModel(response.results[1]).releaseDateText == "Release date unknown")
     }
 

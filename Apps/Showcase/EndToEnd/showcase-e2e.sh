@@ -98,6 +98,12 @@ check "FS-V3: the spinner runs while searching" wait_for "Searching Flickr"
 check "FS-V2, FS-VM2: search shows the results list" wait_for "120 photos (showing 100)"
 check "results list the photos" wait_for "Golden sunset in Kyoto"
 check "FS-V8: visible rows load their counts" wait_for "♥"
+keys Enter
+check "FS-VM4: Enter on a result opens its detail" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for 'Photo' && wait_for 'Golden sunset in Kyoto' && wait_for '[ Back ]'"
+check "FS-VM4: the detail shows owner, page and image URLs (FS-A2 sizes)" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for 'by 41' && wait_for 'Page:  https://www.flickr.com/photos/' && wait_for '_m.jpg' && wait_for '_b.jpg'"
+check "FS-VM4: the detail shows favourites and comments" wait_for "💬"
+keys Escape
+check "FS-VM4: Esc returns to the results" bash -c "$(declare -f screen wait_for wait_gone); SESSION=$SESSION; wait_for '120 photos (showing 100)' && wait_gone 'Page:  https'"
 keys Escape
 check "back on the search screen" wait_for "Recent searches"
 check "FS-VM1b, FS-V7: the recent search is at the top" wait_for "› sunset  ·  120 photos"
@@ -121,16 +127,46 @@ count=$(screen | grep -c "Storm  ⭐")
 check "search shows at most 5 results (saw $count)" test "$count" -ge 1 -a "$count" -le 5
 quit_app
 
+# FS-P (issue 17): a Flickr search pages to its end; a search with no results says so on the
+# search screen
+open_app flickr
+wait_for "Flickr Search"
+literal "sunset"; keys Enter
+check "FS-P: the first page of 100" wait_for "120 photos (showing 100)"
+keys End
+check "FS-P: the end of the list loads page 2 (all 120 shown)" bash -c "$(declare -f screen wait_gone); SESSION=$SESSION; wait_gone 'showing 100'"
+keys End
+check "FS-P: at the end of page 2, the end marker" wait_for "— end of results —"
+keys Escape
+wait_for "Recent searches"
+keys C-u; literal "zzzz"; keys Enter
+check "FS-P: no results are said on the search screen" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for 'No photos found for “zzzz”.' && screen | grep -q 'Recent searches' && ! screen | grep -q '0 photos  '"
+quit_app
+
+# GD-5 (issue 17): a category of exactly 15 items ends with "15 items · end of list", no bogus
+# page 2; an empty category says so and nothing else
+open_app goods
+wait_for "厨具 Kitchen"
+keys Down Down Enter
+check "GD-5: the 15-item category opens with its 15 items" wait_for "厨具 Kitchen · 15 items · ↓ at the end loads more"
+keys End
+check "GD-5: at the end, \"15 items · end of list\" with no page number" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for '厨具 Kitchen · 15 items · end of list' && ! screen | grep -q 'page'"
+keys Escape
+wait_for "新品 New arrivals"
+keys Down Down Down Enter
+check "GD-5: an empty category says so, and only that" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for 'No goods in this category.' && sleep 0.5 && ! screen | grep -qE 'Loading|0 items|end of list'"
+quit_app
+
 # GD: goods paging to page 2 and the end of the list, then a detail
 open_app goods
 check "GD-1: categories are listed" wait_for "文具 Stationery"
 keys Down Enter
-check "GD-1, GD-2: the goods list opens on page 1" wait_for "page 1 · 15 items"
+check "GD-1, GD-2: the goods list opens on page 1" wait_for "文具 Stationery · 15 items · ↓ at the end loads more"
 # Issue 16: the list has the focus first, so End works without a Tab
 keys End
-check "GD-2: reaching the end loads page 2" wait_for "page 2 · 30 items"
+check "GD-2: reaching the end loads page 2" wait_for "30 items"
 keys End
-check "paging stops at the end of the list" wait_for "page 3 · 44 items · end of list"
+check "paging stops at the end of the list" wait_for "44 items · end of list"
 keys Enter
 check "GD-3: selecting an item opens its detail" wait_for "商品详情"
 check "the detail shows the price" wait_for "Price: ¥"
@@ -159,7 +195,7 @@ keys "clear; FLICKR_API_KEY=e2e FLICKR_BASE_URL=http://127.0.0.1:9/ $BIN flickr"
 wait_for "Flickr Search"
 literal "harbour"; keys Enter
 check "FS-V5: a connection error shows the alert" wait_for "Connection Error"
-check "FS-V5: the alert says what happened" wait_for "There was a problem reaching Flickr."
+check "FS-V5, FS-E: the alert says why (the client's reason)" wait_for "Could not reach Flickr"
 keys Enter
 check "FS-V5: the typed text stays after the alert" bash -c "sleep 0.3; ! tmux capture-pane -t $SESSION -p | grep -q 'Connection Error' && tmux capture-pane -t $SESSION -p | grep -q '^harbour'"
 quit_app
@@ -167,6 +203,63 @@ quit_app
 # MI-1: a failing list shows the error in the info label
 keys "clear; TMDB_API_KEY=e2e TMDB_BASE_URL=http://127.0.0.1:9 $BIN movies" Enter
 check "MI-1, MI-S2: the info label shows the error" wait_for "Could not reach TMDb"
+quit_app
+
+# A fake TMDb on loopback that logs each request's path and answers 503 (issue 17)
+FAKE_LOG="/tmp/showcase-e2e-fake.$$.log"
+FAKE_PORT_FILE="/tmp/showcase-e2e-fake.$$.port"
+: > "$FAKE_LOG"
+python3 - "$FAKE_LOG" "$FAKE_PORT_FILE" <<'PY' &
+import http.server, sys
+log, port_file = sys.argv[1], sys.argv[2]
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        with open(log, "a") as f: f.write(self.path.split("?")[0] + "\n")
+        body = b'{"status_code":11,"status_message":"Internal error."}'
+        self.send_response(503); self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body))); self.end_headers(); self.wfile.write(body)
+    def log_message(self, *args): pass
+server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+open(port_file, "w").write(str(server.server_address[1]))
+server.serve_forever()
+PY
+FAKE_PID=$!
+for _ in $(seq 50); do [ -s "$FAKE_PORT_FILE" ] && break; sleep 0.1; done
+FAKE_URL="http://127.0.0.1:$(cat "$FAKE_PORT_FILE")"
+requests_are() { [ "$(paste -sd' ' "$FAKE_LOG")" = "$*" ] || { echo "    requests: $(paste -sd' ' "$FAKE_LOG")"; return 1; }; }
+wait_requests() { local deadline=$((SECONDS + 10)); while (( SECONDS < deadline )); do requests_are "$@" >/dev/null && return 0; sleep 0.1; done; requests_are "$@"; }
+
+keys "clear; TMDB_API_KEY=e2e TMDB_BASE_URL=$FAKE_URL $BIN movies" Enter
+check "MI-R: a failed list says why and how to retry" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for 'HTTP 503' && wait_for '(r: retry)'"
+keys r
+check "MI-R: r asks for the same list again" wait_requests /3/movie/now_playing /3/movie/now_playing
+quit_app
+: > "$FAKE_LOG"
+env -i TMDB_API_KEY=e2e TMDB_BASE_URL="$FAKE_URL" "$BIN" movies --plain --list popular >/dev/null 2>&1
+check "issue 17: movies --plain --list popular sends one request, for Popular" requests_are /3/movie/popular
+kill "$FAKE_PID" 2>/dev/null
+rm -f "$FAKE_LOG" "$FAKE_PORT_FILE"
+
+# SH-1 (issue 17): plain mode's exit status and stderr (documented in --help and the README)
+plain_status() {  # EXPECTED STDERR-TEXT COMMAND...: runs COMMAND, checks its status and stderr
+  local expected="$1" text="$2"; shift 2
+  local err status
+  err=$("$@" 2>&1 >/dev/null); status=$?
+  [ "$status" -eq "$expected" ] && grep -qF -- "$text" <<<"$err" || { echo "    status $status, stderr: $err"; return 1; }
+}
+check "SH-1: success exits 0" plain_status 0 "" env -i "$BIN" goods --plain --category 3
+check "SH-1: --live without a key exits 78 naming the variable" plain_status 78 "FLICKR_API_KEY" env -i "$BIN" flickr --plain --live --search sunset
+check "SH-1: an invalid base URL exits 78 naming it" plain_status 78 "TMDB_BASE_URL" env -i TMDB_API_KEY=k TMDB_BASE_URL=nonsense "$BIN" movies --plain
+check "SH-1: --live --offline falls back, says so and exits 0" plain_status 0 "Running offline" env -i "$BIN" flickr --plain --live --offline --search sunset
+check "SH-1: a failed search exits 1 with the reason on stderr" plain_status 1 "Could not reach Flickr" env -i FLICKR_API_KEY=k FLICKR_BASE_URL=http://127.0.0.1:9/ "$BIN" flickr --plain --search harbour
+check "SH-1: a refused login exits 1" plain_status 1 "verification" env -i "$BIN" login --plain --user grace --password hopper
+check "SH-1: an unknown list exits 64" plain_status 64 "unknown list" env -i "$BIN" movies --plain --list best
+check "SH-1: an option the app does not take exits 64" plain_status 64 "--list does not apply to flickr" env -i "$BIN" flickr --plain --list popular
+check "SH-1: the exit codes are in --help" bash -c "'$BIN' --help | grep -q 'EXIT STATUS' && '$BIN' --help | grep -q '78 '"
+
+# Issue 17: options given to the interactive mode are used
+open_app flickr --search sunset
+check "issue 17: showcase flickr --search sunset opens on its results" wait_for "120 photos (showing 100)"
 quit_app
 
 # Ctrl-C from inside an app leaves the terminal usable
@@ -346,7 +439,7 @@ quit_app
 # The goods list too (prices were cut at 40 columns)
 open_app goods
 wait_for "茶叶 Tea"; keys Down Enter
-check "issue 16: 40×12, the goods list shows names and prices" shows_all "› Notebook" "¥16.12" "page 1"
+check "issue 16: 40×12, the goods list shows names and prices" shows_all "› Notebook" "¥16.12" "15 items"
 quit_app
 
 tmux resize-window -t "$SESSION" -x 20 -y 5

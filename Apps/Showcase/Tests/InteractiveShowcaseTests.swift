@@ -1,4 +1,8 @@
+import FlickrSearch
+import GoodsCatalog
 import LiveHTTP
+import Login
+import MovieInfo
 import MVVM
 import ShowcaseKit
 import Signals
@@ -36,5 +40,37 @@ import TerminalUI
         app.drawNow()
         #expect(terminal.text.contains("Flickr Search"))
         #expect(!terminal.text.contains("Live mode needs"))
+    }
+}
+
+/// Issue 17: options given to the interactive mode are used, not silently ignored.
+@MainActor @Suite struct InteractiveOptionsTests {
+    @Test func flickrStartsWithTheSearch() {
+        let harness = ShowcaseHarness(.flickr, options: PlainOptions(search: "sunset"))
+        defer { harness.close() }
+        #expect(harness.showcase.navigator.top(FlickrSearchResultsViewModel.self)?.title == "sunset")
+        #expect(harness.text.contains("120 photos"))
+    }
+
+    @Test func moviesStartOnTheListOrTheSearch() {
+        let popular = ShowcaseHarness(.movies, options: PlainOptions(list: "popular"))
+        defer { popular.close() }
+        #expect(popular.text.contains("Popular"))
+        #expect(popular.showcase.navigator.top(MoviesTabsViewModel.self)?.list.endpoint.value == .popular)
+        let search = ShowcaseHarness(.movies, options: PlainOptions(search: "storm"))
+        defer { search.close() }
+        #expect(search.text.contains("Paper Storm"))
+    }
+
+    @Test func goodsOpenTheCategoryAndLoginIsFilledIn() {
+        let goods = ShowcaseHarness(.goods, options: PlainOptions(category: "3"))
+        defer { goods.close() }
+        #expect(goods.showcase.navigator.top(GoodsListViewModel.self)?.category.value.sortID == "3")
+        let login = ShowcaseHarness(.login, options: PlainOptions(user: "ada", password: "lovelace"))
+        defer { login.close() }
+        #expect(login.showcase.navigator.top(LoginViewModel.self)?.isLoginEnabled.value == true)
+        let unknown = ShowcaseHarness(.goods, options: PlainOptions(category: "99"))
+        defer { unknown.close() }
+        #expect(unknown.text.contains("Unknown category '99'"))
     }
 }

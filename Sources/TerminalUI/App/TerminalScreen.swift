@@ -10,6 +10,7 @@ import Signals
 /// - Left/Right go to the nearest segmented control or tab row around the focused view (so in
 ///   a list under segments they switch the segments, in a list in a tab they switch tabs), and
 ///   move the focus where there is none;
+/// - a key in the ``View/keyCommands`` of the focused view or an ancestor runs its command;
 /// - Up/Down move the focus;
 /// - Esc goes back in the nearest navigation stack, or on its first screen does what
 ///   ``onEscapeAtRoot`` says.
@@ -121,6 +122,10 @@ public final class TerminalScreen {
         if let focused, focused.handle(key) {
             return
         }
+        if let command = keyCommand(for: key) {
+            command()
+            return
+        }
         switch key {
         case .character, .paste:
             if let field = root.focusableViews.first(where: \.prefersFocus) as? TextField, field !== focused, field.handle(key) {
@@ -143,6 +148,17 @@ public final class TerminalScreen {
             }
         default: break
         }
+    }
+
+    /// The ``View/keyCommands`` entry for `key` of the focused view or its nearest ancestor that
+    /// has one (the root's when nothing is focused).
+    private func keyCommand(for key: Key) -> (@MainActor () -> Void)? {
+        var view: View? = focused ?? root
+        while let current = view {
+            if !current.isHidden, let command = current.keyCommands[key] { return command }
+            view = current.parent
+        }
+        return nil
     }
 
     /// Focuses `view` (if it can take focus).

@@ -35,6 +35,9 @@ open class View: LifetimeOwner {
     /// the screen appears or the focused view goes away, and typed text the focused view does
     /// not take goes to it if it is a text field. Without one, the first focusable view does.
     public var prefersFocus = false
+    /// Keys this view answers while the focus is on it or inside it and the focused view does
+    /// not use the key (a screen's "Ctrl-R: retry"); the innermost view with the key wins.
+    public var keyCommands: [Key: @MainActor () -> Void] = [:]
 
     public init() {}
 

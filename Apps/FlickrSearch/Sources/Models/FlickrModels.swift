@@ -8,19 +8,35 @@ public struct FlickrPhoto: Sendable, Equatable, Identifiable {
     public let url: URL
     /// Tags, for the offline catalog's search (the live API searches them itself).
     public let tags: [String]
+    /// The owner's NSID ("12037949754@N01"); empty when unknown.
+    public let owner: String
 
     public var id: String { identifier }
 
-    public init(identifier: String, title: String, url: URL, tags: [String] = []) {
+    public init(identifier: String, title: String, url: URL, tags: [String] = [], owner: String = "") {
         self.identifier = identifier
         self.title = title
         self.url = url
         self.tags = tags
+        self.owner = owner
     }
 
     /// FS-A2: the URL of a photo from its server, id and secret.
     public static func imageURL(server: String, id: String, secret: String) -> URL {
         URL(string: "https://live.staticflickr.com/\(server)/\(id)_\(secret)_m.jpg")!
+    }
+
+    /// FS-A2's sizes, by their suffix: `m` 240 px (the one ``url`` holds), `z` 640 px, `b` 1024 px.
+    public func imageURL(size suffix: String) -> URL {
+        let text = url.absoluteString
+        guard text.hasSuffix("_m.jpg") else { return url }
+        return URL(string: String(text.dropLast("_m.jpg".count)) + "_\(suffix).jpg") ?? url
+    }
+
+    /// The photo's page on Flickr (`https://www.flickr.com/photos/{owner}/{id}`); `nil` without
+    /// an owner.
+    public var pageURL: URL? {
+        owner.isEmpty ? nil : URL(string: "https://www.flickr.com/photos/\(owner)/\(identifier)")
     }
 }
 
@@ -30,11 +46,14 @@ public struct FlickrSearchResults: Sendable, Equatable {
     public let photos: [FlickrPhoto]
     /// How many photos match in all (more than `photos` holds when there are several pages).
     public let totalResults: Int
+    /// FS-P: which page `photos` is (from 1).
+    public let page: Int
 
-    public init(searchString: String, photos: [FlickrPhoto], totalResults: Int) {
+    public init(searchString: String, photos: [FlickrPhoto], totalResults: Int, page: Int = 1) {
         self.searchString = searchString
         self.photos = photos
         self.totalResults = totalResults
+        self.page = page
     }
 }
 
@@ -71,6 +90,10 @@ public enum FlickrError: Error, Equatable, CustomStringConvertible {
     case timeout
     /// The network could not be reached.
     case transport(String)
+    /// Flickr was reached but its answer was cut off before the end.
+    case interrupted(String)
+    /// The answer was not JSON at all (an HTML error page, a proxy's login page); says what it was.
+    case notJSON(String)
     /// The answer was not the JSON expected; says which field.
     case decoding(String)
 
@@ -78,7 +101,7 @@ public enum FlickrError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .missingAPIKey(let variable): return "No Flickr API key: set \(variable), or run offline."
         case .invalidConfiguration(let message): return message
-        case .invalidAPIKey(let message): return "Flickr rejected the API key (\(message)). Check FLICKR_API_KEY."
+        case .invalidAPIKey(let message): return "Flickr rejected the API key (\(message)). Set FLICKR_API_KEY to a valid key."
         case .notFound(let message): return "Not found on Flickr: \(message)"
         case .rateLimited(let retryAfter):
             return "Flickr is limiting requests." + (retryAfter.map { " Try again in \($0)." } ?? " Try again later.")
@@ -87,6 +110,8 @@ public enum FlickrError: Error, Equatable, CustomStringConvertible {
         case .http(let status, let message): return "Flickr answered HTTP \(status): \(message)"
         case .timeout: return "Flickr did not answer in time. Check your connection and try again."
         case .transport(let message): return "Could not reach Flickr: \(message)"
+        case .interrupted(let message): return "Flickr's answer was cut off (\(message)). Try again."
+        case .notJSON(let what): return "Flickr's answer was not JSON (\(what))."
         case .decoding(let message): return "Flickr's answer was not understood: \(message)"
         }
     }

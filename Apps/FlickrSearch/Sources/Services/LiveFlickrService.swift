@@ -40,7 +40,12 @@ public final class LiveFlickrService: FlickrSearchService {
 
     /// FS-A1: `flickr.photos.search` with `text`, most interesting first, page 1 of 100.
     public func search(_ text: String) -> Signal<FlickrSearchResults, FlickrError> {
-        call("flickr.photos.search", [("text", text), ("sort", "interestingness-desc"), ("page", "1"), ("per_page", "100")])
+        search(text, page: 1)
+    }
+
+    /// FS-A1, FS-P: `flickr.photos.search`, page `page` of 100.
+    public func search(_ text: String, page: Int) -> Signal<FlickrSearchResults, FlickrError> {
+        call("flickr.photos.search", [("text", text), ("sort", "interestingness-desc"), ("page", String(page)), ("per_page", "100")])
             .flatMap { (body: SearchBody) -> Signal<FlickrSearchResults, FlickrError> in
                 guard let photos = body.photos else { return .fail(.decoding("missing field 'photos'")) }
                 return .just(FlickrSearchResults(
@@ -49,10 +54,12 @@ public final class LiveFlickrService: FlickrSearchService {
                         FlickrPhoto(
                             identifier: photo.id,
                             title: photo.title,
-                            url: FlickrPhoto.imageURL(server: photo.server, id: photo.id, secret: photo.secret)
+                            url: FlickrPhoto.imageURL(server: photo.server, id: photo.id, secret: photo.secret),
+                            owner: photo.owner ?? ""
                         )
                     },
-                    totalResults: photos.total.value
+                    totalResults: photos.total.value,
+                    page: photos.page?.value ?? page
                 ))
             }
     }
@@ -104,6 +111,7 @@ public final class LiveFlickrService: FlickrSearchService {
         switch failure {
         case .timeout: return .timeout
         case .unreachable(let detail): return .transport(detail)
+        case .interrupted(let detail): return .interrupted(detail)
         case .transport(let detail): return .transport(detail)
         }
     }
@@ -125,9 +133,13 @@ public final class LiveFlickrService: FlickrSearchService {
             case 429: return .failure(.rateLimited(retryAfter: response.retryAfter))
             case 404: return .failure(.notFound("HTTP 404"))
             case 500...599: return .failure(.server(status: response.status))
-            default: return .failure(.http(status: response.status, message: String(decoding: response.body.prefix(200), as: UTF8.self)))
+            default:
+                let message = response.isJSON ? String(decoding: response.body.prefix(200), as: UTF8.self) : response.kindOfBody
+                return .failure(.http(status: response.status, message: message))
             }
         }
+        // An HTML page or other non-JSON answer says so; broken JSON names the field below.
+        if !response.isJSON && !response.declaresJSON { return .failure(.notJSON(response.kindOfBody)) }
         return decodeJSON(Body.self, from: response.body).mapError { .decoding($0.message) }
     }
 }
@@ -156,12 +168,14 @@ struct StatusBody: Decodable {
 
 struct SearchBody: Decodable, Sendable {
     struct Photos: Decodable, Sendable {
+        let page: LenientInt?
         let total: LenientInt
         let photo: [Photo]
     }
 
     struct Photo: Decodable, Sendable {
         let id: String
+        let owner: String?
         let secret: String
         let server: String
         let title: String

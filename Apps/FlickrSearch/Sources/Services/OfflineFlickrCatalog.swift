@@ -31,9 +31,15 @@ public final class OfflineFlickrService: FlickrSearchService {
     public var requests: [String] { requestLog.value }
 
     public func search(_ text: String) -> Signal<FlickrSearchResults, FlickrError> {
-        respond("search:\(text)") {
+        search(text, page: 1)
+    }
+
+    /// FS-P: page `page` of 100 (logged as "search:text" for page 1, "search:text#2" after).
+    public func search(_ text: String, page: Int) -> Signal<FlickrSearchResults, FlickrError> {
+        respond(page <= 1 ? "search:\(text)" : "search:\(text)#\(page)") {
             let matches = Self.matches(text)
-            return FlickrSearchResults(searchString: text, photos: Array(matches.prefix(Self.pageSize)), totalResults: matches.count)
+            let start = min(matches.count, max(0, page - 1) * Self.pageSize)
+            return FlickrSearchResults(searchString: text, photos: Array(matches[start...].prefix(Self.pageSize)), totalResults: matches.count, page: page)
         }
     }
 
@@ -97,7 +103,8 @@ public final class OfflineFlickrService: FlickrSearchService {
                 ? "\(adjective) \(subject.0) in \(place) at sunset"
                 : "\(adjective) \(subject.0) in \(place)"
             let secret = String((index * 2_654_435_761) % 0xFFFF_FFFF, radix: 16)
-            photos.append(FlickrPhoto(identifier: id, title: title, url: FlickrPhoto.imageURL(server: String(65_000 + index % 500), id: id, secret: secret), tags: tags))
+            let owner = "\(41_000_000 + (index * 7_919) % 900_000)@N0\(index % 8)"
+            photos.append(FlickrPhoto(identifier: id, title: title, url: FlickrPhoto.imageURL(server: String(65_000 + index % 500), id: id, secret: secret), tags: tags, owner: owner))
         }
         return photos
     }

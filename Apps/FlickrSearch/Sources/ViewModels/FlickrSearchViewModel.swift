@@ -29,13 +29,21 @@ public struct RecentSearchRow: Sendable, Equatable {
     }
 }
 
-/// FS-V5: the alert shown when a search cannot reach Flickr.
+/// FS-V5, FS-E: the alert shown when a search fails: the seed's "Connection Error" with the
+/// reason the client knows (an invalid key and the variable to set, a timeout, a rate limit and
+/// the wait, an answer that is not JSON) instead of always "There was a problem reaching Flickr.".
 public struct ConnectionAlert: Sendable, Equatable {
     public let title = "Connection Error"
-    public let message = "There was a problem reaching Flickr."
+    /// Why, and what to do.
+    public let message: String
     public let dismiss = "OK"
-    /// What went wrong, for the curious (the status line).
-    public let detail: String
+    /// The error the message was made from.
+    public let error: FlickrError
+
+    public init(_ error: FlickrError) {
+        self.error = error
+        message = error.description
+    }
 }
 
 /// Counts with a grouping separator, pinned to English ("1,973") whatever the machine's locale.
@@ -71,7 +79,11 @@ public final class FlickrSearchViewModel: ViewModelLifecycleOwner {
     public let alerts: Signal<ConnectionAlert, Never>
     public let recentSearches: Property<[RecentSearch]>
     public let recentRows: Property<[RecentSearchRow]>
+    /// FS-P: "No photos found for “zzzz”." after a search that found nothing (said here, on
+    /// the search screen, instead of opening an empty results screen); `nil` otherwise.
+    public let noResultsText: Property<String?>
     public let lifecycle = ViewModelLifecycle()
+    private let noResults = MutableProperty<String?>(nil)
 
     private let history = MutableProperty<[RecentSearch]>([])
     private let services: FlickrServices
@@ -95,14 +107,21 @@ public final class FlickrSearchViewModel: ViewModelLifecycleOwner {
         }
         isSearching = executeSearch.isExecuting
         connectionErrors = executeSearch.errors
-        alerts = connectionErrors.map { ConnectionAlert(detail: $0.description) }
+        alerts = connectionErrors.map(ConnectionAlert.init)
         recentSearches = history.readOnly
         recentRows = history.readOnly.mapEach(RecentSearchRow.init)
+        noResultsText = noResults.readOnly
 
         let history = self.history
+        let noResults = self.noResults
+        executeSearch.isExecuting.signal.filter { $0 }.sink(value: { _ in noResults.value = nil }).disposed(by: bag)
         executeSearch.outputs.sink(value: { [weak self] results in
             Self.record(results, in: history)
             guard let self else { return }
+            if results.photos.isEmpty {
+                noResults.value = "No photos found for “\(results.searchString)”."
+                return
+            }
             services.push(FlickrSearchResultsViewModel(results: results, services: services), from: self)
         }).disposed(by: bag)
     }

@@ -69,6 +69,49 @@ public struct GoodsCellViewModel: Sendable, Equatable {
     }
 }
 
+/// GD-5: what a paged list shows, one thing at a time: loading its first page, empty, failed,
+/// or its items (with the next page loading, more to come, or the end).
+public enum PagedListDisplay: Sendable, Equatable {
+    case loading
+    case empty
+    case failed(String)
+    /// `loadingMore`: the next page is on its way; `failure`: the next page failed (the rows
+    /// stay).
+    case items(count: Int, loadingMore: Bool, hasMore: Bool, failure: String?)
+
+    /// One state from the list's parts: rows win; without rows, loading, then a failure, then
+    /// nothing loaded yet (loading), then empty.
+    public init(count: Int, isLoading: Bool, hasMore: Bool, page: Int, failure: String?) {
+        if count > 0 {
+            self = .items(count: count, loadingMore: isLoading, hasMore: hasMore, failure: failure)
+        } else if isLoading {
+            self = .loading
+        } else if let failure {
+            self = .failed(failure)
+        } else if page == 0 {
+            self = .loading
+        } else {
+            self = .empty
+        }
+    }
+
+    /// The status line under the rows: "44 items · end of list" (never a page number: an
+    /// exact multiple of the page size ends with its own count, not a bogus empty page);
+    /// empty unless there are rows.
+    public var statusText: String {
+        guard case .items(let count, let loadingMore, let hasMore, let failure) = self else { return "" }
+        let items = "\(CountText.items(count)) · "
+        if loadingMore { return items + "loading more…" }
+        if let failure { return items + failure }
+        return items + (hasMore ? "↓ at the end loads more" : "end of list")
+    }
+}
+
+/// "1 item", "15 items".
+public enum CountText {
+    public static func items(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }
+}
+
 /// GD-2, GD-3: the goods of one category, 15 per page, with refresh and load-more.
 ///
 /// `first()` (also pull-to-refresh) asks for page 1 and replaces the rows; `next()` (also
@@ -90,6 +133,11 @@ public final class GoodsListViewModel: ViewModelLifecycleOwner {
     public let hasMore: Property<Bool>
     public let page: Property<Int>
     public let errorText: Property<String?>
+    /// GD-5: what the list shows, one thing at a time.
+    public let display: Property<PagedListDisplay>
+    /// What the list says when it has no rows: "Loading…", "No goods in this category." or the
+    /// error.
+    public let emptyText: Property<String>
     /// GD-3: the goodsID of each selected row.
     public let clicks: Signal<String, Never>
 
@@ -112,6 +160,18 @@ public final class GoodsListViewModel: ViewModelLifecycleOwner {
         hasMore = list.hasMore
         page = list.page
         errorText = list.error.map { $0?.message }
+        let parts = list.items.map(\.count).combineLatest(list.isLoading).combineLatest(list.hasMore.combineLatest(list.page)).combineLatest(errorText)
+        display = parts.map { parts in
+            let (((count, isLoading), (hasMore, page)), failure) = parts
+            return PagedListDisplay(count: count, isLoading: isLoading, hasMore: hasMore, page: page, failure: failure)
+        }
+        emptyText = display.map { display in
+            switch display {
+            case .loading: return "Loading…"
+            case .failed(let message): return message
+            case .empty, .items: return "No goods in this category."
+            }
+        }
         clicks = clickSubject.signal
     }
 

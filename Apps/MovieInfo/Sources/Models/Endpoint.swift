@@ -31,8 +31,9 @@ public enum MovieError: Error, Equatable, CustomStringConvertible {
     case missingAPIKey(variable: String)
     /// A setting in the environment is not usable; says which and why.
     case invalidConfiguration(String)
-    /// TMDb rejected the key (HTTP 401), with its `status_message`.
-    case invalidAPIKey(String)
+    /// TMDb rejected the credential (HTTP 401), with its `status_message` and the variable the
+    /// credential came from (`TMDB_API_KEY`, or `TMDB_READ_ACCESS_TOKEN` for a bearer token).
+    case invalidAPIKey(String, variable: String = "TMDB_API_KEY")
     /// The resource does not exist (HTTP 404), with TMDb's message.
     case notFound(String)
     /// Too many requests (HTTP 429); says when to try again if TMDb said.
@@ -41,6 +42,8 @@ public enum MovieError: Error, Equatable, CustomStringConvertible {
     case server(status: Int)
     /// The network could not be reached.
     case transport(String)
+    /// TMDb was reached but its answer was cut off before the end.
+    case interrupted(String)
     /// The request did not answer in time.
     case timeout
     /// Another non-2xx answer, with TMDb's `status_message` when it sent one.
@@ -52,12 +55,15 @@ public enum MovieError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .missingAPIKey(let variable): return "No TMDb API key: set \(variable), or run offline."
         case .invalidConfiguration(let message): return message
-        case .invalidAPIKey(let message): return "TMDb rejected the API key: \(message) Check TMDB_API_KEY."
+        case .invalidAPIKey(let message, let variable):
+            let what = variable == "TMDB_READ_ACCESS_TOKEN" ? "read access token" : "API key"
+            return "TMDb rejected the \(what): \(message) Check \(variable)."
         case .notFound(let message): return "Not found on TMDb: \(message)"
         case .rateLimited(let retryAfter):
             return "TMDb is limiting requests." + (retryAfter.map { " Try again in \($0)." } ?? " Try again later.")
         case .server(let status): return "TMDb's servers failed (HTTP \(status)). Try again later."
         case .transport(let message): return "Could not reach TMDb: \(message)"
+        case .interrupted(let message): return "TMDb's answer was cut off (\(message)). Try again."
         case .timeout: return "TMDb did not answer in time. Check your connection and try again."
         case .invalidResponse(let status, let message):
             if let message { return "TMDb answered \(status): \(message)" }

@@ -17,11 +17,19 @@ public final class LiveMovieService: MovieService {
         public static let defaultBaseURL = URL(string: "https://api.themoviedb.org")!
 
         public var credential: Credential
+        /// The environment variable the credential came from, named when TMDb rejects it.
+        public var credentialVariable: String
         public var baseURL: URL
         public var timeout: Duration
 
-        public init(credential: Credential, baseURL: URL = defaultBaseURL, timeout: Duration = .seconds(15)) {
+        /// `credentialVariable` defaults to `TMDB_API_KEY` for a key, `TMDB_READ_ACCESS_TOKEN`
+        /// for a bearer token.
+        public init(credential: Credential, credentialVariable: String? = nil, baseURL: URL = defaultBaseURL, timeout: Duration = .seconds(15)) {
             self.credential = credential
+            switch credential {
+            case .apiKey: self.credentialVariable = credentialVariable ?? "TMDB_API_KEY"
+            case .bearer: self.credentialVariable = credentialVariable ?? "TMDB_READ_ACCESS_TOKEN"
+            }
             self.baseURL = baseURL
             self.timeout = timeout
         }
@@ -30,17 +38,20 @@ public final class LiveMovieService: MovieService {
         /// `TMDB_READ_ACCESS_TOKEN`, and optionally `TMDB_BASE_URL`.
         public static func fromEnvironment(_ environment: Environment = Environment()) throws(MovieError) -> Configuration {
             let credential: Credential
+            let variable: String
             if let token = environment["TMDB_READ_ACCESS_TOKEN"] {
                 credential = .bearer(token)
+                variable = "TMDB_READ_ACCESS_TOKEN"
             } else if let key = environment["TMDB_API_KEY"] {
                 credential = key.hasPrefix("eyJ") && key.contains(".") ? .bearer(key) : .apiKey(key)
+                variable = "TMDB_API_KEY"
             } else {
                 throw .missingAPIKey(variable: "TMDB_API_KEY")
             }
             guard let base = environment.url("TMDB_BASE_URL", default: defaultBaseURL) else {
                 throw .invalidConfiguration("TMDB_BASE_URL is not an http(s) URL: \(environment["TMDB_BASE_URL"] ?? "")")
             }
-            return Configuration(credential: credential, baseURL: base)
+            return Configuration(credential: credential, credentialVariable: variable, baseURL: base)
         }
     }
 
@@ -55,6 +66,11 @@ public final class LiveMovieService: MovieService {
     /// MI-S3: `GET /3/movie/{now_playing|popular|upcoming|top_rated}?api_key=…`.
     public func fetchMovies(from endpoint: Endpoint) -> Signal<MoviesResponse, MovieError> {
         get("/3" + endpoint.path, [])
+    }
+
+    /// MI-S3, MI-P: `GET /3/movie/{list}?page=N` (page 1 sends no `page`, as before).
+    public func fetchMovies(from endpoint: Endpoint, page: Int) -> Signal<MoviesResponse, MovieError> {
+        page <= 1 ? fetchMovies(from: endpoint) : get("/3" + endpoint.path, [("page", String(page))])
     }
 
     /// MI-S4: `GET /3/search/movie?api_key&query=…&include_adult=false&language=en-US`.
@@ -87,11 +103,12 @@ public final class LiveMovieService: MovieService {
             .mapError { failure -> MovieError in
                 switch failure {
                 case .timeout: return .timeout
+                case .interrupted(let detail): return .interrupted(detail)
                 case .unreachable(let detail), .transport(let detail): return .transport(detail)
                 }
             }
-            .flatMap { response -> Signal<Body, MovieError> in
-                switch Self.decode(Body.self, from: response) {
+            .flatMap { [variable = configuration.credentialVariable] response -> Signal<Body, MovieError> in
+                switch Self.decode(Body.self, from: response, credentialVariable: variable) {
                 case .success(let body): return .just(body)
                 case .failure(let error): return .fail(error)
                 }
@@ -104,11 +121,11 @@ public final class LiveMovieService: MovieService {
     }
 
     /// Checks the status (using TMDb's `status_message`), then decodes the body.
-    static func decode<Body: Decodable>(_ type: Body.Type, from response: HTTPResponse) -> Result<Body, MovieError> {
+    static func decode<Body: Decodable>(_ type: Body.Type, from response: HTTPResponse, credentialVariable: String = "TMDB_API_KEY") -> Result<Body, MovieError> {
         guard response.isSuccess else {
             let message = (try? JSONDecoder().decode(ErrorBody.self, from: response.body))?.statusMessage
             switch response.status {
-            case 401: return .failure(.invalidAPIKey(message ?? "HTTP 401"))
+            case 401: return .failure(.invalidAPIKey(message ?? "HTTP 401", variable: credentialVariable))
             case 404: return .failure(.notFound(message ?? "HTTP 404"))
             case 429: return .failure(.rateLimited(retryAfter: response.retryAfter))
             case 500...599: return .failure(.server(status: response.status))

@@ -5,12 +5,21 @@ import Signals
 /// The TMDb calls the app makes; each a cold stream, one request per subscription, cancelled
 /// when disposed.
 public protocol MovieService: Sendable {
-    /// MI-S3: a list.
+    /// MI-S3: a list's first page.
     func fetchMovies(from endpoint: Endpoint) -> Signal<MoviesResponse, MovieError>
+    /// MI-S3, MI-P: page `page` (from 1) of a list, 20 movies a page.
+    func fetchMovies(from endpoint: Endpoint, page: Int) -> Signal<MoviesResponse, MovieError>
     /// MI-S4: a title search.
     func searchMovie(query: String) -> Signal<MoviesResponse, MovieError>
     /// MI-S5: one movie with videos and credits.
     func fetchMovie(id: Int) -> Signal<MovieDetail, MovieError>
+}
+
+extension MovieService {
+    /// For a service with one page only: page 1 is ``fetchMovies(from:)``; later pages are empty.
+    public func fetchMovies(from endpoint: Endpoint, page: Int) -> Signal<MoviesResponse, MovieError> {
+        page <= 1 ? fetchMovies(from: endpoint) : .just(MoviesResponse(page: page, totalResults: 0, totalPages: 1, results: []))
+    }
 }
 
 /// What the movie view models get.
@@ -52,8 +61,13 @@ public final class OfflineMovieService: MovieService {
     public var requests: [String] { requestLog.value }
 
     public func fetchMovies(from endpoint: Endpoint) -> Signal<MoviesResponse, MovieError> {
-        respond("list:\(endpoint.rawValue)") {
-            Self.page(Self.catalog.filter { $0.endpoint == endpoint }.map(\.movie))
+        fetchMovies(from: endpoint, page: 1)
+    }
+
+    /// MI-P: page `page` of 20 (logged "list:popular" for page 1, "list:popular#2" after).
+    public func fetchMovies(from endpoint: Endpoint, page: Int) -> Signal<MoviesResponse, MovieError> {
+        respond(page <= 1 ? "list:\(endpoint.rawValue)" : "list:\(endpoint.rawValue)#\(page)") {
+            Self.page(Self.catalog.filter { $0.endpoint == endpoint }.map(\.movie), page: page)
         }
     }
 
@@ -101,12 +115,13 @@ public final class OfflineMovieService: MovieService {
         text.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
     }
 
-    static func page(_ movies: [Movie]) -> MoviesResponse {
-        MoviesResponse(
-            page: 1,
+    static func page(_ movies: [Movie], page: Int = 1) -> MoviesResponse {
+        let start = min(movies.count, max(0, page - 1) * pageSize)
+        return MoviesResponse(
+            page: page,
             totalResults: movies.count,
             totalPages: max(1, (movies.count + pageSize - 1) / pageSize),
-            results: Array(movies.prefix(pageSize))
+            results: Array(movies[start...].prefix(pageSize))
         )
     }
 

@@ -9,7 +9,7 @@ public struct MovieCellViewModel: Sendable, Equatable {
     public let posterURL: URL?
     /// Medium style, English, UTC: "Mar 8, 2019"; "Release date unknown" without one.
     public let releaseDateText: String
-    /// "⭐️" repeated Int(voteAverage) times.
+    /// "⭐️" repeated Int(voteAverage) times, or "No ratings yet".
     public let ratingText: String
 
     public init(_ movie: Movie) {
@@ -33,12 +33,20 @@ public enum MovieFormat {
         mediumDateStyle.format(date)
     }
 
+    /// "⭐️" repeated Int(voteAverage) times (7.6 gives 7: cut, not rounded); "No ratings yet"
+    /// for 0 (TMDb's value for a movie nobody rated), where the seed showed nothing.
     public static func stars(_ voteAverage: Double) -> String {
-        String(repeating: "⭐️", count: max(0, Int(voteAverage)))
+        guard voteAverage > 0 else { return noRatings }
+        let count = Int(voteAverage)
+        return count == 0 ? "Rated \(voteAverage) of 10" : String(repeating: "⭐️", count: count)
     }
 
-    /// "2h 9m", "58m".
+    public static let noRatings = "No ratings yet"
+    public static let runtimeUnknown = "Runtime unknown"
+
+    /// "2h 9m", "58m"; "Runtime unknown" for 0 or less (TMDb's value when it does not know).
     public static func runtime(_ minutes: Int) -> String {
-        minutes >= 60 ? "\(minutes / 60)h \(minutes % 60)m" : "\(minutes)m"
+        guard minutes > 0 else { return runtimeUnknown }
+        return minutes >= 60 ? "\(minutes / 60)h \(minutes % 60)m" : "\(minutes)m"
     }
 }

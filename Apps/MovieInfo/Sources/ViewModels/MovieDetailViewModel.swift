@@ -31,7 +31,7 @@ public final class MovieDetailViewModel: Sendable {
         releaseText = loaded.map { $0.map { $0.movie.releaseDate.map(MovieFormat.mediumDate) ?? "Release date unknown" } ?? "" }
         ratingText = loaded.map { $0.map { MovieFormat.stars($0.movie.voteAverage) } ?? "" }
         genresText = loaded.map { $0?.genres.joined(separator: ", ") ?? "" }
-        runtimeText = loaded.map { $0.map { $0.runtime.map(MovieFormat.runtime) ?? "Runtime unknown" } ?? "" }
+        runtimeText = loaded.map { $0.map { $0.runtime.map(MovieFormat.runtime) ?? MovieFormat.runtimeUnknown } ?? "" }
         castText = loaded.map { $0?.cast.prefix(5).joined(separator: ", ") ?? "" }
         trailerURL = loaded.map { $0?.trailerKey.flatMap { URL(string: "https://www.youtube.com/watch?v=\($0)") } }
         isLoading = fetch.isExecuting

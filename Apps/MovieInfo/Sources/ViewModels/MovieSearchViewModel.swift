@@ -21,7 +21,10 @@ public final class MovieSearchViewModel: Sendable {
     public let isFetching: Property<Bool>
     /// MI-2: the info label, first "Start searching your favorite movies".
     public let infoText: Property<String?>
+    /// MI-R: whether the last search failed, so ``retry()`` has something to do.
+    public let canRetry: Property<Bool>
 
+    private let retries = PublishSubject<Void, Never>()
     private let state = MutableProperty(MovieListState(movies: [], isFetching: false, error: MovieSearchViewModel.hint))
     private let subscription: any Disposable
     private let services: MovieServices
@@ -37,11 +40,16 @@ public final class MovieSearchViewModel: Sendable {
         movies = state.readOnly.map { $0.movies.map(MovieCellViewModel.init) }
         isFetching = state.readOnly.map(\.isFetching)
         infoText = state.readOnly.map(\.error)
+        canRetry = state.readOnly.map(\.failed)
         let service = services.movies
-        subscription = query.signal
+        let queries = query.signal
             .throttle(for: Self.throttleInterval, on: services.scheduler)
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
             .removeDuplicates()
+            .share()
+        // MI-R: a retry searches the same query again (removeDuplicates would drop it).
+        subscription = queries
+            .merge(with: retries.signal.withLatestFrom(queries))
             .flatMapLatest { query -> Signal<MovieListState, Never> in
                 guard query.count >= Self.minimumQueryLength else {
                     return .just(MovieListState(movies: [], isFetching: false, error: Self.hint))
@@ -57,6 +65,12 @@ public final class MovieSearchViewModel: Sendable {
 
     deinit {
         subscription.dispose()
+    }
+
+    /// MI-R: runs the failed search again with the same query; does nothing otherwise.
+    public func retry() {
+        guard state.value.failed else { return }
+        retries.send(())
     }
 
     /// Opens the detail of the result at `index`.
@@ -78,8 +92,9 @@ public final class MoviesTabsViewModel: ViewModelLifecycleOwner {
     public let list: MovieListViewModel
     public let search: MovieSearchViewModel
 
-    public init(services: MovieServices) {
-        list = MovieListViewModel(services: services, lifecycle: lifecycle)
+    /// `list`: the list shown first (Now Playing unless asked otherwise).
+    public init(services: MovieServices, list first: Endpoint = .nowPlaying) {
+        list = MovieListViewModel(services: services, lifecycle: lifecycle, first: first)
         search = MovieSearchViewModel(services: services, lifecycle: lifecycle)
     }
 }

@@ -23,11 +23,12 @@ struct ShowcaseCommand: AsyncParsableCommand {
           Tab / Shift-Tab   next / previous field      ↑ ↓         move in lists, next field
           Enter             press, open, search         ← →         switch tabs and segments
           Esc               back                        PgUp/PgDn   page through lists
+          r, Ctrl-R         retry a failed movie list (the search: Ctrl-R)
           Ctrl-C            quit (the terminal is restored)
 
         ENVIRONMENT
           Without keys every app runs on its embedded offline catalog (no network needed).
-          FLICKR_API_KEY           use the live Flickr API (also with --live)
+          FLICKR_API_KEY           use the live Flickr API (also with --live; --offline ignores keys)
           TMDB_API_KEY             a TMDb v3 key, or a v4 read token, for live movies
           TMDB_READ_ACCESS_TOKEN   a TMDb v4 read token, sent as a bearer header
           FLICKR_BASE_URL, TMDB_BASE_URL   other endpoints (proxies, tests)
@@ -38,8 +39,19 @@ struct ShowcaseCommand: AsyncParsableCommand {
             showcase movies --plain --list popular        (now-playing, popular, upcoming, top-rated)
             showcase movies --plain --search storm
             showcase goods --plain --category 2 --page 2
-            showcase login --plain --user ada --password lovelace
+            showcase login --plain --user ada --password lovelace     (also grace/hopper, alan/turing)
             showcase person --plain
+          Without --plain the same options choose where the app starts:
+            showcase flickr --search sunset   opens on the results of that search
+
+        EXIT STATUS
+          0    done; the view state is on stdout
+          1    the app reported a failure (a search or list failed, a login was refused or
+               failed); the view state is on stdout, the message on stderr
+          64   bad arguments: an unknown app, list or category, an option the app does not
+               take, a search or login too short to run
+          78   live mode cannot start (no API key, a base URL that is not http(s)); nothing
+               falls back to the offline catalog unless --offline is given
         """
     )
 
@@ -49,42 +61,58 @@ struct ShowcaseCommand: AsyncParsableCommand {
     @Flag(help: "Use the live APIs (needs FLICKR_API_KEY or TMDB_API_KEY).")
     var live = false
 
+    @Flag(help: "Use the embedded catalogs even with keys set; with --live, fall back to them when live mode cannot start.")
+    var offline = false
+
     @Flag(help: "Print the view state as text instead of running the terminal UI.")
     var plain = false
 
-    @Option(help: "Plain mode: the Flickr or movie search text.")
+    @Option(help: "flickr, movies: the search text (interactive: start with that search).")
     var search: String?
 
-    @Option(help: "Plain mode: the movie list (now-playing, popular, upcoming, top-rated).")
+    @Option(help: "movies: the list (now-playing, popular, upcoming, top-rated).")
     var list: String?
 
-    @Option(help: "Plain mode: the goods category id.")
+    @Option(help: "goods, goods-dc: the category id (interactive: open it).")
     var category: String?
 
-    @Option(help: "Plain mode: how many goods pages to load.")
+    @Option(help: "goods, goods-dc, plain mode: how many pages to load.")
     var page: Int = 1
 
-    @Option(help: "Plain mode: the login user name.")
+    @Option(help: "login: the user name (interactive: filled in).")
     var user: String?
 
-    @Option(help: "Plain mode: the login password.")
+    @Option(help: "login: the password (interactive: filled in).")
     var password: String?
+
+    var options: PlainOptions {
+        PlainOptions(search: search, list: list, category: category, page: page, user: user, password: password)
+    }
+
+    var isPlain: Bool { plain || !POSIXTerminal.isInteractive }
 
     func validate() throws {
         if let app, ShowcaseApp(rawValue: app) == nil {
             throw ValidationError("unknown app '\(app)': use one of \(ShowcaseApp.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         if page < 1 { throw ValidationError("--page must be at least 1") }
+        // Plain mode without an app runs flickr; the interactive launcher takes no options.
+        let target = app.flatMap(ShowcaseApp.init(rawValue:)) ?? (isPlain ? .flickr : nil)
+        let misplaced = options.misplaced(for: target)
+        if !misplaced.isEmpty {
+            let name = target?.rawValue ?? "the launcher (name an app)"
+            throw ValidationError("\(misplaced.joined(separator: ", ")) does not apply to \(name)")
+        }
     }
 
     func run() async throws {
         let chosen = app.flatMap(ShowcaseApp.init(rawValue:))
         let environment = Environment()
-        if plain || !POSIXTerminal.isInteractive {
+        if isPlain {
             try runPlain(chosen ?? .flickr, environment: environment)
             return
         }
-        let showcase = await InteractiveShowcase(app: chosen, live: live, environment: environment)
+        let showcase = await InteractiveShowcase(app: chosen, live: live, offline: offline, options: options, environment: environment)
         if let message = ProcessInfo.processInfo.environment["SHOWCASE_E2E_TRAP"] {
             // End-to-end tests only (issue 16 (3)): a runtime trap while the UI is up, to check
             // that its message is shown once the terminal is restored.
@@ -95,17 +123,30 @@ struct ShowcaseCommand: AsyncParsableCommand {
         try await showcase.run()
     }
 
+    /// SH-1: the view state on stdout; every failure's message on stderr and a non-zero exit
+    /// status (see EXIT STATUS in the help).
     func runPlain(_ app: ShowcaseApp, environment: Environment) throws {
-        var mode = ServiceFactory.mode(for: app, live: live, environment: environment)
-        if mode == .live, let problem = ServiceFactory.checkLive(app, environment: environment) {
-            FileHandle.standardError.write(Data("\(problem.description)\nContinuing offline.\n".utf8))
-            mode = .offline
-        }
-        let options = PlainOptions(search: search, list: list, category: category, page: page, user: user, password: password)
+        let mode: ServiceMode
         do {
-            print(try PlainShowcase(app: app, options: options, mode: mode, environment: environment).run())
+            let chosen = try ServiceFactory.mode(for: app, live: live, offline: offline, environment: environment)
+            mode = chosen.mode
+            if let note = chosen.note { Self.printError(note) }
+        } catch {
+            Self.printError(error.description)
+            throw ExitCode(ShowcaseExitCode.configuration.rawValue)
+        }
+        let outcome: PlainOutcome
+        do {
+            outcome = try PlainShowcase(app: app, options: options, mode: mode, environment: environment).outcome()
         } catch let error as ServiceSetupError {
             throw ValidationError(error.description)
         }
+        print(outcome.output)
+        if let failure = outcome.failure { Self.printError(failure) }
+        if outcome.exitCode != .success { throw ExitCode(outcome.exitCode.rawValue) }
+    }
+
+    static func printError(_ message: String) {
+        FileHandle.standardError.write(Data("showcase: \(message)\n".utf8))
     }
 }

@@ -9,7 +9,8 @@ import PersonProfile
 import Signals
 import TerminalUI
 
-/// What plain mode was asked to do.
+/// What the command line asked for: what plain mode does, and where the interactive mode
+/// starts (`showcase flickr --search sunset` opens on that search).
 public struct PlainOptions: Sendable {
     public var search: String?
     public var list: String?
@@ -25,6 +26,49 @@ public struct PlainOptions: Sendable {
         self.page = page
         self.user = user
         self.password = password
+    }
+
+    /// The options that do not apply to `app` ("--list" for flickr), as their flags; passing
+    /// one is a usage error rather than something silently ignored.
+    public func misplaced(for app: ShowcaseApp?) -> [String] {
+        var given: [(flag: String, apps: [ShowcaseApp])] = []
+        if search != nil { given.append(("--search", [.flickr, .movies])) }
+        if list != nil { given.append(("--list", [.movies])) }
+        if category != nil { given.append(("--category", [.goods, .goodsDataController])) }
+        if page != 1 { given.append(("--page", [.goods, .goodsDataController])) }
+        if user != nil { given.append(("--user", [.login])) }
+        if password != nil { given.append(("--password", [.login])) }
+        return given.filter { entry in app.map { !entry.apps.contains($0) } ?? true }.map(\.flag)
+    }
+}
+
+/// How a `showcase` run ends (SH-1): documented in `--help` and the README.
+public enum ShowcaseExitCode: Int32, Sendable, CaseIterable {
+    /// Done: the view state is on stdout.
+    case success = 0
+    /// The app reported a failure (the search or list failed, the login was refused or failed);
+    /// the view state is still on stdout, the message on stderr.
+    case failure = 1
+    /// Bad arguments: an unknown app, list or category, an option the app does not take, a
+    /// search too short to run (the message and usage on stderr).
+    case usage = 64
+    /// Live mode cannot start: no API key, or a base URL that is not http(s) (the message on
+    /// stderr; nothing falls back to the offline catalog unless --offline is given).
+    case configuration = 78
+}
+
+/// What a plain run printed, and whether it failed.
+public struct PlainOutcome: Sendable, Equatable {
+    /// The view state, for stdout.
+    public let output: String
+    /// Why the run failed (for stderr), if it did.
+    public let failure: String?
+    public let exitCode: ShowcaseExitCode
+
+    public init(output: String, failure: String? = nil, exitCode: ShowcaseExitCode? = nil) {
+        self.output = output
+        self.failure = failure
+        self.exitCode = exitCode ?? (failure == nil ? .success : .failure)
     }
 }
 
@@ -46,6 +90,12 @@ public struct PlainShowcase {
 
     /// The text of the view state; throws a ``ServiceSetupError`` for unusable arguments.
     public func run() throws -> String {
+        try outcome().output
+    }
+
+    /// The text of the view state and the failure the app reported, if any (SH-1); throws a
+    /// ``ServiceSetupError`` for unusable arguments.
+    public func outcome() throws -> PlainOutcome {
         let clock = PlainClock(live: mode == .live)
         // What is still waiting on virtual time when the run is over is dropped, so the view
         // models it refers to are freed.
@@ -57,7 +107,7 @@ public struct PlainShowcase {
         let factory = ServiceFactory(mode: mode, environment: environment, scheduler: clock.scheduler, navigator: navigator)
         switch app {
         case .flickr: return try flickr(factory, clock, navigator)
-        case .person: return person()
+        case .person: return PlainOutcome(output: person())
         case .login: return try login(factory, clock, navigator)
         case .movies: return try movies(factory, clock)
         case .goods: return try goods(factory, clock, navigator)
@@ -67,33 +117,38 @@ public struct PlainShowcase {
 
     // MARK: Flickr
 
-    func flickr(_ factory: ServiceFactory, _ clock: PlainClock, _ navigator: Navigator) throws -> String {
+    func flickr(_ factory: ServiceFactory, _ clock: PlainClock, _ navigator: Navigator) throws -> PlainOutcome {
         let viewModel = FlickrSearchViewModel(services: try factory.flickr())
         navigator.push(viewModel)
         var out = [viewModel.title, String(repeating: "=", count: viewModel.title.count)]
         guard let text = options.search else {
             out.append("Search: (empty) — pass --search TEXT (more than 3 characters)")
-            return out.joined(separator: "\n")
+            return PlainOutcome(output: out.joined(separator: "\n"))
         }
         viewModel.searchText.value = text
         out.append("Search: \(text)")
         guard viewModel.isSearchValid.value else {
             out.append("Go is disabled: the search needs more than 3 characters.")
-            return out.joined(separator: "\n")
+            return PlainOutcome(output: out.joined(separator: "\n"), failure: "the search needs more than 3 characters: \(text)", exitCode: .usage)
         }
         let lastAlert = Locked<ConnectionAlert?>(nil)
         let alerts = viewModel.alerts.sink(value: { alert in lastAlert.withLock { $0 = alert } })
         defer { alerts.dispose() }
         viewModel.executeSearch.execute()
-        clock.settle { !viewModel.isSearching.value }
+        // Live, the answer (an alert or the results screen) may come just after the search
+        // stops executing: wait for it, not only for the end of the search.
+        clock.settle { lastAlert.withLock { $0 != nil } || navigator.top(FlickrSearchResultsViewModel.self) != nil || viewModel.noResultsText.value != nil }
         if let alert = lastAlert.withLock({ $0 }) {
             out.append("\(alert.title): \(alert.message)")
-            out.append("  (\(alert.detail))")
-            return out.joined(separator: "\n")
+            return PlainOutcome(output: out.joined(separator: "\n"), failure: alert.message)
+        }
+        if let none = viewModel.noResultsText.value {
+            out.append(none)
+            return PlainOutcome(output: out.joined(separator: "\n"))
         }
         guard let results = navigator.top(FlickrSearchResultsViewModel.self) else {
             out.append("No answer.")
-            return out.joined(separator: "\n")
+            return PlainOutcome(output: out.joined(separator: "\n"), failure: "Flickr did not answer.")
         }
         let shown = Array(results.items.prefix(10))
         for item in shown { item.isVisible.value = true }
@@ -109,7 +164,7 @@ public struct PlainShowcase {
         out.append("")
         out.append("Recent searches:")
         for row in viewModel.recentRows.value { out.append("  \(row.text) · \(row.totalText) photos") }
-        return out.joined(separator: "\n")
+        return PlainOutcome(output: out.joined(separator: "\n"))
     }
 
     // MARK: Person
@@ -124,28 +179,37 @@ public struct PlainShowcase {
 
     // MARK: Login
 
-    func login(_ factory: ServiceFactory, _ clock: PlainClock, _ navigator: Navigator) throws -> String {
+    func login(_ factory: ServiceFactory, _ clock: PlainClock, _ navigator: Navigator) throws -> PlainOutcome {
         let viewModel = LoginViewModel(services: factory.login())
         navigator.push(viewModel)
         viewModel.userName.value = options.user ?? ""
         viewModel.password.value = options.password ?? ""
         var out = ["Login", "=====", "User name: \(viewModel.userName.value)", "Password: " + String(repeating: "•", count: viewModel.password.value.count)]
         out.append("Login button: " + (viewModel.isLoginEnabled.value ? "enabled" : "disabled (both fields need at least 3 characters)"))
-        guard viewModel.isLoginEnabled.value else { return out.joined(separator: "\n") }
+        guard viewModel.isLoginEnabled.value else {
+            return PlainOutcome(output: out.joined(separator: "\n"), failure: "pass --user and --password, each at least 3 characters", exitCode: .usage)
+        }
         viewModel.login.execute()
         clock.settle { !viewModel.isLoggingIn.value }
         if let success = navigator.top(LoginSuccessViewModel.self) {
             out += ["", success.greeting, success.userNameText]
-        } else if let status = viewModel.statusText.value {
-            out += ["", status]
+            return PlainOutcome(output: out.joined(separator: "\n"))
         }
-        return out.joined(separator: "\n")
+        let status = viewModel.statusText.value ?? "The login did not answer."
+        out += ["", status]
+        return PlainOutcome(output: out.joined(separator: "\n"), failure: status)
     }
 
     // MARK: Movies
 
-    func movies(_ factory: ServiceFactory, _ clock: PlainClock) throws -> String {
-        let app = MoviesTabsViewModel(services: try factory.movies())
+    func movies(_ factory: ServiceFactory, _ clock: PlainClock) throws -> PlainOutcome {
+        let names: [String: Endpoint] = ["now-playing": .nowPlaying, "popular": .popular, "upcoming": .upcoming, "top-rated": .topRated]
+        let requested = options.list ?? "now-playing"
+        guard let endpoint = names[requested], let index = Endpoint.allCases.firstIndex(of: endpoint) else {
+            throw ServiceSetupError(description: "unknown list '\(requested)': use now-playing, popular, upcoming or top-rated")
+        }
+        // Only the list asked for is requested (not Now Playing first).
+        let app = MoviesTabsViewModel(services: try factory.movies(), list: endpoint)
         var out: [String] = []
         if let query = options.search {
             app.selectedTab.value = 1
@@ -155,20 +219,15 @@ public struct PlainShowcase {
             out += ["Movies › Search", "===============", "Query: \(query)"]
             if let info = app.search.infoText.value { out.append(info) }
             out += app.search.movies.value.enumerated().map { Self.movieLine($0.offset, $0.element) }
-            return out.joined(separator: "\n")
+            let failure = app.search.canRetry.value ? app.search.infoText.value : nil
+            return PlainOutcome(output: out.joined(separator: "\n"), failure: failure)
         }
-        let names = ["now-playing": 0, "popular": 1, "upcoming": 2, "top-rated": 3]
-        let requested = options.list ?? "now-playing"
-        guard let index = names[requested] else {
-            throw ServiceSetupError(description: "unknown list '\(requested)': use now-playing, popular, upcoming or top-rated")
-        }
-        app.list.selectedIndex.value = index
         clock.settle { !app.list.isFetching.value }
         out += ["Movies › \(app.list.segments[index])", String(repeating: "=", count: 9 + app.list.segments[index].count)]
         out.append(app.list.segments.enumerated().map { $0.offset == index ? "[\($0.element)]" : $0.element }.joined(separator: " | "))
         if let error = app.list.errorText.value { out.append(error) }
         out += app.list.movies.value.enumerated().map { Self.movieLine($0.offset, $0.element) }
-        return out.joined(separator: "\n")
+        return PlainOutcome(output: out.joined(separator: "\n"), failure: app.list.errorText.value)
     }
 
     static func movieLine(_ index: Int, _ cell: MovieCellViewModel) -> String {
@@ -177,7 +236,7 @@ public struct PlainShowcase {
 
     // MARK: Goods
 
-    func goods(_ factory: ServiceFactory, _ clock: PlainClock, _ navigator: Navigator) throws -> String {
+    func goods(_ factory: ServiceFactory, _ clock: PlainClock, _ navigator: Navigator) throws -> PlainOutcome {
         let services = factory.goods()
         let categories = CategoryListViewModel(services: services)
         navigator.push(categories)
@@ -187,13 +246,13 @@ public struct PlainShowcase {
             var out = [categories.title, "=================="]
             out += categories.rows.value.map { "  \($0.sortID). \($0.title)" }
             out.append("Pass --category ID (and --page N) to see a category's goods.")
-            return out.joined(separator: "\n")
+            return PlainOutcome(output: out.joined(separator: "\n"), failure: categories.errorText.value)
         }
         guard let index = categories.rows.value.firstIndex(where: { $0.sortID == id }) else {
             throw ServiceSetupError(description: "unknown category '\(id)': use one of \(categories.rows.value.map(\.sortID).joined(separator: ", "))")
         }
         categories.select(index: index)
-        guard let list = navigator.top(GoodsListViewModel.self) else { return "No list." }
+        guard let list = navigator.top(GoodsListViewModel.self) else { return PlainOutcome(output: "No list.", failure: "the goods list did not open") }
         list.first()
         clock.settle { !list.isLoading.value }
         while list.page.value < options.page && list.hasMore.value {
@@ -203,12 +262,15 @@ public struct PlainShowcase {
         var out = ["\(list.title) · \(list.category.value.name)", "================"]
         out += list.rows.value.enumerated().map { String(format: "%3d. ", $0.offset + 1) + $0.element.name.padded(to: 36) + $0.element.price }
         if list.rows.value.isEmpty { out.append("(no goods)") }
-        out.append("page \(list.page.value) · \(list.rows.value.count) items · " + (list.hasMore.value ? "more pages" : "end of list"))
+        // GD-5: the count, never a page number (an exact multiple ends with its own count).
+        if !list.rows.value.isEmpty {
+            out.append("\(CountText.items(list.rows.value.count)) · " + (list.hasMore.value ? "more pages (--page \(list.page.value + 1))" : "end of list"))
+        }
         if let error = list.errorText.value { out.append(error) }
-        return out.joined(separator: "\n")
+        return PlainOutcome(output: out.joined(separator: "\n"), failure: list.errorText.value)
     }
 
-    func goodsDataController(_ factory: ServiceFactory, _ clock: PlainClock) throws -> String {
+    func goodsDataController(_ factory: ServiceFactory, _ clock: PlainClock) throws -> PlainOutcome {
         let services = factory.goods()
         let id = options.category ?? "2"
         guard let category = OfflineGoodsService.categories.first(where: { $0.category.sortID == id })?.category else {
@@ -231,9 +293,11 @@ public struct PlainShowcase {
         for (index, cell) in (view.bound.value?.cellViewModelArray ?? []).enumerated() {
             out.append(String(format: "%3d. ", index + 1) + cell.name.padded(to: 36) + cell.price)
         }
-        out.append("pages loaded: \(view.pages.value) · " + ((view.bound.value?.hasMore ?? false) ? "more pages" : "end of list"))
+        let count = view.bound.value?.cellViewModelArray.count ?? 0
+        if count == 0 && view.error.value == nil { out.append("(no goods)") }
+        if count > 0 { out.append("\(CountText.items(count)) · " + ((view.bound.value?.hasMore ?? false) ? "more pages" : "end of list")) }
         if let error = view.error.value { out.append(error) }
-        return out.joined(separator: "\n")
+        return PlainOutcome(output: out.joined(separator: "\n"), failure: view.error.value)
     }
 }
 

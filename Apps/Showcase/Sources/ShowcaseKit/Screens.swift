@@ -20,6 +20,7 @@ public enum Screens {
         registry.register(LauncherViewModel.self, launcher)
         registry.register(FlickrSearchViewModel.self, flickrSearch)
         registry.register(FlickrSearchResultsViewModel.self, flickrResults)
+        registry.register(FlickrPhotoDetailViewModel.self, flickrPhotoDetail)
         registry.register(PersonBrowserViewModel.self, person)
         registry.register(LoginViewModel.self, login)
         registry.register(LoginSuccessViewModel.self, loginSuccess)
@@ -57,6 +58,9 @@ public enum Screens {
         go.bind(to: viewModel.executeSearch)
         let spinner = Spinner(label: "Searching Flickr…")
         viewModel.isSearching.signal.bind(to: spinner, \.isAnimating)
+        // FS-P: a search that found nothing says so here.
+        let noResults = Label(style: .dim)
+        viewModel.noResultsText.signal.map { $0 ?? "" }.bind(to: noResults, \.text)
         let recent = ListView(emptyText: "No searches yet")
         recent.rows = []
         viewModel.recentRows.signal
@@ -66,6 +70,7 @@ public enum Screens {
         let view = Stack(.vertical, spacing: 1, [
             Stack(.horizontal, spacing: 1, [field, go]),
             spinner,
+            noResults,
             Label("Recent searches", style: .bold),
             recent,
             StatusLine(hint),
@@ -79,20 +84,48 @@ public enum Screens {
 
     static func flickrResults(_ viewModel: FlickrSearchResultsViewModel) -> NavigationStack.Page {
         let list = ListView(emptyText: "No photos found.")
-        let items = viewModel.items
-        Property.combineLatest(items.map(\.countsText)).signal
-            .map { counts in
-                zip(items, counts).map { item, counts in ListView.Row([item.title, counts ?? "  loading counts…"]) }
+        // Each photo with its counts, then FS-P's row: loading more, or the end marker.
+        viewModel.rows.signal
+            .flatMapLatest { items in
+                Property.combineLatest(items.map(\.countsRowText)).signal.map { counts in
+                    zip(items, counts).map { item, counts in ListView.Row([item.title, "  " + counts]) }
+                }
+            }
+            .combineLatest(viewModel.footerText.signal) { rows, footer in
+                rows + (footer.map { [ListView.Row($0)] } ?? [])
             }
             .bind(to: list, \.rows)
+        list.prefersFocus = true
+        // FS-VM4: Enter on a photo opens its detail.
+        list.selected.sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
+        // FS-P: reaching the end loads the next page.
+        list.reachedEnd.sink(value: { viewModel.next() }).disposed(by: list.bag)
         // FS-V8: rows tell their item view models when they scroll in and out of view.
         list.visibleRows.sink(value: { range in
-            for (index, item) in items.enumerated() { item.isVisible.value = range.contains(index) }
+            for (index, item) in viewModel.items.enumerated() { item.isVisible.value = range.contains(index) }
         }).disposed(by: list.bag)
-        let summary = "\(CountFormat.grouped(viewModel.results.totalResults)) photos" +
-            (viewModel.results.totalResults > items.count ? " (showing \(items.count))" : "")
-        let view = Stack(.vertical, spacing: 1, [Label(summary, style: .dim), list, StatusLine("Counts load for rows on screen for a second • Esc: back")])
+        let summary = Label(style: .dim)
+        viewModel.summaryText.signal.bind(to: summary, \.text)
+        let view = Stack(.vertical, spacing: 1, [summary, list, StatusLine("Enter: details • Esc: back • Counts load for rows on screen for a second")])
         return .init(title: viewModel.title, view: view)
+    }
+
+    static func flickrPhotoDetail(_ viewModel: FlickrPhotoDetailViewModel) -> NavigationStack.Page {
+        let counts = Label()
+        viewModel.countsText.signal.bind(to: counts, \.text)
+        let back = Button("Back") { viewModel.back() }
+        back.prefersFocus = true
+        let view = Stack(.vertical, [
+            Label(viewModel.title, style: .bold),
+            Label(viewModel.ownerText, style: .dim),
+            counts,
+            Label("Page:  " + viewModel.pageText),
+            Label("Image: " + viewModel.imageURL.absoluteString),
+            Label("Large: " + viewModel.largeImageURL.absoluteString),
+            back,
+            StatusLine("Enter or Esc: back to the results"),
+        ])
+        return .init(title: "Photo", view: view)
     }
 
     // MARK: Person
@@ -152,12 +185,19 @@ public enum Screens {
         segments.bind(to: listModel.selectedIndex)
         let listSpinner = Spinner(label: "Loading…")
         listModel.isFetching.signal.bind(to: listSpinner, \.isAnimating)
-        let listInfo = Label(style: Style(foreground: .red))
-        listModel.errorText.signal.map { $0 ?? "" }.bind(to: listInfo, \.text)
+        // MI-R: a failed list says why and how to retry.
+        let listInfo = Label(style: Style(foreground: .red), wraps: true)
+        listModel.errorText.signal.combineLatest(listModel.canRetry.signal) { error, canRetry in
+            (error ?? "") + (canRetry ? " (r: retry)" : "")
+        }.bind(to: listInfo, \.text)
         let list = ListView()
         list.prefersFocus = true
-        listModel.movies.signal.map(movieRows).bind(to: list, \.rows)
+        // MI-P: the movies, then the loading-more row or the end marker.
+        listModel.movies.signal.map(movieRows).combineLatest(listModel.footerText.signal) { rows, footer in
+            rows + (footer.map { [ListView.Row($0)] } ?? [])
+        }.bind(to: list, \.rows)
         list.selected.sink(value: { listModel.select(index: $0) }).disposed(by: list.bag)
+        list.reachedEnd.sink(value: { listModel.next() }).disposed(by: list.bag)
         let moviesTab = Stack(.vertical, [segments, listSpinner, listInfo, list])
 
         let query = TextField(placeholder: "Search movies")
@@ -165,8 +205,10 @@ public enum Screens {
         query.bind(to: searchModel.query)
         let searchSpinner = Spinner(label: "Searching…")
         searchModel.isFetching.signal.bind(to: searchSpinner, \.isAnimating)
-        let searchInfo = Label(style: .dim)
-        searchModel.infoText.signal.map { $0 ?? "" }.bind(to: searchInfo, \.text)
+        let searchInfo = Label(style: .dim, wraps: true)
+        searchModel.infoText.signal.combineLatest(searchModel.canRetry.signal) { info, canRetry in
+            (info ?? "") + (canRetry ? " (Ctrl-R: retry)" : "")
+        }.bind(to: searchInfo, \.text)
         let results = ListView()
         searchModel.movies.signal.map(movieRows).bind(to: results, \.rows)
         results.selected.sink(value: { searchModel.select(index: $0) }).disposed(by: results.bag)
@@ -175,6 +217,13 @@ public enum Screens {
         let tabs = TabBar([(title: viewModel.tabs[0], content: moviesTab), (title: viewModel.tabs[1], content: searchTab)])
         tabs.bind(to: viewModel.selectedTab)
         let view = Stack(.vertical, [tabs, StatusLine("←→: switch • Enter: details • Esc: back")])
+        // MI-R: retry keys for the tab shown, wherever the focus is (the tab row too). Typed
+        // text goes to the search field, so the search retries with Ctrl-R only.
+        viewModel.selectedTab.signal.asDriver().drive { [weak view] tab in
+            view?.keyCommands = tab == 0
+                ? [.character("r"): { listModel.retry() }, .control("r"): { listModel.retry() }]
+                : [.control("r"): { searchModel.retry() }]
+        }.disposed(by: view.bag)
         return .init(title: "Movies", view: view)
     }
 
@@ -213,23 +262,22 @@ public enum Screens {
     }
 
     static func goodsList(_ viewModel: GoodsListViewModel) -> NavigationStack.Page {
-        let list = ListView(emptyText: "No goods in this category.")
+        let list = ListView(emptyText: "Loading…")
         list.prefersFocus = true
         viewModel.rows.signal.map(goodsRows).bind(to: list, \.rows)
+        // GD-5: one state at a time: the list says loading, empty or the error when it has no
+        // rows; the status line speaks only of rows.
+        viewModel.emptyText.signal.bind(to: list, \.emptyText)
         list.selected.sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
         // GD-2: load-more at the end of the list.
         list.reachedEnd.sink(value: { viewModel.next() }).disposed(by: list.bag)
-        let spinner = Spinner(label: "Loading…")
-        viewModel.isLoading.signal.bind(to: spinner, \.isAnimating)
         let status = StatusLine()
-        viewModel.page.signal.combineLatest(viewModel.hasMore.signal, viewModel.rows.signal.map(\.count)) { page, more, count in
-            "\(viewModel.category.value.name) · page \(page) · \(count) items · " + (more ? "↓ at the end loads more" : "end of list")
+        viewModel.display.signal.map { display in
+            display.statusText.isEmpty ? "" : "\(viewModel.category.value.name) · " + display.statusText
         }.bind(to: status, \.text)
-        let error = Label(style: Style(foreground: .red))
-        viewModel.errorText.signal.map { $0 ?? "" }.bind(to: error, \.text)
         let refresh = Button("Refresh") { viewModel.first() }
         viewModel.first()
-        let view = Stack(.vertical, [refresh, spinner, error, list, status])
+        let view = Stack(.vertical, [refresh, list, status])
         return .init(title: viewModel.title, view: view)
     }
 

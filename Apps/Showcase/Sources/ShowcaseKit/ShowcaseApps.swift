@@ -73,6 +73,18 @@ public struct ServiceFactory: Sendable {
         }
     }
 
+    /// The mode a run uses (SH-1): `offline` (`--offline`) without `live` → offline; otherwise
+    /// ``mode(for:live:environment:)``. Live mode that cannot start (no key, a base URL that is
+    /// not http(s)) throws, saying why, unless `offline` was also given: then it runs offline
+    /// and `note` says so. Never a silent fallback.
+    public static func mode(for app: ShowcaseApp, live: Bool, offline: Bool, environment: Environment) throws(ServiceSetupError) -> (mode: ServiceMode, note: String?) {
+        if offline && !live { return (.offline, nil) }
+        let mode = mode(for: app, live: live, environment: environment)
+        guard mode == .live, let problem = checkLive(app, environment: environment) else { return (mode, nil) }
+        if offline { return (.offline, "\(problem.description) Running offline (--offline).") }
+        throw ServiceSetupError(description: "\(problem.description) Live mode cannot start; pass --offline to use the embedded catalog.")
+    }
+
     /// Checks that the live mode can run this app; says which variable to set if not.
     public static func checkLive(_ app: ShowcaseApp, environment: Environment) -> ServiceSetupError? {
         do {
