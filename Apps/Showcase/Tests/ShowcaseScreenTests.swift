@@ -47,7 +47,12 @@ final class ShowcaseHarness {
     var lines: [String] { (0..<terminal.size.height).map { terminal.line($0) } }
     var focused: View? { showcase.screen.focused }
 
-    func close() { showcase.navigator.close() }
+    /// Ends the navigation (freeing the view models) and drops work still waiting on virtual
+    /// time (a timer captures what it serves, which would otherwise stay alive for good).
+    func close() {
+        showcase.navigator.close()
+        scheduler.cancelAll()
+    }
 }
 
 /// Every app's screens, as reached from its first screen by the keys a person would press.

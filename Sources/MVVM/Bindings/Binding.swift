@@ -56,7 +56,11 @@ extension Signal where Failure == Never {
     public func bind(to property: MutableProperty<Value>) -> any Disposable {
         let holder = WeakBox(property)
         let subscription = SerialDisposable()
-        subscription.inner = sink(value: { value in
+        // The binding ends when the property goes (its streams complete then), even if the
+        // source never ends: otherwise this subscription and its observer, which holds it, would
+        // keep each other alive for good.
+        let propertyGone: Signal<Void, Never> = property.signal.ignoreValues(as: Void.self).append(())
+        subscription.inner = prefix(untilOutputFrom: propertyGone).sink(value: { value in
             guard let property = holder.object else {
                 subscription.dispose()
                 return

@@ -94,7 +94,9 @@ public protocol GoodsListViewProtocol: AnyObject, Sendable {
 public final class GoodsListScreenController: GoodsListViewDelegate {
     public let dataController: GoodsListDataController
     private let services: GoodsServices
-    private let view: Locked<(any GoodsListViewProtocol)?>
+    /// The view, held weakly: the view holds this controller (its delegate's owner), so a
+    /// strong reference back would keep both alive for good.
+    private let view: Locked<WeakView>
     private let lifecycle: ViewModelLifecycle
 
     /// `lifecycle`: the lifecycle of the screen showing this list; a detail opens only while it
@@ -103,12 +105,12 @@ public final class GoodsListScreenController: GoodsListViewDelegate {
         self.services = services
         self.lifecycle = lifecycle
         dataController = GoodsListDataController(sortID: sortID, service: services.goods)
-        view = Locked(nil)
+        view = Locked(WeakView())
     }
 
     /// Attaches the view (held weakly by the caller's screen) and loads page 1.
     public func viewDidLoad(_ view: any GoodsListViewProtocol) {
-        self.view.withLock { $0 = view }
+        self.view.withLock { $0 = WeakView(view: view) }
         fetchFirstPage()
     }
 
@@ -118,11 +120,11 @@ public final class GoodsListScreenController: GoodsListViewDelegate {
 
     private func render() {
         let viewModel = GoodsListViewModelFactory.viewModel(with: dataController.goodsListModelArray, hasMore: dataController.hasMore)
-        view.value?.bind(viewModel: viewModel)
+        view.value.view?.bind(viewModel: viewModel)
     }
 
     private func show(_ error: GoodsError) {
-        view.value?.show(error: error.message)
+        view.value.view?.show(error: error.message)
     }
 
     public func didSelectRow(goodsID: String) {
@@ -167,4 +169,9 @@ public final class GoodsDataControllerCategories: Sendable {
         guard categories.indices.contains(index) else { return }
         services.navigator.push(GoodsDataControllerPage(category: categories[index], services: services), from: self)
     }
+}
+
+/// A weak reference to a list view, for the screen controller.
+struct WeakView: Sendable {
+    weak var view: (any GoodsListViewProtocol)?
 }
