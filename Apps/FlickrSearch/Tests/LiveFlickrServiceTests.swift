@@ -183,18 +183,6 @@ import Testing
         #expect(server.wait { server.closedConnections == 1 }, "the server saw the connection closed")
     }
 
-    /// Keys and base URL come from the environment; a missing key names the variable.
-    @Test func configurationFromTheEnvironment() throws {
-        #expect(throws: FlickrError.missingAPIKey(variable: "FLICKR_API_KEY")) {
-            try LiveFlickrService.Configuration.fromEnvironment(Environment([:]))
-        }
-        let configuration = try LiveFlickrService.Configuration.fromEnvironment(Environment(["FLICKR_API_KEY": " k ", "FLICKR_BASE_URL": "http://127.0.0.1:9/rest/"]))
-        #expect(configuration.apiKey == "k")
-        #expect(configuration.baseURL.absoluteString == "http://127.0.0.1:9/rest/")
-        #expect(throws: FlickrError.self) {
-            try LiveFlickrService.Configuration.fromEnvironment(Environment(["FLICKR_API_KEY": "k", "FLICKR_BASE_URL": "not a url"]))
-        }
-    }
 
     /// Issue 6: the app's flow with the live client pointed at loopback: search → results pushed.
     @Test func searchFlowWithTheLiveClient() throws {

@@ -167,27 +167,6 @@ public final class HTTPClient: Sendable {
     }
 }
 
-/// Reads settings from the environment, with clear names for what is missing.
-public struct Environment: Sendable {
-    public let values: [String: String]
-
-    public init(_ values: [String: String] = ProcessInfo.processInfo.environment) {
-        self.values = values
-    }
-
-    /// A non-empty value, trimmed.
-    public subscript(_ name: String) -> String? {
-        guard let value = values[name]?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty else { return nil }
-        return value
-    }
-
-    /// A URL from `name`, or `fallback` when unset; `nil` if set but not a valid http(s) URL.
-    public func url(_ name: String, default fallback: URL) -> URL? {
-        guard let text = self[name] else { return fallback }
-        guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else { return nil }
-        return url
-    }
-}
 
 /// Decodes a JSON body; on failure, says which field was wrong ("missing field 'photos.photo'",
 /// "the body is not valid JSON"), for an API's own decoding error.

@@ -135,17 +135,6 @@ import Testing
         #expect(server.wait { server.closedConnections == 1 })
     }
 
-    /// Keys from the environment: a v3 key, a v4 token, a missing key naming the variable.
-    @Test func configurationFromTheEnvironment() throws {
-        #expect(throws: MovieError.missingAPIKey(variable: "TMDB_API_KEY")) {
-            try LiveMovieService.Configuration.fromEnvironment(Environment([:]))
-        }
-        #expect(try LiveMovieService.Configuration.fromEnvironment(Environment(["TMDB_API_KEY": "abc123"])).credential == .apiKey("abc123"))
-        #expect(try LiveMovieService.Configuration.fromEnvironment(Environment(["TMDB_API_KEY": "eyJhbGciOi.payload.sig"])).credential == .bearer("eyJhbGciOi.payload.sig"))
-        let configuration = try LiveMovieService.Configuration.fromEnvironment(Environment(["TMDB_READ_ACCESS_TOKEN": "token", "TMDB_BASE_URL": "http://127.0.0.1:8080"]))
-        #expect(configuration.credential == .bearer("token"))
-        #expect(configuration.baseURL.absoluteString == "http://127.0.0.1:8080")
-    }
 
     /// Issue 6: the app's flow with the live client at loopback: list → Top Rated → search.
     @Test func movieFlowWithTheLiveClient() throws {

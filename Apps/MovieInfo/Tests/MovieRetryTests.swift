@@ -48,10 +48,10 @@ import Testing
         #expect(search.infoText.value == nil && !search.canRetry.value)
     }
 
-    func service(_ server: LoopbackServer, _ environment: [String: String]) throws -> LiveMovieService {
-        var values = environment
-        values["TMDB_BASE_URL"] = server.baseURL.absoluteString
-        return LiveMovieService(configuration: try LiveMovieService.Configuration.fromEnvironment(Environment(values)))
+    /// A live client at the loopback server with `credential`, which came from `variable`
+    /// (the showcase reads it from the environment).
+    func service(_ server: LoopbackServer, _ credential: LiveMovieService.Credential, from variable: String) -> LiveMovieService {
+        LiveMovieService(configuration: .init(credential: credential, credentialVariable: variable, baseURL: server.baseURL))
     }
 
     func failure(_ signal: Signal<MoviesResponse, MovieError>) throws -> MovieError? {
@@ -65,20 +65,20 @@ import Testing
     /// (and a v4 token given as TMDB_API_KEY names TMDB_API_KEY: that is what the user set).
     @Test func aRejectedCredentialNamesItsVariable() throws {
         let server = try LoopbackServer { _ in Self.rejected }
-        let token = try failure(service(server, ["TMDB_READ_ACCESS_TOKEN": "eyJ.token.v4"]).fetchMovies(from: .popular))
+        let token = try failure(service(server, .bearer("eyJ.token.v4"), from: "TMDB_READ_ACCESS_TOKEN").fetchMovies(from: .popular))
         #expect(token?.description.contains("TMDB_READ_ACCESS_TOKEN") == true)
         #expect(token?.description.contains("TMDB_API_KEY") == false)
         #expect(token?.description.contains("read access token") == true)
-        let key = try failure(service(server, ["TMDB_API_KEY": "abc123"]).fetchMovies(from: .popular))
+        let key = try failure(service(server, .apiKey("abc123"), from: "TMDB_API_KEY").fetchMovies(from: .popular))
         #expect(key?.description.contains("TMDB_API_KEY") == true)
-        let tokenAsKey = try failure(service(server, ["TMDB_API_KEY": "eyJ.token.v4"]).fetchMovies(from: .popular))
+        let tokenAsKey = try failure(service(server, .bearer("eyJ.token.v4"), from: "TMDB_API_KEY").fetchMovies(from: .popular))
         #expect(tokenAsKey?.description.contains("Check TMDB_API_KEY.") == true)
     }
 
     /// MI-S2: a truncated answer (the server was reached) does not say "could not reach".
     @Test func aTruncatedAnswerIsNotUnreachable() throws {
         let server = try LoopbackServer { _ in .truncated(status: 200, declaredLength: 900, body: String(LiveMovieServiceTests.listBody.prefix(60))) }
-        let error = try failure(service(server, ["TMDB_API_KEY": "abc123"]).fetchMovies(from: .popular))
+        let error = try failure(service(server, .apiKey("abc123"), from: "TMDB_API_KEY").fetchMovies(from: .popular))
         guard case .interrupted? = error else {
             Issue.record("expected an interrupted answer, got \(String(describing: error))")
             return

@@ -19,15 +19,6 @@ public final class LiveFlickrService: FlickrSearchService {
             self.baseURL = baseURL
             self.timeout = timeout
         }
-
-        /// From `FLICKR_API_KEY` and, optionally, `FLICKR_BASE_URL` (for proxies and tests).
-        public static func fromEnvironment(_ environment: Environment = Environment()) throws(FlickrError) -> Configuration {
-            guard let key = environment["FLICKR_API_KEY"] else { throw .missingAPIKey(variable: "FLICKR_API_KEY") }
-            guard let base = environment.url("FLICKR_BASE_URL", default: defaultBaseURL) else {
-                throw .invalidConfiguration("FLICKR_BASE_URL is not an http(s) URL: \(environment["FLICKR_BASE_URL"] ?? "")")
-            }
-            return Configuration(apiKey: key, baseURL: base)
-        }
     }
 
     public let configuration: Configuration

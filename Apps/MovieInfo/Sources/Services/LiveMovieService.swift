@@ -33,26 +33,6 @@ public final class LiveMovieService: MovieService {
             self.baseURL = baseURL
             self.timeout = timeout
         }
-
-        /// From `TMDB_API_KEY` (a v3 key, or a v4 token, which is recognised by its JWT form) or
-        /// `TMDB_READ_ACCESS_TOKEN`, and optionally `TMDB_BASE_URL`.
-        public static func fromEnvironment(_ environment: Environment = Environment()) throws(MovieError) -> Configuration {
-            let credential: Credential
-            let variable: String
-            if let token = environment["TMDB_READ_ACCESS_TOKEN"] {
-                credential = .bearer(token)
-                variable = "TMDB_READ_ACCESS_TOKEN"
-            } else if let key = environment["TMDB_API_KEY"] {
-                credential = key.hasPrefix("eyJ") && key.contains(".") ? .bearer(key) : .apiKey(key)
-                variable = "TMDB_API_KEY"
-            } else {
-                throw .missingAPIKey(variable: "TMDB_API_KEY")
-            }
-            guard let base = environment.url("TMDB_BASE_URL", default: defaultBaseURL) else {
-                throw .invalidConfiguration("TMDB_BASE_URL is not an http(s) URL: \(environment["TMDB_BASE_URL"] ?? "")")
-            }
-            return Configuration(credential: credential, credentialVariable: variable, baseURL: base)
-        }
     }
 
     public let configuration: Configuration
