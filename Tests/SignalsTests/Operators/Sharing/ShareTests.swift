@@ -2,8 +2,21 @@ import Signals
 import SignalsTesting
 import Testing
 
-/// T-OP7: share(replay:) with reference counting, multicast and refCount.
-@Suite struct SharingTests {
+// The tests of `Sources/Signals/Operators/Sharing/Share.swift`: its cases of the shared contract
+// (run by `OperatorContractTests`) and its own behaviour.
+// T-OP7: share(replay:) with reference counting, multicast and refCount.
+
+extension OperatorCase {
+    /// `Share.swift` under the contract every operator keeps (`OperatorContractTests`).
+    static let shareCases: [OperatorCase] = [
+        OperatorCase(name: "share", apply: { $0.share() },
+                     completing: ("-a-b-|", "-a-b-|"), failing: ("-a-#", "-a-#")),
+        OperatorCase(name: "share(replay:)", apply: { $0.share(replay: 2) },
+                     completing: ("-a-b-|", "-a-b-|"), failing: ("-a-#", "-a-#")),
+    ]
+}
+
+@Suite struct ShareTests {
     @Test func shareConnectsOnceForAllSubscribers() {
         let scheduler = TestScheduler()
         defer { scheduler.cancelAll() }
