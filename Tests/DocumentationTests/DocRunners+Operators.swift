@@ -127,26 +127,12 @@ extension DocRunners {
             scheduler.cold(diagram.input()).signal.buffer(timeSpan: .seconds(3), maxCount: 2, on: scheduler)
         },
         "ViewModelLifecycle.swift#whileActive": { diagram in
-            let scheduler = TestScheduler()
-            let lifecycle = ViewModelLifecycle()
-            let marks = try! MarbleDiagram(parsing: diagram.input("active"))
-            for (tick, tickMarks) in marks.ticks {
-                for case .value(let flag) in tickMarks {
-                    scheduler.schedule(atTick: tick) { flag == "T" ? lifecycle.activate() : lifecycle.deactivate() }
-                }
-            }
+            let (scheduler, lifecycle) = lifecycle(following: diagram)
             let source = scheduler.hot(diagram.input())
             return ["whileActive": scheduler.marbles(of: source.signal.forward(whileActive: lifecycle))]
         },
         "ViewModelLifecycle.swift#untilLeft": { diagram in
-            let scheduler = TestScheduler()
-            let lifecycle = ViewModelLifecycle()
-            let marks = try! MarbleDiagram(parsing: diagram.input("active"))
-            for (tick, tickMarks) in marks.ticks {
-                for case .value(let flag) in tickMarks {
-                    scheduler.schedule(atTick: tick) { flag == "T" ? lifecycle.activate() : lifecycle.deactivate() }
-                }
-            }
+            let (scheduler, lifecycle) = lifecycle(following: diagram)
             let source = scheduler.cold(diagram.input())
             return ["untilLeft": scheduler.marbles(of: source.signal.take(untilInactive: lifecycle))]
         },
@@ -197,4 +183,18 @@ extension DocRunners {
                 .setFailureType(to: TestError.self)
         },
     ]
+}
+
+/// A lifecycle that follows the diagram's `active` line (`T` activates, `F` deactivates, at
+/// their ticks), on a new scheduler.
+@Sendable func lifecycle(following diagram: DocDiagram) -> (TestScheduler, ViewModelLifecycle) {
+    let scheduler = TestScheduler()
+    let lifecycle = ViewModelLifecycle()
+    let marks = try! MarbleDiagram(parsing: diagram.input("active"))
+    for (tick, tickMarks) in marks.ticks {
+        for case .value(let flag) in tickMarks {
+            scheduler.schedule(atTick: tick) { flag == "T" ? lifecycle.activate() : lifecycle.deactivate() }
+        }
+    }
+    return (scheduler, lifecycle)
 }

@@ -12,18 +12,24 @@ import Testing
     /// A screen covering another (a detail, a dialog).
     final class Cover: Sendable {}
 
-    /// Esc while a search is in flight: the search is cancelled (no recent-search entry, the
-    /// spinner stops), and the results screen never appears over the launcher.
-    @Test func leavingDuringASearchCancelsItAndOpensNothing() {
+    /// The launcher, the search screen over it, and a search for `text` in flight (answering
+    /// after 2 s).
+    static func searchFromTheLauncher(_ text: String) -> (TestScheduler, Navigator, FlickrSearchViewModel) {
         let scheduler = TestScheduler()
-        defer { scheduler.cancelAll() }
         let navigator = Navigator(root: Launcher())
-        defer { navigator.close() }
         let services = FlickrServices(search: OfflineFlickrService(scheduler: scheduler, latency: .seconds(2)), navigator: navigator, scheduler: scheduler)
         let search = FlickrSearchViewModel(services: services)
         navigator.push(search)
-        search.searchText.value = "sunset"
+        search.searchText.value = text
         search.executeSearch.execute()
+        return (scheduler, navigator, search)
+    }
+
+    /// Esc while a search is in flight: the search is cancelled (no recent-search entry, the
+    /// spinner stops), and the results screen never appears over the launcher.
+    @Test func leavingDuringASearchCancelsItAndOpensNothing() {
+        let (scheduler, navigator, search) = Self.searchFromTheLauncher("sunset")
+        defer { scheduler.cancelAll(); navigator.close() }
         scheduler.advance(by: .seconds(1))
         #expect(search.isSearching.value)
         navigator.pop()  // Esc
@@ -36,15 +42,8 @@ import Testing
 
     /// The same search, left on screen, opens the results (the control case).
     @Test func aSearchOnScreenOpensItsResults() {
-        let scheduler = TestScheduler()
-        defer { scheduler.cancelAll() }
-        let navigator = Navigator(root: Launcher())
-        defer { navigator.close() }
-        let services = FlickrServices(search: OfflineFlickrService(scheduler: scheduler, latency: .seconds(2)), navigator: navigator, scheduler: scheduler)
-        let search = FlickrSearchViewModel(services: services)
-        navigator.push(search)
-        search.searchText.value = "sunset"
-        search.executeSearch.execute()
+        let (scheduler, navigator, search) = Self.searchFromTheLauncher("sunset")
+        defer { scheduler.cancelAll(); navigator.close() }
         scheduler.advance(by: .seconds(5))
         #expect(navigator.top(FlickrSearchResultsViewModel.self)?.title == "sunset")
         #expect(!search.lifecycle.isActive.value, "covered by the results")
