@@ -90,7 +90,10 @@ import Testing
     }
 
     /// Equal rows are found with one memcmp only while a cell has no padding bytes.
+    /// The renderer compares and hashes rows as bytes: a Cell must have no padding anywhere,
+    /// between its fields (text, style, columns) or after them.
     @Test func aCellHasNoPadding() {
+        #expect(MemoryLayout<Cell>.size == MemoryLayout<String>.size + MemoryLayout<Style>.size + MemoryLayout<UInt32>.size)
         #expect(MemoryLayout<Cell>.size == MemoryLayout<Cell>.stride)
     }
 

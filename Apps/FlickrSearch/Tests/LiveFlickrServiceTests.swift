@@ -54,7 +54,7 @@ import Testing
         #expect(results.photos[0].pageURL?.absoluteString == "https://www.flickr.com/photos/1@N0/52912")
     }
 
-    /// Issue 17: query values are encoded as servers decode them. `+` used to go out unencoded,
+    /// SH-2, issue 17: query values are encoded as servers decode them. `+` used to go out unencoded,
     /// so `c++ & f#` arrived as `c   & f#` (the loopback server now decodes `+` as a space, as
     /// real servers do). Generated texts with every ASCII punctuation and some Unicode too.
     @Test func queryTextArrivesExactlyAsTyped() throws {

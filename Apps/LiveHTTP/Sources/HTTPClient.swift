@@ -212,6 +212,8 @@ public func formEncodedQuery(_ items: [(String, String)]) -> String {
     items.map { "\(formEncoded($0.0))=\(formEncoded($0.1))" }.joined(separator: "&")
 }
 
+private let hex = Array("0123456789ABCDEF".unicodeScalars)
+
 /// One name or value of ``formEncodedQuery(_:)``.
 public func formEncoded(_ text: String) -> String {
     var encoded = ""
@@ -222,7 +224,6 @@ public func formEncoded(_ text: String) -> String {
              UInt8(ascii: "_"), UInt8(ascii: "~"):
             encoded.unicodeScalars.append(Unicode.Scalar(byte))
         default:
-            let hex = Array("0123456789ABCDEF".unicodeScalars)
             encoded.unicodeScalars.append("%")
             encoded.unicodeScalars.append(hex[Int(byte >> 4)])
             encoded.unicodeScalars.append(hex[Int(byte & 0x0F)])

@@ -109,7 +109,9 @@ public final class TerminalApp {
     /// is taken back and the whole screen repainted (what was on it is unknown).
     public func suspend() {
         device.suspend()
-        redrawAll()
+        // On the process's own terminal the SIGCONT handler repaints (once); repainting here
+        // too made every `fg` clear and draw the screen twice.
+        if !device.isProcessTerminal { redrawAll() }
     }
 
     /// Redraws everything (after a resize or when the screen may have been disturbed).

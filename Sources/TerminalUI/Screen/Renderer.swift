@@ -88,12 +88,12 @@ public struct Renderer: Sendable {
     private static func rowsEqual(_ old: UnsafeBufferPointer<Cell>, _ new: UnsafeBufferPointer<Cell>, start: Int, count: Int, other: Int? = nil) -> Bool {
         guard let oldBase = old.baseAddress, let newBase = new.baseAddress else { return true }
         let newStart = other ?? start
-        // SAFETY: both ranges are inside their buffers (`start + count` cells, checked by the
-        // callers' row arithmetic on buffers of one size); reading a cell's bytes only compares
-        // them, never copies the value. Cell has no padding (checked here), so equal bytes are
-        // equal cells; unequal bytes fall back to comparing cells.
-        if MemoryLayout<Cell>.size == MemoryLayout<Cell>.stride,
-           memcmp(oldBase + start, newBase + newStart, count * MemoryLayout<Cell>.stride) == 0 {
+        // SAFETY: both ranges are inside their buffers (`start + count` cells: the callers'
+        // row arithmetic, on buffers of one size, checked by their preconditions); reading a
+        // cell's bytes only compares them, never copies the value. Cell has no padding
+        // (16 + 4 + 4 bytes, `aCellHasNoPadding`), so equal bytes are equal cells; unequal
+        // bytes (equal text stored apart) fall back to comparing cells.
+        if memcmp(oldBase + start, newBase + newStart, count * MemoryLayout<Cell>.stride) == 0 {
             return true
         }
         for offset in 0..<count where old[start + offset] != new[newStart + offset] { return false }
@@ -108,6 +108,7 @@ public struct Renderer: Sendable {
     /// `oldHashes` are `old`'s row hashes if known (else empty); the new frame's come back with
     /// the scroll when they were worked out (else empty).
     static func scroll(from old: ScreenBuffer, to new: ScreenBuffer, changed: [Bool], oldHashes known: [UInt64] = []) -> (scroll: Scroll?, hashes: [UInt64]) {
+        precondition(old.size == new.size, "Renderer.scroll: frames of one size only")
         let width = old.size.width, height = old.size.height
         guard height >= 3 else { return (nil, []) }
         return old.withCells { oldCells in
@@ -150,6 +151,7 @@ public struct Renderer: Sendable {
 
     /// For each row, whether it differs between the frames (of one size).
     static func changedRows(from old: ScreenBuffer, to new: ScreenBuffer) -> [Bool] {
+        precondition(old.size == new.size, "Renderer.changedRows: frames of one size only")
         let width = new.size.width, height = new.size.height
         return old.withCells { old in
             new.withCells { new in
@@ -162,7 +164,8 @@ public struct Renderer: Sendable {
     private static func rowHash(_ cells: UnsafeBufferPointer<Cell>, start: Int, count: Int) -> UInt64 {
         guard let base = cells.baseAddress else { return 0 }
         // SAFETY: the `count` cells from `start` are inside `cells` (one row); their bytes are
-        // read as words for hashing only.
+        // read as words for hashing only, and all are initialised (Cell has no padding:
+        // `aCellHasNoPadding`).
         let raw = UnsafeRawPointer(base + start)
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for offset in stride(from: 0, to: count * MemoryLayout<Cell>.stride - 7, by: 8) {

@@ -62,8 +62,9 @@ public struct Cell: Sendable, Hashable {
             columns = UInt32(min(2, DisplayWidth.of(newValue)))
         }
     }
-    // Laid out without padding (16 + 4 + 4 bytes), so equal cells are equal bytes and the
-    // renderer can compare whole rows with memcmp first (``ScreenBuffer/rowBytesEqual``).
+    // Laid out without padding (16 + 4 + 4 bytes; `RendererDiffTests.aCellHasNoPadding`), so
+    // equal bytes are equal cells and the renderer compares and hashes whole rows as bytes
+    // first (`Renderer.rowsEqual`, `Renderer.rowHash`).
     private var storage: String
     public var style: Style
     /// The columns `text` takes: 0 (a continuation), 1 or 2.
@@ -83,7 +84,6 @@ public struct Cell: Sendable, Hashable {
     }
 
     public static let blank = Cell()
-    static let continuation = Cell("")
 
     public var isContinuation: Bool { storage.isEmpty }
 }

@@ -84,12 +84,6 @@ public struct Style: Sendable, Hashable {
         if on { bits |= 1 << bit } else { bits &= ~(1 << bit) }
     }
 
-    /// The full SGR sequence that sets exactly this style (starting from a reset).
-    var sgr: String {
-        var bytes: [UInt8] = []
-        appendSGR(to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
-    }
 
     /// Appends the SGR sequence that sets exactly this style (starting from a reset).
     func appendSGR(to bytes: inout [UInt8]) {
