@@ -215,20 +215,23 @@ public struct PlainShowcase {
             app.selectedTab.value = 1
             app.search.query.value = query
             clock.advance(by: .seconds(2)) { !app.search.isFetching.value && app.search.infoText.value != MovieSearchViewModel.hint }
-            clock.settle { !app.search.isFetching.value }
+            let answered = clock.settle { !app.search.isFetching.value }
             out += ["Movies › Search", "===============", "Query: \(query)"]
             if let info = app.search.infoText.value { out.append(info) }
             out += app.search.movies.value.enumerated().map { Self.movieLine($0.offset, $0.element) }
-            let failure = app.search.canRetry.value ? app.search.infoText.value : nil
+            let failure = app.search.canRetry.value ? app.search.infoText.value : answered ? nil : Self.noAnswer
             return PlainOutcome(output: out.joined(separator: "\n"), failure: failure)
         }
-        clock.settle { !app.list.isFetching.value }
+        let answered = clock.settle { !app.list.isFetching.value }
         out += ["Movies › \(app.list.segments[index])", String(repeating: "=", count: 9 + app.list.segments[index].count)]
         out.append(app.list.segments.enumerated().map { $0.offset == index ? "[\($0.element)]" : $0.element }.joined(separator: " | "))
         if let error = app.list.errorText.value { out.append(error) }
         out += app.list.movies.value.enumerated().map { Self.movieLine($0.offset, $0.element) }
-        return PlainOutcome(output: out.joined(separator: "\n"), failure: app.list.errorText.value)
+        return PlainOutcome(output: out.joined(separator: "\n"), failure: app.list.errorText.value ?? (answered ? nil : Self.noAnswer))
     }
+
+    /// A live request still running when plain mode stops waiting.
+    static let noAnswer = "TMDb did not answer within 30 s."
 
     static func movieLine(_ index: Int, _ cell: MovieCellViewModel) -> String {
         String(format: "%2d. ", index + 1) + "\(cell.title)  \(cell.ratingText)  (\(cell.releaseDateText))"
@@ -338,13 +341,17 @@ final class PlainClock: Sendable {
         virtual?.cancelAll()
     }
 
-    /// Lets time pass until nothing is scheduled (virtual) or `done` holds (live, 30 s at most).
-    func settle(_ done: () -> Bool) {
+    /// Lets time pass until nothing is scheduled (virtual) or `done` holds (live, 30 s at most),
+    /// and returns whether `done` holds: `false` means the answer did not come in time (a server
+    /// that trickles bytes never trips the HTTP timeout, which counts silence only).
+    @discardableResult
+    func settle(_ done: () -> Bool) -> Bool {
         if let virtual {
             virtual.advance(by: .seconds(30))
-            return
+        } else {
+            wait(seconds: 30, until: done)
         }
-        wait(seconds: 30, until: done)
+        return done()
     }
 
     /// Lets `duration` pass (virtual), or waits until `done` or `duration` (live).
