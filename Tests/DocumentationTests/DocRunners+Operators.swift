@@ -131,10 +131,10 @@ extension DocRunners {
             let source = scheduler.hot(diagram.input())
             return ["whileActive": scheduler.marbles(of: source.signal.forward(whileActive: lifecycle))]
         },
-        "ViewModelLifecycle.swift#untilLeft": { diagram in
+        "ViewModelLifecycle.swift#untilInactive": { diagram in
             let (scheduler, lifecycle) = lifecycle(following: diagram)
             let source = scheduler.cold(diagram.input())
-            return ["untilLeft": scheduler.marbles(of: source.signal.take(untilInactive: lifecycle))]
+            return ["untilInactive": scheduler.marbles(of: source.signal.take(untilInactive: lifecycle))]
         },
         "GroupBy.swift#u": { diagram in
             // One scheduler per line: each line subscribes to the cold source at time zero.

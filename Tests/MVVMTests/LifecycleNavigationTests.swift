@@ -184,4 +184,20 @@ import Testing
         recording.dispose()
         navigator.close()
     }
+
+    /// `pop(_:)` pops only the view model it names, checked with the push under one lock: when
+    /// another push came first, the newcomer stays (the view layer's orphan removal relies on it).
+    @Test func popOfANamedViewModelNeverPopsAnother() {
+        let root = Screen("root"), orphan = Screen("orphan"), newcomer = Screen("newcomer")
+        let navigator = Navigator(root: root)
+        defer { navigator.close() }
+        navigator.push(orphan)
+        navigator.push(newcomer)
+        #expect(!navigator.pop(orphan), "not on top: nothing popped")
+        #expect(navigator.stack(of: Screen.self).map(\.name) == ["root", "orphan", "newcomer"])
+        navigator.pop()
+        #expect(navigator.pop(orphan))
+        #expect(navigator.stack(of: Screen.self).map(\.name) == ["root"])
+        #expect(!navigator.pop(root), "the first screen stays")
+    }
 }

@@ -164,7 +164,7 @@ extension Action where Input == Void {
 extension Signal where Failure == Never {
     /// Applies `action` with each value, as a button applies it with a tap: a value that comes
     /// while the action is disabled or running is dropped (ReactiveSwift's `action <~ signal`).
-    /// The results arrive on the action's `values` and `errors`.
+    /// The results arrive on the action's `outputs` and `errors`.
     ///
     /// ```swift
     /// addButtonTaps.map { _ in () }.bind(to: viewModel.add)

@@ -66,9 +66,9 @@ extension Signal {
     /// page load), and its answer never arrives.
     ///
     /// ```text
-    /// active:      T---F--
-    /// self:        -a---b-|
-    /// untilLeft:   -a--|
+    /// active:         T---F--
+    /// self:           -a---b-|
+    /// untilInactive:  -a--|
     /// ```
     ///
     /// Only the change to inactive ends it: a stream subscribed while the view model is

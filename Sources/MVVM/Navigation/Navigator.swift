@@ -46,7 +46,9 @@ public protocol ViewModelLifecycleOwner: AnyObject, Sendable {
 /// **Order.** Changes are delivered (and lifecycles switched) one at a time, in the order the
 /// stack changed, whatever threads pushed and popped. A push or pop made while changes are
 /// being delivered (from an observer, or from another thread at that moment) returns at once;
-/// the thread delivering delivers it next. Navigation is rare, so this hand-over stays small.
+/// the thread delivering delivers it next, so lifecycle and `changes` observers run on
+/// whichever thread is delivering. Navigation is rare, so this hand-over stays small; it is not
+/// bounded if other threads push without pause.
 public final class Navigator: NavigationService {
     private struct Pending {
         var change: NavigationChange
@@ -59,7 +61,7 @@ public final class Navigator: NavigationService {
         var stack: [any AnyObject & Sendable]? = []
         var pending: [Pending] = []
         var delivering = false
-        var completed = false
+        var completionPending = false
     }
 
     private let state: Locked<State>
@@ -92,27 +94,37 @@ public final class Navigator: NavigationService {
     }
 
     public func push(_ viewModel: any AnyObject & Sendable) {
-        change { stack in
-            stack.append(viewModel)
-            return Pending(change: .pushed(viewModel), deactivate: Array(stack.dropLast().suffix(1)), activate: viewModel)
-        }
+        _ = push(viewModel, if: { _ in true })
     }
 
     @discardableResult
     public func push(_ viewModel: any AnyObject & Sendable, from sender: AnyObject) -> Bool {
-        change { stack in
-            guard let top = stack.last, top === sender else { return nil }
-            stack.append(viewModel)
-            return Pending(change: .pushed(viewModel), deactivate: [top], activate: viewModel)
-        }
+        push(viewModel, if: { $0 === sender })
     }
 
     @discardableResult
     public func push(_ viewModel: any AnyObject & Sendable, whileActive lifecycle: ViewModelLifecycle) -> Bool {
+        push(viewModel, if: { ($0 as? any ViewModelLifecycleOwner)?.lifecycle === lifecycle })
+    }
+
+    /// Pushes if `accepts` holds for the current top (nil on an empty stack), under the lock.
+    private func push(_ viewModel: any AnyObject & Sendable, if accepts: (AnyObject?) -> Bool) -> Bool {
         change { stack in
-            guard let top = stack.last, (top as? any ViewModelLifecycleOwner)?.lifecycle === lifecycle else { return nil }
+            let top = stack.last
+            guard accepts(top) else { return nil }
             stack.append(viewModel)
-            return Pending(change: .pushed(viewModel), deactivate: [top], activate: viewModel)
+            return Pending(change: .pushed(viewModel), deactivate: top.map { [$0] } ?? [], activate: viewModel)
+        }
+    }
+
+    /// Pops `viewModel` if it is the visible one (checked under the lock, so a push from
+    /// another thread in between is never popped instead); returns whether it was.
+    @discardableResult
+    public func pop(_ viewModel: AnyObject) -> Bool {
+        change { stack in
+            guard stack.count > 1, let top = stack.last, top === viewModel else { return nil }
+            let popped = stack.removeLast()
+            return Pending(change: .popped(popped), deactivate: [popped], activate: stack.last)
         }
     }
 
@@ -125,7 +137,9 @@ public final class Navigator: NavigationService {
     }
 
     /// Ends navigation: removes every view model, the root included (newest first, each
-    /// reported as `.popped` and deactivated), and completes ``changes``.
+    /// reported as `.popped` and deactivated), and completes ``changes``. If another thread is
+    /// delivering changes at that moment, that thread delivers these too, so `close()` may
+    /// return before they are delivered; the stack is empty, and pushes ignored, at once.
     ///
     /// View models usually hold the navigator they push with, so a navigator and its stack form
     /// a reference cycle that lasts as long as the app. Close it when the navigation ends before
@@ -138,7 +152,7 @@ public final class Navigator: NavigationService {
             for viewModel in stack.reversed() {
                 state.pending.append(Pending(change: .popped(viewModel), deactivate: [viewModel], activate: nil))
             }
-            state.completed = true
+            state.completionPending = true
             return Self.claim(&state)
         }
         if deliver { deliverPending() }
@@ -183,8 +197,8 @@ public final class Navigator: NavigationService {
         }
         let complete = state.withLock { state -> Bool in
             // Completed once, by whichever delivery finds the closed navigator drained.
-            guard state.completed, state.stack == nil, !state.delivering, state.pending.isEmpty else { return false }
-            state.completed = false
+            guard state.completionPending, state.stack == nil, !state.delivering, state.pending.isEmpty else { return false }
+            state.completionPending = false
             return true
         }
         if complete { changesSubject.sendCompleted() }

@@ -67,9 +67,13 @@ public final class NavigationStack: View {
     /// A view model whose type has no screen is reported in a dialog naming the type (and how to
     /// register it) and popped from the navigator, so the user stays where they were.
     public func bind(to navigator: Navigator, registry: ScreenRegistry<Page>) {
-        for viewModel in navigator.stack { show(viewModel, registry: registry, navigator: navigator) }
-        onBack = { navigator.pop() }
         subscription?.dispose()
+        // The pages a previous binding (or `init(root:)`) made give way to the navigator's.
+        pages = []
+        owners = []
+        onBack = { navigator.pop() }
+        // Subscribe first, then take the stack: a push in between is then in both, and `show`
+        // skips a view model that already has its page.
         subscription = navigator.changes.take(during: lifetime).asDriver().drive { [weak self] change in
             guard let self else { return }
             switch change {
@@ -79,14 +83,16 @@ public final class NavigationStack: View {
                 if let index = self.owners.lastIndex(of: ObjectIdentifier(viewModel)) { self.remove(at: index) }
             }
         }
+        for viewModel in navigator.stack { show(viewModel, registry: registry, navigator: navigator) }
     }
 
     private func show(_ viewModel: any AnyObject & Sendable, registry: ScreenRegistry<Page>, navigator: Navigator) {
+        guard !owners.contains(ObjectIdentifier(viewModel)) else { return }
         do {
             push(try registry.screen(for: viewModel), owner: ObjectIdentifier(viewModel))
         } catch {
             host?.present(title: "No screen", message: error.description)
-            if navigator.top === viewModel { navigator.pop() }
+            navigator.pop(viewModel)
         }
     }
 

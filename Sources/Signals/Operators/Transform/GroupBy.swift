@@ -21,7 +21,7 @@ extension Signal {
     /// emitted before its first value is sent to it, so subscribing to `group.signal` when the
     /// group arrives receives every value of that key; a group's stream is hot, so a later
     /// subscriber sees only later values. When this stream completes or fails, every group does
-    /// the same, and then the result. `key` runs once per value, with no lock held.
+    /// the same, and then the result. `key` runs once per value, with no lock held (only the key's own `hash` and `==` run under the table's lock).
     ///
     /// The groups live on this stream's subscription: disposing the result ends the supply of
     /// every group (they receive nothing more, and do not complete).
@@ -32,7 +32,7 @@ extension Signal {
         return Signal<Group, Failure>({ (observer: Observer<Group, Failure>) -> any Disposable in
             // Events of the source arrive one at a time (the event grammar), so the table is
             // only read and written from one delivery at a time; the lock makes that visible
-            // to the compiler and to TSan. No user code runs under it.
+            // to the compiler and to TSan. No closure of the caller's runs under it.
             let groups = Locked<[Key: PublishSubject<Value, Failure>]>([:])
             return self.sink(
                 value: { value in

@@ -59,4 +59,26 @@ import Testing
         #expect(failures.value.sorted() == ["group 1", "group 2", "outer"])
         #expect(failures.value.last == "outer", "the groups first, then the result")
     }
+
+    /// As documented: disposing the result ends every group's supply; a group receives nothing
+    /// more, and does not complete.
+    @Test func disposingTheResultEndsEveryGroupsSupply() {
+        let source = PublishSubject<String, Never>()
+        let received = Locked<[String]>([])
+        let completed = Locked(false)
+        let groups = Locked<[any Disposable]>([])
+        let outer = source.signal.grouped { $0.count }.sink(value: { group in
+            let subscription = group.signal.sink(value: { value in received.withLock { $0.append(value) } },
+                                                 completion: { _ in completed.withLock { $0 = true } })
+            groups.withLock { $0.append(subscription) }
+        })
+        source.send("a")
+        outer.dispose()
+        source.send("b")
+        source.sendCompleted()
+        #expect(received.value == ["a"])
+        #expect(!completed.value)
+        #expect(source.subscriberCount == 0, "the source subscription ended with the result")
+        for group in groups.value { group.dispose() }
+    }
 }
