@@ -14,6 +14,9 @@ let package = Package(
         .library(name: "SignalsTesting", targets: ["SignalsTesting"]),
         .library(name: "MVVM", targets: ["MVVM"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
+        .library(name: "WebUI", targets: ["WebUI"]),
+        // For Web/ (the web package) only: the showcase's browser pages and what they need.
+        .library(name: "WebShowcaseKit", targets: ["WebShowcaseKit", "ShowcaseCore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,6 +31,9 @@ let package = Package(
         .target(name: "SignalsTesting", dependencies: ["Signals"], swiftSettings: strict),
         .target(name: "MVVM", dependencies: ["Signals"], swiftSettings: strict),
         .target(name: "TerminalUI", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
+        // The browser view layer, without its server (that lives in Web/, a package of its own,
+        // so a user of the libraries never resolves or builds it).
+        .target(name: "WebUI", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
         .testTarget(
             name: "SignalsTests",
             dependencies: ["Signals", "SignalsTesting", .product(name: "PropertyBased", package: "swift-property-based")],
@@ -35,6 +41,7 @@ let package = Package(
         ),
         .testTarget(name: "SignalsTestingTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strict),
         .testTarget(name: "MVVMTests", dependencies: ["MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
+        .testTarget(name: "WebUITests", dependencies: ["WebUI", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
         // Every marble diagram in the doc comments of Signals and MVVM, run (T-BEYOND2).
         .testTarget(name: "DocumentationTests", dependencies: ["Signals", "MVVM", "SignalsTesting"], swiftSettings: strict),
@@ -60,21 +67,41 @@ let package = Package(
         .testTarget(name: "TodoListTests", dependencies: ["TodoList", "MVVM", "Signals", "SignalsTesting"], path: "Examples/TodoList/Tests", swiftSettings: strict),
         // The showcase: every app's terminal screens and plain output (ShowcaseKit), and the
         // executable. Only these import a view layer.
+        // What both showcases share, with no view layer: the apps, their services, the launcher.
+        .target(
+            name: "ShowcaseCore",
+            dependencies: ["Signals", "MVVM", "LiveHTTP", "FlickrSearch", "PersonProfile", "Login", "MovieInfo", "GoodsCatalog"],
+            path: "Apps/Showcase/Sources/ShowcaseCore",
+            swiftSettings: strict
+        ),
+        // The browser pages of every app (served by Web/, the web package).
+        .target(
+            name: "WebShowcaseKit",
+            dependencies: ["ShowcaseCore", "WebUI", "Signals", "MVVM", "FlickrSearch", "PersonProfile", "Login", "MovieInfo", "GoodsCatalog"],
+            path: "Apps/Showcase/Sources/WebShowcaseKit",
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "WebShowcaseKitTests",
+            dependencies: ["WebShowcaseKit", "ShowcaseCore", "WebUI", "MVVM", "Signals", "SignalsTesting", "FlickrSearch"],
+            path: "Apps/Showcase/WebTests",
+            swiftSettings: strict
+        ),
         .target(
             name: "ShowcaseKit",
-            dependencies: ["Signals", "MVVM", "TerminalUI", "LiveHTTP", "FlickrSearch", "PersonProfile", "Login", "MovieInfo", "GoodsCatalog"],
+            dependencies: ["ShowcaseCore", "Signals", "MVVM", "TerminalUI", "LiveHTTP", "FlickrSearch", "PersonProfile", "Login", "MovieInfo", "GoodsCatalog"],
             path: "Apps/Showcase/Sources/ShowcaseKit",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "Showcase",
-            dependencies: ["ShowcaseKit", "TerminalUI", "LiveHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["ShowcaseKit", "ShowcaseCore", "TerminalUI", "LiveHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Apps/Showcase/Sources/Showcase",
             swiftSettings: strict
         ),
         .testTarget(
             name: "ShowcaseKitTests",
-            dependencies: ["ShowcaseKit", "TerminalUI", "MVVM", "Signals", "LiveHTTP", "LoopbackServer", "FlickrSearch", "GoodsCatalog", "Login", "MovieInfo"],
+            dependencies: ["ShowcaseKit", "ShowcaseCore", "TerminalUI", "MVVM", "Signals", "LiveHTTP", "LoopbackServer", "FlickrSearch", "GoodsCatalog", "Login", "MovieInfo"],
             path: "Apps/Showcase/Tests",
             swiftSettings: strict
         ),

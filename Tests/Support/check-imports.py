@@ -21,7 +21,7 @@ SYSTEM = {"Foundation", "FoundationNetworking", "FoundationEssentials", "Dispatc
 # A product's module name where it differs from the product's.
 PRODUCT_MODULES = {}
 VIEW_LAYERS = {"TerminalUI", "WebUI"}
-SHOWCASE = {"ShowcaseKit", "Showcase", "WebShowcase"}
+SHOWCASE = {"ShowcaseKit", "Showcase", "WebShowcaseKit", "WebShowcase"}
 IMPORT = re.compile(r"^\s*(?:@[\w]+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_]\w*)", re.M)
 
 targets = {t["name"]: t for t in package["targets"]}

@@ -1,5 +1,6 @@
 import FlickrSearch
 import MovieInfo
+import ShowcaseCore
 import ShowcaseKit
 import Testing
 

@@ -4,6 +4,7 @@ import LiveHTTP
 import Login
 import MovieInfo
 import MVVM
+import ShowcaseCore
 import ShowcaseKit
 import Signals
 import Testing

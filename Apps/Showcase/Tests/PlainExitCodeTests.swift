@@ -1,6 +1,7 @@
 import Foundation
 import LiveHTTP
 import LoopbackServer
+import ShowcaseCore
 import ShowcaseKit
 import Testing
 

@@ -1,4 +1,5 @@
 import LiveHTTP
+import ShowcaseCore
 import ShowcaseKit
 import Testing
 

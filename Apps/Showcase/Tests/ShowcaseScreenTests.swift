@@ -1,5 +1,6 @@
 import LiveHTTP
 import MVVM
+import ShowcaseCore
 import ShowcaseKit
 import Signals
 import Testing

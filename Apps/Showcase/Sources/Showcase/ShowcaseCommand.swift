@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LiveHTTP
+import ShowcaseCore
 import ShowcaseKit
 import TerminalUI
 

@@ -5,6 +5,7 @@ import Login
 import MVVM
 import PersonProfile
 import MovieInfo
+import ShowcaseCore
 import Signals
 import TerminalUI
 

@@ -6,6 +6,7 @@ import Login
 import MVVM
 import MovieInfo
 import PersonProfile
+import ShowcaseCore
 import Signals
 import TerminalUI
 

@@ -5,6 +5,7 @@ import Login
 import MVVM
 import MovieInfo
 import PersonProfile
+import ShowcaseCore
 import Signals
 import TerminalUI
 

@@ -46,6 +46,10 @@ public enum ServiceMode: Sendable, Equatable {
 /// What went wrong choosing the services, with what to do.
 public struct ServiceSetupError: Error, CustomStringConvertible, Equatable {
     public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }
 
 /// Builds each app's services: the embedded catalogs by default, the live clients when asked.

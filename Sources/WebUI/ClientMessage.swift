@@ -1,0 +1,111 @@
+import Foundation
+
+/// What the browser said about an element.
+public enum ClientEvent: Sendable, Equatable {
+    /// A text field's whole new value.
+    case input(String)
+    /// A click (or Enter/Space on a focused control).
+    case click
+    /// Enter in a text field.
+    case submit
+    /// The rows of a list now on screen (indices, first through last).
+    case visible(ClosedRange<Int>)
+    /// The end of a list came into view.
+    case reachedEnd
+}
+
+/// A message from the browser, checked. Everything from the page is untrusted: a message that is
+/// too big, not JSON, of an unknown kind, or missing what its kind needs is a
+/// ``ClientMessageError`` saying why, never a crash.
+public enum ClientMessage: Sendable, Equatable {
+    /// The first message on a connection: the session it is for, and the last frame the page
+    /// applied (`nil` on a fresh page).
+    case hello(session: String, lastFrame: Int?)
+    /// An event for an element; `sequence` is the page's count of its own messages, echoed back
+    /// as the acknowledgement.
+    case event(id: String, ClientEvent, sequence: Int?)
+    /// The browser went back in its history to `depth` screens.
+    case back(depth: Int, sequence: Int?)
+    /// The tab is closing: dispose the session now.
+    case bye
+
+    /// The largest message accepted, in bytes.
+    public static let maximumSize = 64 * 1024
+    /// The longest text value accepted, in characters.
+    public static let maximumValueLength = 10_000
+
+    private struct Wire: Decodable {
+        var t: String
+        var s: String?
+        var id: String?
+        var v: String?
+        var n: Int?
+        var q: Int?
+        var f: Int?
+        var l: Int?
+        var d: Int?
+    }
+
+    /// Parses and checks a message; `session` is the connection's session (a message naming
+    /// another is refused).
+    public static func parse(_ text: String, session: String? = nil) throws(ClientMessageError) -> ClientMessage {
+        guard text.utf8.count <= maximumSize else { throw .tooLarge(text.utf8.count) }
+        let wire: Wire
+        do {
+            wire = try JSONDecoder().decode(Wire.self, from: Data(text.utf8))
+        } catch {
+            throw .malformed("not a JSON object with a string \"t\"")
+        }
+        if let session, let named = wire.s, named != session { throw .otherSession }
+        if let n = wire.n, n < 0 { throw .malformed("negative sequence number") }
+        switch wire.t {
+        case "hello":
+            guard let s = wire.s, !s.isEmpty, s.count <= 64 else { throw .malformed("hello without a session id") }
+            return .hello(session: s, lastFrame: wire.q)
+        case "bye":
+            return .bye
+        case "b":
+            guard let depth = wire.d, depth >= 1 else { throw .malformed("back without a depth ≥ 1") }
+            return .back(depth: depth, sequence: wire.n)
+        case "i", "c", "s", "v", "e":
+            guard let id = wire.id, !id.isEmpty, id.count <= 32 else { throw .malformed("\"\(wire.t)\" without an element id") }
+            let event: ClientEvent
+            switch wire.t {
+            case "i":
+                guard let value = wire.v else { throw .malformed("input without a value") }
+                guard value.count <= maximumValueLength else { throw .malformed("input value longer than \(maximumValueLength) characters") }
+                event = .input(value)
+            case "c": event = .click
+            case "s": event = .submit
+            case "v":
+                guard let first = wire.f, let last = wire.l, first >= 0, last >= first else { throw .malformed("visible rows without 0 ≤ f ≤ l") }
+                event = .visible(first...last)
+            default: event = .reachedEnd
+            }
+            return .event(id: id, event, sequence: wire.n)
+        default:
+            throw .malformed("unknown message kind \(JSON.string(String(wire.t.prefix(20))))")
+        }
+    }
+}
+
+/// Why a message from the browser was refused.
+public enum ClientMessageError: Error, Equatable, CustomStringConvertible {
+    case tooLarge(Int)
+    case malformed(String)
+    case otherSession
+    case unknownElement(String)
+    case notHandled(String, ClientEvent)
+    case unknownSession
+
+    public var description: String {
+        switch self {
+        case .tooLarge(let size): return "message of \(size) bytes is over the \(ClientMessage.maximumSize)-byte limit"
+        case .malformed(let why): return "malformed message: \(why)"
+        case .otherSession: return "message names another session than its connection's"
+        case .unknownElement(let id): return "no element \(JSON.string(String(id.prefix(32)))) on this page"
+        case .notHandled(let id, let event): return "element \(id) does not take \(event)"
+        case .unknownSession: return "unknown or expired session"
+        }
+    }
+}

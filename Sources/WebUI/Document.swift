@@ -1,0 +1,219 @@
+import Dispatch
+import MVVM
+import Signals
+
+/// The server's copy of one page: a tree of ``Element``s under ``root``, and the patches its
+/// changes make, sent as frames.
+///
+/// Changes made on the main actor are recorded as ``Patch``es and sent together as one frame at
+/// the end of the turn (or when ``flush()`` is called). A later change of the same text, value
+/// or attribute replaces the earlier patch in the same frame. Each frame has a number, so a page
+/// that reconnects says which frame it applied last.
+@MainActor
+public final class Document {
+    /// The page's content.
+    public let root: Element
+    /// Where dialogs go, above the content.
+    public let overlay: Element
+    private var elements: [String: Element] = [:]
+    private var nextID = 1
+    private var pending: [Patch] = []
+    private var pendingIndex: [String: Int] = [:]
+    private var flushScheduled = false
+    /// The number of the last frame made.
+    public private(set) var frameNumber = 0
+    /// The page's last message handled (its `n`), echoed in every frame.
+    public private(set) var acknowledged = 0
+    private var ackPending = false
+    /// Receives each frame (its number and JSON text).
+    var onFrame: ((Int, String) -> Void)?
+    /// When `true` (the default), a change schedules a flush at the end of the main actor's turn;
+    /// tests set it to `false` and call ``flush()``.
+    public var flushesAutomatically = true
+    /// The browser went back to a depth (its history); the navigation stack sets it.
+    public var onBack: ((Int) -> Void)?
+    /// The title and navigation depth last sent.
+    public private(set) var title = ""
+    public private(set) var depth = 1
+    /// Where refused messages are reported.
+    public var log: (String) -> Void = { _ in }
+
+    public init() {
+        root = Element("main", ["class": "app"])
+        overlay = Element("div", ["class": "overlay"])
+        attach(root)
+        attach(overlay)
+    }
+
+    // MARK: Tree
+
+    func attach(_ element: Element) {
+        let id = "e\(nextID)"
+        nextID += 1
+        element.didAttach(to: self, id: id)
+        elements[id] = element
+        for child in element.children { attach(child) }
+    }
+
+    func detach(_ element: Element) {
+        for child in element.children { detach(child) }
+        elements[element.id] = nil
+        element.didDetach()
+    }
+
+    /// The element with `id`, if it is on the page.
+    public func element(_ id: String) -> Element? {
+        elements[id]
+    }
+
+    /// How many elements the page has.
+    public var elementCount: Int { elements.count }
+
+    /// The page's body as HTML: the content and the overlay.
+    public var bodyHTML: String {
+        var out = ""
+        root.render(into: &out)
+        overlay.render(into: &out)
+        return out
+    }
+
+    // MARK: Patches
+
+    /// While above zero, changes record no patches (an element keeping its HTML in step with
+    /// what a patch of its own already says).
+    var muted = 0
+
+    func record(_ patch: Patch, for element: Element) {
+        guard muted == 0 else { return }
+        if let key = patch.key, let index = pendingIndex[key] {
+            pending[index] = patch
+        } else {
+            if patch.key == nil { pendingIndex.removeAll(keepingCapacity: true) }
+            if let key = patch.key { pendingIndex[key] = pending.count }
+            pending.append(patch)
+        }
+        scheduleFlush()
+    }
+
+    /// Sets the page's title and navigation depth (the browser's history follows).
+    public func setHistory(depth: Int, title: String) {
+        guard depth != self.depth || title != self.title else { return }
+        self.depth = depth
+        self.title = title
+        record(.history(depth: depth, title: title), for: root)
+    }
+
+    /// Moves the keyboard focus to `element`.
+    public func focus(_ element: Element) {
+        guard element.document === self else { return }
+        record(.focus(element.id), for: element)
+    }
+
+    /// Shows a dialog above the page; its button (or `Esc`) dismisses it and runs `onDismiss`.
+    public func present(title: String, message: String, button: String = "OK", onDismiss: (@MainActor () -> Void)? = nil) {
+        let dialog = Dialog(title: title, message: message, button: button)
+        dialog.onDismiss = { [weak dialog] in
+            dialog?.removeFromParent()
+            onDismiss?()
+        }
+        overlay.append(dialog)
+        focus(dialog.button)
+    }
+
+    /// The dialogs on screen.
+    public var dialogs: [Dialog] { overlay.children.compactMap { $0 as? Dialog } }
+
+    /// The patches not yet sent.
+    public var pendingPatches: [Patch] { pending }
+
+    private func scheduleFlush() {
+        guard flushesAutomatically, !flushScheduled else { return }
+        flushScheduled = true
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated {
+                self.flushScheduled = false
+                self.flush()
+            }
+        }
+    }
+
+    /// Sends the recorded patches (and the acknowledgement of the page's last message) as one
+    /// frame; returns its text, or `nil` when there was nothing to send.
+    @discardableResult
+    public func flush() -> String? {
+        guard !pending.isEmpty || ackPending else { return nil }
+        frameNumber += 1
+        var out = "{\"t\":\"p\",\"s\":\(frameNumber),\"a\":\(acknowledged),\"o\":["
+        for (index, patch) in pending.enumerated() {
+            if index > 0 { out += "," }
+            patch.encode(into: &out)
+        }
+        out += "]}"
+        pending.removeAll(keepingCapacity: true)
+        pendingIndex.removeAll(keepingCapacity: true)
+        ackPending = false
+        onFrame?(frameNumber, out)
+        return out
+    }
+
+    /// A frame that replaces the whole page: for a page that missed frames.
+    func resetFrame() -> String {
+        flush()
+        var out = "{\"t\":\"r\",\"s\":\(frameNumber),\"a\":\(acknowledged),\"d\":\(depth),\"title\":"
+        JSON.string(title, into: &out)
+        out += ",\"html\":"
+        JSON.string(bodyHTML, into: &out)
+        out += "}"
+        return out
+    }
+
+    // MARK: Events
+
+    /// Handles a checked message's event: the element with `id` answers it. The reply (the
+    /// patches it made and the acknowledgement) is flushed at once.
+    public func handle(_ message: ClientMessage) throws(ClientMessageError) {
+        switch message {
+        case .event(let id, let event, let sequence):
+            if let sequence {
+                guard sequence > acknowledged else { return }  // a resent message already handled
+                acknowledged = sequence
+                ackPending = true
+            }
+            defer { if flushesAutomatically { flush() } }
+            guard let target = elements[id] else { throw .unknownElement(id) }
+            var element: Element? = target
+            while let current = element {
+                if current.handle(event, target: target) { return }
+                element = current.parent
+            }
+            throw .notHandled(id, event)
+        case .back(let depth, let sequence):
+            if let sequence {
+                guard sequence > acknowledged else { return }
+                acknowledged = sequence
+                ackPending = true
+            }
+            defer { if flushesAutomatically { flush() } }
+            onBack?(depth)
+        case .hello, .bye:
+            break
+        }
+    }
+
+    /// The page as first sent: its body's HTML, and the frame number it stands for. Patches
+    /// recorded so far are in the HTML, so they are dropped.
+    public func render() -> (html: String, frame: Int) {
+        pending.removeAll()
+        pendingIndex.removeAll()
+        return (bodyHTML, frameNumber)
+    }
+
+    /// Takes every element off the page: their bindings end as they go.
+    func close() {
+        root.setChildren([])
+        overlay.setChildren([])
+        onBack = nil
+        pending.removeAll()
+        onFrame = nil
+    }
+}

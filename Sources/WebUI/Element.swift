@@ -1,0 +1,247 @@
+import MVVM
+import Signals
+
+/// A node of a page: an HTML element the server owns. Elements live on the main actor; each has
+/// an id in its ``Document``, a ``Lifetime`` and a ``DisposeBag``, so bindings to an element end
+/// when it goes away.
+///
+/// Changing an element on a page that is on screen records a patch (its text, an attribute, its
+/// children), which the document sends to the browser at the end of the main actor's turn; the
+/// browser never receives the whole page again. A widget subclass answers the browser's events
+/// for it in ``handle(_:)``.
+@MainActor
+open class Element: LifetimeOwner {
+    private nonisolated let lifetimeToken = Lifetime.Token()
+    nonisolated public var lifetime: Lifetime { lifetimeToken.lifetime }
+    /// Subscriptions that live exactly as long as the element: put an element's wiring here.
+    public nonisolated let bag = DisposeBag()
+
+    /// The HTML tag.
+    public let tag: String
+    /// The id in the page (`e` and a number), given when the element joins a document.
+    public private(set) var id = ""
+    public private(set) var children: [Element] = []
+    public private(set) weak var parent: Element?
+    /// The document the element is on, if it is on one.
+    public private(set) weak var document: Document?
+    private var attributes: [(name: String, value: String)] = []
+    private var textContent: String?
+
+    /// An element `<tag>` with `attributes`, and text if given (an element with text has no
+    /// children).
+    public init(_ tag: String, _ attributes: [String: String] = [:], text: String? = nil, children: [Element] = []) {
+        self.tag = tag
+        self.attributes = attributes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        self.textContent = text
+        for child in children { append(child) }
+    }
+
+    // MARK: Content
+
+    /// The element's text; setting it replaces its children.
+    public var text: String {
+        get { textContent ?? "" }
+        set {
+            guard textContent != newValue || !children.isEmpty else { return }
+            if !children.isEmpty { detach(children); children = [] }
+            textContent = newValue
+            document?.record(.text(id, newValue), for: self)
+        }
+    }
+
+    /// The value of attribute `name`, if set.
+    public func attribute(_ name: String) -> String? {
+        attributes.first { $0.name == name }?.value
+    }
+
+    /// Sets attribute `name` (`nil` removes it).
+    public func setAttribute(_ name: String, _ value: String?) {
+        if let index = attributes.firstIndex(where: { $0.name == name }) {
+            guard attributes[index].value != value else { return }
+            if let value { attributes[index].value = value } else { attributes.remove(at: index) }
+        } else {
+            guard let value else { return }
+            attributes.append((name, value))
+        }
+        document?.record(.attribute(id, name, value), for: self)
+    }
+
+    /// Sets or removes a boolean attribute (`disabled`, `hidden`).
+    public func setFlag(_ name: String, _ isOn: Bool) {
+        setAttribute(name, isOn ? "" : nil)
+    }
+
+    /// Whether the element is hidden (the `hidden` attribute).
+    public var isHidden: Bool {
+        get { attribute("hidden") != nil }
+        set { setFlag("hidden", newValue) }
+    }
+
+    /// Adds `child` at the end.
+    public func append(_ child: Element) {
+        guard textContent == nil else { return setChildren([child]) }
+        child.removeFromParent()
+        child.parent = self
+        children.append(child)
+        if let document {
+            document.attach(child)
+            document.record(.append(id, child.html), for: self)
+        }
+    }
+
+    /// Replaces every child.
+    public func setChildren(_ elements: [Element]) {
+        for element in elements { element.removeFromParent() }
+        detach(children)
+        textContent = nil
+        children = elements
+        for element in elements {
+            element.parent = self
+            if let document { document.attach(element) }
+        }
+        document?.record(.children(id, childrenHTML), for: self)
+    }
+
+    /// Replaces the child at `index` with `element`: one patch for that child.
+    public func replaceChild(at index: Int, with element: Element) {
+        let old = children[index]
+        element.removeFromParent()
+        let oldID = old.id
+        detach([old])
+        element.parent = self
+        children[index] = element
+        if let document {
+            document.attach(element)
+            document.record(.replace(oldID, element.html), for: self)
+        }
+    }
+
+    /// Removes the children from `index` on: one patch per child.
+    public func removeChildren(from index: Int) {
+        guard index < children.count else { return }
+        let removed = Array(children[index...])
+        children.removeSubrange(index...)
+        for child in removed {
+            let oldID = child.id
+            detach([child])
+            document?.record(.remove(oldID), for: self)
+        }
+    }
+
+    /// Takes the element off its parent.
+    public func removeFromParent() {
+        guard let parent else { return }
+        guard let index = parent.children.firstIndex(where: { $0 === self }) else { return }
+        let oldID = id
+        parent.children.remove(at: index)
+        parent.detach([self])
+        parent.document?.record(.remove(oldID), for: parent)
+    }
+
+    private func detach(_ elements: [Element]) {
+        for element in elements {
+            element.parent = nil
+            document?.detach(element)
+        }
+    }
+
+    // MARK: Document
+
+    func didAttach(to document: Document, id: String) {
+        self.document = document
+        self.id = id
+    }
+
+    func didDetach() {
+        document = nil
+        id = ""
+    }
+
+    // MARK: Events
+
+    /// Answers an event from the browser for `target`, this element or one inside it (events
+    /// go to the target first, then to each element around it, until one takes it); returns
+    /// `false` if the element does not take it.
+    open func handle(_ event: ClientEvent, target: Element) -> Bool {
+        false
+    }
+
+    // MARK: HTML
+
+    /// The element as HTML, with its id.
+    public var html: String {
+        var out = ""
+        render(into: &out)
+        return out
+    }
+
+    var childrenHTML: String {
+        var out = ""
+        for child in children { child.render(into: &out) }
+        return out
+    }
+
+    func render(into out: inout String) {
+        out += "<"
+        out += tag
+        if !id.isEmpty {
+            out += " id=\""
+            out += id
+            out += "\""
+        }
+        for attribute in attributes {
+            out += " "
+            out += attribute.name
+            if !attribute.value.isEmpty || !HTML.booleanAttributes.contains(attribute.name) {
+                out += "=\""
+                HTML.escape(attribute.value, into: &out)
+                out += "\""
+            }
+        }
+        out += ">"
+        guard !HTML.voidElements.contains(tag) else { return }
+        if let textContent {
+            HTML.escape(textContent, into: &out)
+        } else {
+            for child in children { child.render(into: &out) }
+        }
+        out += "</"
+        out += tag
+        out += ">"
+    }
+}
+
+/// HTML text and attribute escaping.
+public enum HTML {
+    static let voidElements: Set<String> = ["img", "input", "br", "hr", "meta", "link"]
+    static let booleanAttributes: Set<String> = ["disabled", "hidden", "checked", "autofocus", "readonly"]
+
+    /// `text` with `&`, `<`, `>`, `"` and `'` escaped: safe in text and in quoted attributes.
+    public static func escape(_ text: String) -> String {
+        var out = ""
+        escape(text, into: &out)
+        return out
+    }
+
+    static func escape(_ text: String, into out: inout String) {
+        var needs = false
+        for byte in text.utf8 where byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x27 {
+            needs = true
+            break
+        }
+        guard needs else {
+            out += text
+            return
+        }
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+}

@@ -1,0 +1,315 @@
+/// The HTML document a tab first gets, and the two files it loads: the client script (which
+/// applies patches and sends events back) and the stylesheet. Written by hand: no framework, no
+/// build step.
+public enum PageShell {
+    /// The whole first page of `session`: its content rendered to HTML, the session id and the
+    /// frame the HTML stands for.
+    @MainActor
+    public static func html(for session: WebSession, lang: String = "en") -> String {
+        let (body, frame) = session.document.render()
+        let document = session.document
+        return """
+        <!doctype html>
+        <html lang="\(HTML.escape(lang))"><head><meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>\(HTML.escape(document.title))</title>
+        <link rel="stylesheet" href="/mvvm.css">
+        </head>
+        <body data-session="\(HTML.escape(session.id))" data-frame="\(frame)" data-depth="\(document.depth)">
+        <div id="connection" class="connection" role="status" hidden></div>
+        <div id="root">\(body)</div>
+        <script src="/mvvm.js"></script>
+        </body></html>
+        """
+    }
+
+    /// The client: about 250 lines of plain JavaScript.
+    public static let script = #"""
+    (() => {
+      'use strict';
+      const body = document.body;
+      const session = body.dataset.session;
+      const root = document.getElementById('root');
+      const banner = document.getElementById('connection');
+      let frame = +body.dataset.frame;
+      let depth = +body.dataset.depth;
+      let seq = 0;
+      let unacked = [];               // {n, text, id, kind}: sent, not yet acknowledged
+      const sentAt = new Map();       // n -> performance.now() when sent
+      const stats = { latencies: [], bytesOut: 0, bytesIn: 0, frames: 0, resets: 0, applied: 0 };
+      let ws = null, retry = 0, closing = false, expired = false;
+      const listState = new Map();    // list id -> {f, l, endCount}
+
+      history.replaceState({ depth }, '');
+
+      function showBanner(text, reload) {
+        if (!text) { banner.hidden = true; banner.textContent = ''; return; }
+        banner.textContent = text + ' ';
+        if (reload) {
+          const button = document.createElement('button');
+          button.textContent = 'Reload';
+          button.onclick = () => location.reload();
+          banner.appendChild(button);
+        }
+        banner.hidden = false;
+      }
+
+      function connect() {
+        if (closing || expired) return;
+        const socket = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+        ws = socket;
+        socket.onopen = () => {
+          retry = 0;
+          rawSend(JSON.stringify({ t: 'hello', s: session, q: frame }));
+          for (const m of unacked) rawSend(m.text);     // in order; the server skips handled ones
+          showBanner(null);
+        };
+        socket.onmessage = (event) => {
+          stats.bytesIn += event.data.length;
+          let message;
+          try { message = JSON.parse(event.data); } catch (e) { console.error('bad frame', e); return; }
+          receive(message);
+        };
+        socket.onclose = () => {
+          if (ws === socket) ws = null;
+          if (closing || expired) return;
+          showBanner('Connection lost. Reconnecting…');
+          setTimeout(connect, Math.min(3000, 100 * Math.pow(2, retry++)));
+        };
+      }
+
+      function rawSend(text) {
+        if (ws && ws.readyState === 1) { ws.send(text); stats.bytesOut += text.length; }
+      }
+
+      function send(message) {
+        message.n = ++seq;
+        const text = JSON.stringify(message);
+        if (message.t === 'i') unacked = unacked.filter((m) => !(m.kind === 'i' && m.id === message.id) || m.sent);
+        unacked.push({ n: seq, text, id: message.id, kind: message.t, sent: !!(ws && ws.readyState === 1) });
+        sentAt.set(seq, performance.now());
+        rawSend(text);
+      }
+
+      function acknowledge(a) {
+        if (unacked.length && unacked[0].n <= a) unacked = unacked.filter((m) => m.n > a);
+        const now = performance.now();
+        for (const [n, t] of sentAt) {
+          if (n > a) break;
+          stats.latencies.push(now - t);
+          sentAt.delete(n);
+        }
+      }
+
+      function pendingInput(id, after) {
+        return unacked.some((m) => m.kind === 'i' && m.id === id && m.n > after);
+      }
+
+      function receive(m) {
+        if (m.t === 'p') {
+          if (m.s <= frame) return;                    // a frame already applied
+          frame = m.s;
+          for (const op of m.o) apply(op, m.a);
+          stats.frames++;
+          stats.applied += m.o.length;
+          acknowledge(m.a);
+          afterChange();
+        } else if (m.t === 'r') {
+          reset(m);
+        } else if (m.t === 'x') {
+          expired = true;
+          showBanner(m.why || 'This page\u2019s session has ended.', true);
+        }
+      }
+
+      function apply(op, ack) {
+        if (op[0] === 'h') { setDepth(op[1], op[2]); return; }
+        const el = document.getElementById(op[1]);
+        if (!el) return;
+        switch (op[0]) {
+          case 't': el.textContent = op[2]; break;
+          case 'a': if (op[3] === null) el.removeAttribute(op[2]); else el.setAttribute(op[2], op[3]); break;
+          case 'v': if (!pendingInput(op[1], ack) && el.value !== op[2]) el.value = op[2]; break;
+          case 'c': el.innerHTML = op[2]; break;
+          case '+': el.insertAdjacentHTML('beforeend', op[2]); break;
+          case 'r': el.outerHTML = op[2]; break;
+          case '-': el.remove(); break;
+          case 'f': el.focus(); break;
+        }
+      }
+
+      function reset(m) {
+        // Keep what the user typed: fields with edits the server has not acknowledged, and
+        // password fields (their value is never in the HTML).
+        const keep = new Map();
+        for (const input of root.querySelectorAll('input[id]')) {
+          if (input.type === 'password' || pendingInput(input.id, m.a)) keep.set(input.id, input.value);
+        }
+        const focused = document.activeElement && document.activeElement.id;
+        const selection = focused && document.activeElement.selectionStart;
+        root.innerHTML = m.html;
+        for (const [id, value] of keep) { const el = document.getElementById(id); if (el) el.value = value; }
+        if (focused) {
+          const el = document.getElementById(focused);
+          if (el) { el.focus(); if (selection != null && el.setSelectionRange) el.setSelectionRange(selection, selection); }
+        }
+        frame = m.s;
+        stats.resets++;
+        setDepth(m.d, m.title);
+        acknowledge(m.a);
+        listState.clear();
+        afterChange();
+      }
+
+      function setDepth(d, title) {
+        document.title = title;
+        const current = (history.state && history.state.depth) || 1;
+        depth = d;
+        if (d > current) {
+          for (let i = current + 1; i <= d; i++) history.pushState({ depth: i }, '');
+        } else if (d < current) {
+          history.go(d - current);
+        }
+      }
+
+      window.addEventListener('popstate', (event) => {
+        const d = (event.state && event.state.depth) || 1;
+        if (d < depth) send({ t: 'b', d });
+        else if (d > depth) history.go(depth - d);    // no forward: those pages are gone
+      });
+
+      document.addEventListener('input', (event) => {
+        const el = event.target;
+        if (el.id && el.tagName === 'INPUT') send({ t: 'i', id: el.id, v: el.value });
+      });
+
+      function clickable(target) {
+        const el = target.closest && target.closest('button[id], [data-click][id], [role=tab]');
+        if (!el || el.disabled || el.getAttribute('aria-busy') === 'true' || !root.contains(el)) return null;
+        return el;
+      }
+
+      document.addEventListener('click', (event) => {
+        const el = clickable(event.target);
+        if (el) send({ t: 'c', id: el.id });
+      });
+
+      document.addEventListener('keydown', (event) => {
+        const el = event.target;
+        if (event.key === 'Enter' && el.tagName === 'INPUT' && el.id) {
+          send({ t: 's', id: el.id });
+        } else if ((event.key === 'Enter' || event.key === ' ') && el.hasAttribute && el.hasAttribute('data-click') && el.id) {
+          event.preventDefault();
+          send({ t: 'c', id: el.id });
+        } else if (event.key === 'Escape') {
+          const dialog = root.querySelector('.dialog button');
+          if (dialog) send({ t: 'c', id: dialog.id });
+          else if (depth > 1) history.back();
+        }
+      });
+
+      // Lists: which rows are on screen, and whether the end is in view.
+      let checkScheduled = false;
+      function afterChange() {
+        if (checkScheduled) return;
+        checkScheduled = true;
+        setTimeout(() => { checkScheduled = false; checkLists(); }, 120);
+      }
+      document.addEventListener('scroll', afterChange, true);
+      window.addEventListener('resize', afterChange);
+
+      function checkLists() {
+        const height = window.innerHeight;
+        for (const list of root.querySelectorAll('[data-list][id]')) {
+          if (list.offsetParent === null) continue;     // hidden (another tab)
+          const rows = list.querySelectorAll(':scope > ul > li');
+          const state = listState.get(list.id) || { f: -1, l: -1, endCount: -1 };
+          listState.set(list.id, state);
+          let first = -1, last = -1;
+          for (let i = 0; i < rows.length; i++) {
+            const r = rows[i].getBoundingClientRect();
+            if (r.bottom < 0) continue;
+            if (r.top > height) break;
+            if (first < 0) first = i;
+            last = i;
+          }
+          if (first >= 0 && (first !== state.f || last !== state.l)) {
+            state.f = first; state.l = last;
+            send({ t: 'v', id: list.id, f: first, l: last });
+          }
+          const end = list.querySelector(':scope > .list-end');
+          if (end && !end.hidden && end.getBoundingClientRect().top < height && state.endCount !== rows.length) {
+            state.endCount = rows.length;
+            send({ t: 'e', id: list.id });
+          }
+        }
+      }
+
+      window.addEventListener('pagehide', (event) => {
+        if (event.persisted) return;
+        closing = true;
+        rawSend(JSON.stringify({ t: 'bye' }));
+      });
+
+      // For tests and benchmarks: what the page measured.
+      window.mvvm = {
+        stats,
+        frame: () => frame,
+        pending: () => unacked.length,
+        drop: () => { if (ws) ws.close(); },
+      };
+
+      connect();
+      afterChange();
+    })();
+    """#
+
+    /// The stylesheet.
+    public static let stylesheet = #"""
+    :root { --fg: #1d1d1f; --dim: #6e6e73; --line: #d2d2d7; --accent: #0060df; --bg: #fbfbfd; --error: #c5221f; }
+    * { box-sizing: border-box; }
+    body { margin: 0; font: 16px/1.4 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", sans-serif; color: var(--fg); background: var(--bg); }
+    .app { max-width: 860px; margin: 0 auto; padding: 0 16px 48px; }
+    header { display: flex; align-items: center; gap: 12px; position: sticky; top: 0; background: var(--bg); border-bottom: 1px solid var(--line); padding: 12px 0; z-index: 1; }
+    h1 { font-size: 22px; margin: 0; }
+    h2 { font-size: 18px; margin: 0 0 8px; }
+    .page { padding-top: 16px; }
+    .col { display: flex; flex-direction: column; gap: 10px; }
+    .row { display: flex; flex-direction: row; gap: 10px; align-items: center; }
+    [hidden] { display: none !important; }
+    input { font: inherit; padding: 8px 10px; border: 1px solid var(--line); border-radius: 8px; min-width: 0; flex: 1; }
+    input:focus, button:focus-visible, li.row:focus-visible { outline: 2px solid var(--accent); outline-offset: 1px; }
+    button { font: inherit; padding: 7px 14px; border-radius: 8px; border: 1px solid var(--line); background: white; cursor: pointer; }
+    button.primary, button.button { background: var(--accent); color: white; border-color: var(--accent); }
+    button.back { background: none; color: var(--accent); border: none; padding: 4px 0; }
+    button:disabled { opacity: .45; cursor: default; }
+    button[aria-busy=true]::after { content: " …"; }
+    .dim, .detail, .empty, .hint { color: var(--dim); }
+    .error { color: var(--error); }
+    .title { font-weight: 600; }
+    .list ul.rows { list-style: none; margin: 0; padding: 0; border-top: 1px solid var(--line); }
+    .list li.row { display: flex; gap: 12px; align-items: center; padding: 8px 4px; border-bottom: 1px solid var(--line); cursor: pointer; }
+    .list li.row:hover { background: #f0f0f5; }
+    .row-text { display: flex; flex-direction: column; gap: 2px; min-width: 0; }
+    .row-text .detail { font-size: 14px; }
+    img.thumb { width: 75px; height: 75px; object-fit: cover; border-radius: 6px; background: #e5e5ea; flex: none; }
+    img.poster { width: 60px; height: 90px; object-fit: cover; border-radius: 4px; background: #e5e5ea; flex: none; }
+    img.photo { max-width: 100%; max-height: 70vh; border-radius: 8px; background: #e5e5ea; align-self: flex-start; }
+    img.poster-large { width: 185px; border-radius: 8px; background: #e5e5ea; }
+    .list-end { height: 1px; }
+    .segments, .tabs { display: flex; gap: 0; }
+    .segments button, .tabs button { background: white; color: var(--fg); border-radius: 0; margin-left: -1px; }
+    .segments button:first-child, .tabs button:first-child { border-radius: 8px 0 0 8px; }
+    .segments button:last-child, .tabs button:last-child { border-radius: 0 8px 8px 0; }
+    [role=tab][aria-selected=true] { background: var(--accent); color: white; border-color: var(--accent); }
+    .tabbar { display: flex; flex-direction: column; gap: 12px; }
+    .spinner { color: var(--dim); }
+    .spinner::before { content: ""; display: inline-block; width: 12px; height: 12px; margin-right: 8px; border: 2px solid var(--line); border-top-color: var(--accent); border-radius: 50%; animation: spin .8s linear infinite; vertical-align: -1px; }
+    @keyframes spin { to { transform: rotate(360deg); } }
+    .dialog { position: fixed; inset: 0; background: rgba(0,0,0,.35); display: flex; align-items: center; justify-content: center; z-index: 10; }
+    .dialog-box { background: white; border-radius: 12px; padding: 20px; max-width: 420px; box-shadow: 0 10px 40px rgba(0,0,0,.3); }
+    .connection { position: fixed; bottom: 12px; left: 50%; transform: translateX(-50%); background: #333; color: white; padding: 8px 14px; border-radius: 8px; z-index: 20; }
+    .card { border: 1px solid var(--line); border-radius: 10px; padding: 12px 16px; background: white; }
+    .badge { font-size: 12px; color: white; background: #8e8e93; border-radius: 4px; padding: 1px 6px; }
+    """#
+}

@@ -1,0 +1,117 @@
+/// One change to the page in the browser, addressed by element id.
+///
+/// On the wire each patch is a JSON array whose first item says what it is:
+/// `["t", id, text]` text, `["a", id, name, value or null]` attribute, `["v", id, value]` an
+/// input's value, `["c", id, html]` all children, `["+", id, html]` a child appended,
+/// `["r", id, html]` an element replaced, `["-", id]` an element removed, `["h", depth, title]`
+/// the navigation depth and title (for the browser's history), `["f", id]` focus.
+public enum Patch: Sendable, Equatable {
+    case text(String, String)
+    case attribute(String, String, String?)
+    case value(String, String)
+    case children(String, String)
+    case append(String, String)
+    case replace(String, String)
+    case remove(String)
+    case history(depth: Int, title: String)
+    case focus(String)
+
+    /// The element the patch is for (`nil` for the page as a whole).
+    public var elementID: String? {
+        switch self {
+        case .text(let id, _), .attribute(let id, _, _), .value(let id, _), .children(let id, _),
+             .append(let id, _), .replace(let id, _), .remove(let id), .focus(let id):
+            return id
+        case .history:
+            return nil
+        }
+    }
+
+    /// A later patch with the same key makes an earlier one useless.
+    var key: String? {
+        switch self {
+        case .text(let id, _): return "t" + id
+        case .attribute(let id, let name, _): return "a" + id + " " + name
+        case .value(let id, _): return "v" + id
+        case .history: return "h"
+        default: return nil
+        }
+    }
+
+    func encode(into out: inout String) {
+        switch self {
+        case .text(let id, let text): JSON.array(into: &out, "t", id, text)
+        case .attribute(let id, let name, let value):
+            out += "[\"a\","
+            JSON.string(id, into: &out); out += ","
+            JSON.string(name, into: &out); out += ","
+            if let value { JSON.string(value, into: &out) } else { out += "null" }
+            out += "]"
+        case .value(let id, let value): JSON.array(into: &out, "v", id, value)
+        case .children(let id, let html): JSON.array(into: &out, "c", id, html)
+        case .append(let id, let html): JSON.array(into: &out, "+", id, html)
+        case .replace(let id, let html): JSON.array(into: &out, "r", id, html)
+        case .remove(let id): JSON.array(into: &out, "-", id)
+        case .history(let depth, let title):
+            out += "[\"h\",\(depth),"
+            JSON.string(title, into: &out)
+            out += "]"
+        case .focus(let id): JSON.array(into: &out, "f", id)
+        }
+    }
+}
+
+/// JSON string writing (the patches are written by hand: they are the hot path).
+enum JSON {
+    static func array(into out: inout String, _ items: String...) {
+        out += "["
+        for (index, item) in items.enumerated() {
+            if index > 0 { out += "," }
+            string(item, into: &out)
+        }
+        out += "]"
+    }
+
+    /// `text` as a JSON string literal. Also escapes `<`, `>` and `&` and the line separators, so
+    /// the literal is safe inside an HTML `<script>` too.
+    static func string(_ text: String, into out: inout String) {
+        out += "\""
+        var plain = true
+        for byte in text.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C || byte == 0x3E || byte == 0x26 || byte >= 0xE2 {
+            plain = false
+            break
+        }
+        if plain {
+            out += text
+        } else {
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\""
+                case "\\": out += "\\\\"
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                case "\t": out += "\\t"
+                case "<": out += "\\u003c"
+                case ">": out += "\\u003e"
+                case "&": out += "\\u0026"
+                case "\u{2028}": out += "\\u2028"
+                case "\u{2029}": out += "\\u2029"
+                default:
+                    if scalar.value < 0x20 {
+                        let hex = String(scalar.value, radix: 16)
+                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    } else {
+                        out.unicodeScalars.append(scalar)
+                    }
+                }
+            }
+        }
+        out += "\""
+    }
+
+    static func string(_ text: String) -> String {
+        var out = ""
+        string(text, into: &out)
+        return out
+    }
+}

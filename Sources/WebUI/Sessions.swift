@@ -1,0 +1,234 @@
+import Dispatch
+import MVVM
+import Signals
+
+/// What a session keeps alive besides its page: the app's navigator, its view models. Closed
+/// with the session.
+@MainActor
+public protocol WebSessionContent: AnyObject {
+    /// Ends the app's work: close the navigator, dispose what the page does not own.
+    func close()
+}
+
+/// One browser tab: its ``Document``, the app behind it, and its connection.
+///
+/// A tab's first request makes the session and its page; the page then connects over a
+/// WebSocket and says `hello` with the session id and the last frame it applied. Frames made
+/// while no connection is open wait (up to ``WebSessions/Limits/framesKept``), and a page that
+/// reconnects gets the ones it missed, or the whole page again if they are gone. Messages it
+/// sent that were handled are acknowledged in every frame, so a page resends only those that
+/// were not.
+@MainActor
+public final class WebSession {
+    /// The session's id: random, and the only key to it.
+    public let id: String
+    public let document: Document
+    fileprivate var content: (any WebSessionContent)?
+    private var connection: (token: Int, send: @Sendable (String) -> Void)?
+    private var nextToken = 1
+    private var kept: [(number: Int, text: String)] = []
+    private var keptBytes = 0
+    private let limits: WebSessions.Limits
+    private let log: @Sendable (String) -> Void
+    fileprivate var onClose: (@MainActor (WebSession) -> Void)?
+    private var graceTimer = 0
+    /// Whether the session has been closed.
+    public private(set) var isClosed = false
+
+    init(id: String, limits: WebSessions.Limits, log: @escaping @Sendable (String) -> Void) {
+        self.id = id
+        self.limits = limits
+        self.log = log
+        document = Document()
+        document.log = { [id] message in log("session \(id.prefix(8)): \(message)") }
+        document.onFrame = { [weak self] number, text in self?.deliver(number, text) }
+    }
+
+    func start(_ content: any WebSessionContent) {
+        self.content = content
+    }
+
+    /// Whether a page is connected.
+    public var isConnected: Bool { connection != nil }
+
+    private func deliver(_ number: Int, _ text: String) {
+        kept.append((number, text))
+        keptBytes += text.utf8.count
+        while kept.count > limits.framesKept || keptBytes > limits.bytesKept, let first = kept.first {
+            keptBytes -= first.text.utf8.count
+            kept.removeFirst()
+        }
+        connection?.send(text)
+    }
+
+    /// Opens a connection that sends with `send`; the page's `hello` follows. A newer connection
+    /// replaces an older one (the page reconnected before the old socket was seen closed).
+    public func connect(send: @escaping @Sendable (String) -> Void) -> Int {
+        let token = nextToken
+        nextToken += 1
+        if connection != nil { log("session \(id.prefix(8)): a new connection replaces the old one") }
+        connection = (token, send)
+        graceTimer += 1
+        return token
+    }
+
+    /// The page's `hello`: sends what it missed since frame `lastFrame` (or the whole page).
+    func hello(lastFrame: Int?, token: Int) {
+        guard let connection, connection.token == token else { return }
+        document.flush()
+        let current = document.frameNumber
+        if let lastFrame, lastFrame == current {
+            return
+        } else if let lastFrame, lastFrame < current, let first = kept.first, first.number <= lastFrame + 1 {
+            for frame in kept where frame.number > lastFrame { connection.send(frame.text) }
+        } else {
+            connection.send(document.resetFrame())
+        }
+    }
+
+    /// A message from the connection `token`: checked, then handled. A refused message is
+    /// logged with its reason and otherwise ignored.
+    public func receive(_ text: String, token: Int) {
+        guard let connection, connection.token == token, !isClosed else { return }
+        do {
+            let message = try ClientMessage.parse(text, session: id)
+            switch message {
+            case .hello(let session, let lastFrame):
+                guard session == id else { throw ClientMessageError.otherSession }
+                hello(lastFrame: lastFrame, token: token)
+            case .bye:
+                close()
+            case .event, .back:
+                try document.handle(message)
+            }
+        } catch let error as ClientMessageError {
+            document.log("refused: \(error.description)")
+        } catch {
+            document.log("refused: \(error)")
+        }
+    }
+
+    /// The connection `token` closed: unless the page reconnects within the grace period, the
+    /// session closes.
+    public func disconnect(token: Int) {
+        guard let connection, connection.token == token else { return }
+        self.connection = nil
+        graceTimer += 1
+        let timer = graceTimer
+        let grace = limits.reconnectGrace
+        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(Int(grace.components.seconds * 1000 + grace.components.attoseconds / 1_000_000_000_000_000))) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.graceTimer == timer, self.connection == nil else { return }
+                self.close()
+            }
+        }
+    }
+
+    /// Closes the session: its page's elements go (and their bindings end), the app's content is
+    /// closed and let go.
+    public func close() {
+        guard !isClosed else { return }
+        isClosed = true
+        connection = nil
+        kept = []
+        document.close()
+        content?.close()
+        onClose?(self)
+        onClose = nil
+        content = nil
+    }
+}
+
+/// The sessions of a server: one per browser tab.
+@MainActor
+public final class WebSessions {
+    public struct Limits: Sendable {
+        /// How many sessions may be open at once; a new tab beyond it is refused.
+        public var sessions = 200
+        /// How long a session waits for its page to reconnect.
+        public var reconnectGrace: Duration = .seconds(30)
+        /// Frames kept for a page that reconnects.
+        public var framesKept = 256
+        public var bytesKept = 1 << 20
+
+        public init(sessions: Int = 200, reconnectGrace: Duration = .seconds(30)) {
+            self.sessions = sessions
+            self.reconnectGrace = reconnectGrace
+        }
+    }
+
+    private var sessions: [String: WebSession] = [:]
+    private let make: @MainActor (Document) -> any WebSessionContent
+    public let limits: Limits
+    public let log: @Sendable (String) -> Void
+    /// Sessions closed so far, and those closed whose app content or page has not been freed.
+    public private(set) var closedCount = 0
+    private var closedWatch: [WeakSessionParts] = []
+
+    /// Sessions whose content `make` builds on each new page's document.
+    public init(limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void = { _ in }, make: @escaping @MainActor (Document) -> any WebSessionContent) {
+        self.limits = limits
+        self.log = log
+        self.make = make
+    }
+
+    /// Starts a session for a new tab; `nil` when the limit is reached.
+    public func open() -> WebSession? {
+        guard sessions.count < limits.sessions else {
+            log("refused a new session: \(limits.sessions) are open")
+            return nil
+        }
+        var generator = SystemRandomNumberGenerator()
+        let id = (0..<2).map { _ in
+            let word = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - word.count) + word
+        }.joined()
+        let session = WebSession(id: id, limits: limits, log: log)
+        session.onClose = { [weak self] session in self?.didClose(session) }
+        sessions[id] = session
+        session.start(make(session.document))
+        return session
+    }
+
+    /// The open session with `id`.
+    public func session(_ id: String) -> WebSession? {
+        sessions[id]
+    }
+
+    /// How many sessions are open.
+    public var openCount: Int { sessions.count }
+
+    /// Closed sessions whose page or app content is still alive (should be 0 once closing has
+    /// run its course: anything else is a leak).
+    public var leakedCount: Int {
+        closedWatch.removeAll { $0.isFreed }
+        return closedWatch.count
+    }
+
+    private func didClose(_ session: WebSession) {
+        sessions[session.id] = nil
+        closedCount += 1
+        closedWatch.append(WeakSessionParts(session))
+    }
+
+    /// Closes every session.
+    public func closeAll() {
+        for session in Array(sessions.values) { session.close() }
+    }
+}
+
+/// Weak references to a closed session's parts, to see that they are freed.
+@MainActor
+private final class WeakSessionParts {
+    weak var document: Document?
+    weak var root: Element?
+    weak var content: (any WebSessionContent)?
+
+    init(_ session: WebSession) {
+        document = session.document
+        root = session.document.root
+        content = session.content
+    }
+
+    var isFreed: Bool { document == nil && root == nil && content == nil }
+}

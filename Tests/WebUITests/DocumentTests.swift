@@ -1,0 +1,137 @@
+import MVVM
+import Signals
+import SignalsTesting
+import Testing
+@testable import WebUI
+
+/// T-BEYOND4: pages render to HTML, and changes become patches, in memory: no browser, no socket.
+@MainActor
+@Suite struct DocumentTests {
+    func page(_ elements: [Element]) -> Document {
+        let document = Document()
+        document.flushesAutomatically = false
+        document.root.setChildren(elements)
+        _ = document.render()
+        return document
+    }
+
+    @Test func firstRenderIsEscapedHTMLWithIDs() {
+        let label = Label("<b>Tom & \"Jerry\"</b>")
+        let document = page([Stack(.vertical, [label])])
+        let html = document.bodyHTML
+        #expect(html.contains("<span id=\"\(label.id)\">&lt;b&gt;Tom &amp; &quot;Jerry&quot;&lt;/b&gt;</span>"))
+        #expect(html.hasPrefix("<main id=\"e1\" class=\"app\"><div id="))
+        #expect(document.pendingPatches.isEmpty)
+    }
+
+    @Test func aTextChangeIsOnePatchAndTheLastOneWins() throws {
+        let label = Label("a")
+        let document = page([label])
+        label.text = "b"
+        label.text = "c"
+        #expect(document.pendingPatches == [.text(label.id, "c")])
+        let frame = try #require(document.flush())
+        #expect(frame == "{\"t\":\"p\",\"s\":1,\"a\":0,\"o\":[[\"t\",\"\(label.id)\",\"c\"]]}")
+        #expect(document.flush() == nil)
+    }
+
+    @Test func patchesAreSafeJSONEvenInsideAScript() throws {
+        let label = Label("")
+        let document = page([label])
+        label.text = "</script>\n\"\\\u{2028}"
+        let frame = try #require(document.flush())
+        #expect(!frame.contains("</script>"))
+        #expect(frame.contains(#"\u003c/script\u003e\n\"\\\u2028"#))
+    }
+
+    @Test func aTextFieldDoesNotEchoWhatThePageTyped() throws {
+        let field = TextField(placeholder: "Search")
+        let property = MutableProperty("")
+        let document = page([field])
+        field.bind(to: property)
+        try document.handle(.event(id: field.id, .input("sun"), sequence: 1))
+        #expect(property.value == "sun")
+        #expect(document.pendingPatches.isEmpty)
+        #expect(document.flush() == "{\"t\":\"p\",\"s\":1,\"a\":1,\"o\":[]}")
+        // A value the view model sets is sent.
+        property.value = "moon"
+        #expect(document.pendingPatches == [.value(field.id, "moon")])
+    }
+
+    @Test func aPasswordNeverGoesIntoTheHTML() throws {
+        let field = SecureField(placeholder: "Password")
+        let document = page([field])
+        try document.handle(.event(id: field.id, .input("hunter2"), sequence: 1))
+        #expect(field.value == "hunter2")
+        #expect(!document.bodyHTML.contains("hunter2"))
+        #expect(document.bodyHTML.contains("type=\"password\""))
+    }
+
+    @Test func aResentMessageIsHandledOnce() throws {
+        let button = Button("Go")
+        var presses = 0
+        button.onPress = { presses += 1 }
+        let document = page([button])
+        try document.handle(.event(id: button.id, .click, sequence: 1))
+        try document.handle(.event(id: button.id, .click, sequence: 1))
+        try document.handle(.event(id: button.id, .click, sequence: 2))
+        #expect(presses == 2)
+    }
+
+    @Test func eventsForUnknownElementsOrKindsAreRefused() {
+        let label = Label("x")
+        let document = page([label])
+        #expect(throws: ClientMessageError.unknownElement("e999")) { try document.handle(.event(id: "e999", .click, sequence: 1)) }
+        #expect(throws: ClientMessageError.notHandled(label.id, .click)) { try document.handle(.event(id: label.id, .click, sequence: 2)) }
+    }
+
+    @Test func aDisabledButtonIgnoresAClick() throws {
+        let button = Button("Go")
+        var presses = 0
+        button.onPress = { presses += 1 }
+        button.isEnabled = false
+        let document = page([button])
+        try document.handle(.event(id: button.id, .click, sequence: 1))
+        #expect(presses == 0)
+    }
+
+    @Test func segmentsSelectByClick() throws {
+        let segments = SegmentedControl(["A", "B", "C"])
+        let property = MutableProperty(0)
+        let document = page([segments])
+        segments.bind(to: property)
+        try document.handle(.event(id: segments.children[2].id, .click, sequence: 1))
+        #expect(property.value == 2)
+        #expect(segments.children[2].attribute("aria-selected") == "true")
+        #expect(segments.children[0].attribute("aria-selected") == "false")
+    }
+
+    @Test func replacedChildrenLeaveTheDocument() {
+        let old = Label("old")
+        let box = Stack(.vertical, [old])
+        let document = page([box])
+        let oldID = old.id
+        box.setChildren([Label("new")])
+        #expect(document.element(oldID) == nil)
+        #expect(old.document == nil)
+        #expect(document.pendingPatches.count == 1)
+        if case .children(let id, let html) = document.pendingPatches[0] {
+            #expect(id == box.id)
+            #expect(html.contains(">new<"))
+        } else {
+            Issue.record("expected a children patch")
+        }
+    }
+
+    @Test func dialogsShowAndDismiss() throws {
+        let document = page([])
+        var dismissed = false
+        document.present(title: "Connection Error", message: "Offline", onDismiss: { dismissed = true })
+        #expect(document.dialogs.count == 1)
+        #expect(document.bodyHTML.contains("Connection Error"))
+        let button = document.dialogs[0].button
+        try document.handle(.event(id: button.id, .click, sequence: 1))
+        #expect(dismissed)
+        #expect(document.dialogs.isEmpty)
+    }
+}
