@@ -83,7 +83,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebShowcaseKitTests",
-            dependencies: ["WebShowcaseKit", "ShowcaseCore", "WebUI", "MVVM", "Signals", "SignalsTesting", "FlickrSearch"],
+            dependencies: ["WebShowcaseKit", "ShowcaseCore", "WebUI", "MVVM", "Signals", "SignalsTesting", "FlickrSearch", "GoodsCatalog", "Login"],
             path: "Apps/Showcase/WebTests",
             swiftSettings: strict
         ),

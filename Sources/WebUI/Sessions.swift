@@ -24,7 +24,9 @@ public final class WebSession {
     public let id: String
     public let document: Document
     fileprivate var content: (any WebSessionContent)?
-    private var connection: (token: Int, send: @Sendable (String) -> Void)?
+    /// The open connection; frames go to it once its page said hello (`greeted`), so a page
+    /// never gets a new frame before the older ones it missed.
+    private var connection: (token: Int, send: @Sendable (String) -> Void, greeted: Bool)?
     private var nextToken = 1
     private var kept: [(number: Int, text: String)] = []
     private var keptBytes = 0
@@ -58,7 +60,7 @@ public final class WebSession {
             keptBytes -= first.text.utf8.count
             kept.removeFirst()
         }
-        connection?.send(text)
+        if let connection, connection.greeted { connection.send(text) }
     }
 
     /// Opens a connection that sends with `send`; the page's `hello` follows. A newer connection
@@ -67,23 +69,24 @@ public final class WebSession {
         let token = nextToken
         nextToken += 1
         if connection != nil { log("session \(id.prefix(8)): a new connection replaces the old one") }
-        connection = (token, send)
+        connection = (token, send, false)
         graceTimer += 1
         return token
     }
 
     /// The page's `hello`: sends what it missed since frame `lastFrame` (or the whole page).
     func hello(lastFrame: Int?, token: Int) {
-        guard let connection, connection.token == token else { return }
+        guard let connection, connection.token == token, !connection.greeted else { return }
         document.flush()
         let current = document.frameNumber
         if let lastFrame, lastFrame == current {
-            return
+            // Nothing missed.
         } else if let lastFrame, lastFrame < current, let first = kept.first, first.number <= lastFrame + 1 {
             for frame in kept where frame.number > lastFrame { connection.send(frame.text) }
         } else {
             connection.send(document.resetFrame())
         }
+        self.connection?.greeted = true
     }
 
     /// A message from the connection `token`: checked, then handled. A refused message is

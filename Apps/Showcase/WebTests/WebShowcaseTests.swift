@@ -1,4 +1,6 @@
 import FlickrSearch
+import GoodsCatalog
+import Login
 import MVVM
 import ShowcaseCore
 import Signals
@@ -7,16 +9,204 @@ import Testing
 import WebShowcaseKit
 @testable import WebUI
 
+/// The showcase's pages, driven in memory as a browser would drive them: events in, frames out.
+@MainActor
+final class Tab {
+    let scheduler = TestScheduler()
+    let sessions: WebSessions
+    let session: WebSession
+    let wire = Wire()
+    let model: PageModel
+    private let token: Int
+    private var sequence = 0
+    private weak var weakShowcase: WebShowcase?
+
+    init() {
+        final class Holder { weak var showcase: WebShowcase? }
+        let holder = Holder()
+        let scheduler = self.scheduler
+        sessions = WebSessions { document in
+            document.flushesAutomatically = false
+            let showcase = WebShowcase(document: document, configuration: WebShowcaseConfiguration(offline: true, scheduler: scheduler))
+            holder.showcase = showcase
+            return showcase
+        }
+        session = sessions.open()!
+        weakShowcase = holder.showcase
+        let (html, frame) = session.document.render()
+        model = PageModel(html: html)
+        token = session.connect(send: wire.send)
+        session.receive(#"{"t":"hello","s":"\#(session.id)","q":\#(frame)}"#, token: token)
+    }
+
+    var showcase: WebShowcase { weakShowcase! }
+    var navigator: Navigator { showcase.navigator }
+    var document: Document { session.document }
+
+    /// Sends a message as the page would, then applies what came back.
+    func send(_ json: String) {
+        sequence += 1
+        session.receive(String(json.dropLast()) + #","n":\#(sequence)}"#, token: token)
+        sync()
+    }
+
+    func click(_ element: Element) { send(#"{"t":"c","id":"\#(element.id)"}"#) }
+    /// Types into a field: the page's field shows the text (the model's too), then says so.
+    func type(_ text: String, into field: TextField) {
+        if let node = model.node(field.id) {
+            if let index = node.attributes.firstIndex(where: { $0.0 == "value" }) { node.attributes[index].1 = text }
+        }
+        send(#"{"t":"i","id":"\#(field.id)","v":"\#(text)"}"#)
+    }
+    func back() { send(#"{"t":"b","d":\#(max(1, navigator.stack.count - 1))}"#) }
+
+    /// Lets virtual time pass, then applies the frames.
+    func wait(_ duration: Duration = .seconds(5)) {
+        scheduler.advance(by: duration)
+        sync()
+    }
+
+    func sync() {
+        document.flush()
+        for frame in wire.take() { model.apply(frame: frame) }
+        if !session.isClosed { #expect(model.html == document.bodyHTML) }
+    }
+
+    /// The elements of `type` on the page, in document order.
+    func all<T: Element>(_ type: T.Type) -> [T] {
+        var found: [T] = []
+        func walk(_ element: Element) {
+            if let match = element as? T { found.append(match) }
+            element.children.forEach(walk)
+        }
+        walk(document.root)
+        walk(document.overlay)
+        return found
+    }
+
+    func button(_ title: String) -> Button? { all(Button.self).first { $0.text == title && !$0.isHidden } }
+    var lists: [ListView] { all(ListView.self) }
+}
+
 @MainActor
 @Suite struct WebShowcaseTests {
     @Test func theLauncherRendersEveryApp() {
-        let scheduler = TestScheduler()
-        let sessions = WebSessions { document in
-            WebShowcase(document: document, configuration: WebShowcaseConfiguration(offline: true, scheduler: scheduler))
-        }
-        let session = sessions.open()!
-        let html = PageShell.html(for: session)
-        for app in ShowcaseApp.allCases { #expect(html.contains(app.title)) }
-        session.close()
+        let tab = Tab()
+        for app in ShowcaseApp.allCases { #expect(tab.document.bodyHTML.contains(HTML.escape(app.title))) }
+        tab.session.close()
     }
+
+    /// SH-3: Flickr in the browser drives the same view models: search, results with images,
+    /// detail, Back by the page's button and by the browser's history.
+    @Test func flickrSearchResultsDetailAndBack() throws {
+        let tab = Tab()
+        tab.click(try #require(tab.lists.first).children[1].children[0])  // the Flickr row
+        let search = try #require(tab.navigator.top(FlickrSearchViewModel.self))
+        let field = try #require(tab.all(TextField.self).first)
+        for prefix in ["s", "su", "sun", "suns", "sunse", "sunset"] { tab.type(prefix, into: field) }
+        #expect(search.searchText.value == "sunset")
+        tab.click(try #require(tab.button("Go")))
+        tab.wait()
+        let results = try #require(tab.navigator.top(FlickrSearchResultsViewModel.self))
+        #expect(tab.model.history?.depth == 3)
+        let list = try #require(tab.lists.first)
+        #expect(list.rows.count == results.items.count)
+        #expect(list.rows.allSatisfy { $0.image?.hasPrefix("/placeholder.svg?") == true })
+        // FS-V8: counts load for the rows the page says are on screen.
+        tab.send(#"{"t":"v","id":"\#(list.id)","f":0,"l":4}"#)
+        tab.wait(.seconds(3))
+        #expect(list.rows[0].detail?.contains("loading") == false)
+        #expect(list.rows[20].detail == FlickrSearchResultItemViewModel.loadingText)
+        // A photo, then the browser's Back.
+        tab.click(list.children[1].children[2])
+        #expect(tab.navigator.top(FlickrPhotoDetailViewModel.self) != nil)
+        #expect(tab.all(Image.self).contains { $0.attribute("class") == "photo" })
+        tab.back()
+        #expect(tab.navigator.top(FlickrSearchResultsViewModel.self) === results)
+        tab.back()
+        #expect(tab.navigator.top(FlickrSearchViewModel.self) === search)
+        #expect(tab.all(TextField.self).first?.value == "sunset")
+        tab.session.close()
+    }
+
+    @Test func loginMasksThePasswordAndShowsEachOutcome() throws {
+        let tab = Tab()
+        tab.click(try #require(tab.lists.first).children[1].children[2])
+        let fields = tab.all(TextField.self)
+        #expect(fields.count == 2)
+        #expect(fields[1] is SecureField)
+        tab.type("alan", into: fields[0])
+        tab.type("turing", into: fields[1])
+        #expect(!tab.document.bodyHTML.contains("value=\"turing\""))
+        #expect(!tab.model.html.contains("value=\"turing\""))
+        tab.click(try #require(tab.button("Login")))
+        tab.wait()
+        // A server error is a dialog.
+        let dialog = try #require(tab.document.dialogs.first)
+        #expect(tab.model.html.contains("Login failed"))
+        tab.click(dialog.button)
+        #expect(tab.document.dialogs.isEmpty)
+        tab.type("ada", into: fields[0])
+        tab.type("lovelace", into: fields[1])
+        tab.click(try #require(tab.button("Login")))
+        tab.wait()
+        #expect(tab.navigator.top(LoginSuccessViewModel.self) != nil)
+        tab.session.close()
+    }
+
+    @Test func goodsPagesToTheEndOfTheList() throws {
+        let tab = Tab()
+        tab.click(try #require(tab.lists.first).children[1].children[4])
+        tab.wait()
+        tab.click(try #require(tab.lists.first).children[1].children[0])
+        tab.wait()
+        let list = try #require(tab.lists.first)
+        let viewModel = try #require(tab.navigator.top(GoodsListViewModel.self))
+        var pages = 1
+        while list.loadsMore, pages < 20 {
+            tab.send(#"{"t":"e","id":"\#(list.id)"}"#)
+            tab.wait()
+            pages += 1
+        }
+        #expect(!viewModel.hasMore.value)
+        #expect(list.rows.count == viewModel.rows.value.count)
+        #expect(tab.model.html.contains("end of list"))
+        tab.session.close()
+    }
+
+    /// Closing the tab disposes its view models: nothing of the session stays alive.
+    @Test func closingTheTabFreesItsViewModels() throws {
+        let tracker = LeakTracker()
+        let sessions: WebSessions
+        do {
+            let tab = Tab()
+            sessions = tab.sessions
+            tab.click(try #require(tab.lists.first).children[1].children[0])
+            let field = try #require(tab.all(TextField.self).first)
+            tab.type("sunset", into: field)
+            tab.click(try #require(tab.button("Go")))
+            tab.wait()
+            let list = try #require(tab.lists.first)
+            tab.send(#"{"t":"v","id":"\#(list.id)","f":0,"l":4}"#)
+            tab.click(list.children[1].children[1])
+            for viewModel in tab.navigator.stack { tracker.track(object: viewModel, name: String(describing: type(of: viewModel))) }
+            tracker.track(object: tab.showcase, name: "showcase")
+            tracker.track(object: tab.navigator, name: "navigator")
+            tracker.track(object: tab.document, name: "document")
+            tracker.track(object: list, name: "results list")
+            tab.send(#"{"t":"bye"}"#)
+            #expect(tab.session.isClosed)
+            tab.wait(.seconds(10))
+        }
+        try tracker.verify()
+        #expect(sessions.leakedCount == 0)
+    }
+}
+
+/// What a page received, in order.
+final class Wire: @unchecked Sendable {
+    // SAFETY: used from the main actor only (sessions send on it).
+    private var frames: [String] = []
+    func send(_ text: String) { frames.append(text) }
+    func take() -> [String] { defer { frames = [] }; return frames }
 }

@@ -1,0 +1,232 @@
+import MVVM
+import Signals
+import SignalsTesting
+import Synchronization
+import Testing
+@testable import WebUI
+
+/// What a page received, in order.
+final class Wire: Sendable {
+    private let frames = Mutex<[String]>([])
+    var all: [String] { frames.withLock { $0 } }
+    func send(_ text: String) { frames.withLock { $0.append(text) } }
+    func take() -> [String] { frames.withLock { frames in defer { frames = [] }; return frames } }
+}
+
+/// A session's content for tests: one label and a field.
+@MainActor
+final class Counter: WebSessionContent {
+    let label = Label("0")
+    let field = TextField()
+    let text = MutableProperty("")
+    var count = 0
+    var closed = false
+
+    init(_ document: Document) {
+        document.root.setChildren([label, field])
+        field.bind(to: text)
+    }
+
+    func bump() {
+        count += 1
+        label.text = String(count)
+    }
+
+    func close() { closed = true }
+}
+
+@MainActor
+@Suite struct SessionTests {
+    var contents: [Counter] = []
+
+    func sessions(grace: Duration = .seconds(30), log: @escaping @Sendable (String) -> Void = { _ in }) -> (WebSessions, () -> Counter?) {
+        // Weak: the test must not keep a closed session's content alive.
+        final class Last { weak var counter: Counter? }
+        let last = Last()
+        let sessions = WebSessions(limits: .init(sessions: 3, reconnectGrace: grace), log: log) { document in
+            document.flushesAutomatically = false
+            let counter = Counter(document)
+            last.counter = counter
+            return counter
+        }
+        return (sessions, { last.counter })
+    }
+
+    @Test func aReconnectingPageGetsTheFramesItMissed() throws {
+        let (sessions, content) = sessions()
+        let session = try #require(sessions.open())
+        let first = session.document.render().frame
+        let counter = try #require(content())
+        let wire = Wire()
+        let token = session.connect(send: wire.send)
+        session.receive(#"{"t":"hello","s":"\#(session.id)","q":\#(first)}"#, token: token)
+        #expect(wire.take().isEmpty)
+        counter.bump(); session.document.flush()
+        #expect(wire.take().count == 1)
+        let seen = session.document.frameNumber
+        session.disconnect(token: token)
+        counter.bump(); session.document.flush()
+        counter.bump(); session.document.flush()
+        // The page applied frame `seen`; it gets the two after it, in order.
+        let again = Wire()
+        let token2 = session.connect(send: again.send)
+        session.receive(#"{"t":"hello","s":"\#(session.id)","q":\#(seen)}"#, token: token2)
+        let model = PageModel(html: "")
+        let frames = again.take()
+        #expect(frames.count == 2)
+        #expect(frames.allSatisfy { $0.contains("\"t\":\"p\"") })
+        _ = model
+        #expect(frames.last!.contains("\"3\""))
+    }
+
+    @Test func aPageTooFarBehindGetsTheWholePage() throws {
+        let (sessions, content) = sessions()
+        let session = try #require(sessions.open())
+        _ = session.document.render()
+        let counter = try #require(content())
+        for _ in 0..<300 { counter.bump(); session.document.flush() }  // more than are kept
+        let wire = Wire()
+        let token = session.connect(send: wire.send)
+        session.receive(#"{"t":"hello","s":"\#(session.id)","q":1}"#, token: token)
+        let frames = wire.take()
+        #expect(frames.count == 1)
+        let model = PageModel(html: "")
+        #expect(model.apply(frame: try #require(frames.first)))
+        #expect(model.html == session.document.bodyHTML)
+        #expect(model.html.contains(">300<"))
+    }
+
+    /// Generated cases: the page drops its connection at random moments while the server keeps
+    /// changing; whatever it missed, after each reconnect its page equals the server's.
+    @Test func afterAnyDropThePageCatchesUp() throws {
+        for round in 0..<50 {
+            let (sessions, content) = sessions()
+            let session = try #require(sessions.open())
+            let (html, first) = session.document.render()
+            let counter = try #require(content())
+            let model = PageModel(html: html)
+            var applied = first
+            var wire = Wire()
+            var token = session.connect(send: wire.send)
+            session.receive(#"{"t":"hello","s":"\#(session.id)","q":\#(applied)}"#, token: token)
+            var connected = true
+            for step in 0..<Int.random(in: 5...400) {
+                if Bool.random() { counter.bump() } else { counter.field.value = "v\(round)-\(step)" }
+                if Int.random(in: 0..<3) == 0 { session.document.flush() }
+                if connected {
+                    for frame in wire.take() where model.apply(frame: frame) { applied = model.frame }
+                    // Sometimes a frame in flight is lost with the connection.
+                    if Int.random(in: 0..<20) == 0 {
+                        session.disconnect(token: token)
+                        connected = false
+                    }
+                } else if Int.random(in: 0..<10) == 0 {
+                    wire = Wire()
+                    token = session.connect(send: wire.send)
+                    session.receive(#"{"t":"hello","s":"\#(session.id)","q":\#(applied)}"#, token: token)
+                    connected = true
+                    for frame in wire.take() where model.apply(frame: frame) { applied = model.frame }
+                    #expect(model.html == session.document.bodyHTML, "round \(round), step \(step)")
+                }
+            }
+            session.close()
+        }
+    }
+
+    @Test func messagesForAnotherSessionAndGarbageAreRefusedAndLogged() throws {
+        let logged = Mutex<[String]>([])
+        let (sessions, content) = sessions(log: { line in logged.withLock { $0.append(line) } })
+        let session = try #require(sessions.open())
+        let counter = try #require(content())
+        let wire = Wire()
+        let token = session.connect(send: wire.send)
+        session.receive(#"{"t":"hello","s":"\#(session.id)","q":0}"#, token: token)
+        let field = counter.field.id
+        let inputs = [
+            "not json",
+            "[1,2,3]",
+            #"{"t":"i","id":"\#(field)","v":"x","s":"0123456789abcdef0123456789abcdef","n":1}"#,
+            #"{"t":"i","id":"e999","v":"x","n":2}"#,
+            #"{"t":"zz","n":3}"#,
+            #"{"t":"i","id":"\#(field)","n":4}"#,
+            #"{"t":"v","id":"\#(field)","f":5,"l":2,"n":5}"#,
+            #"{"t":"b","d":0}"#,
+            String(repeating: "x", count: ClientMessage.maximumSize + 1),
+            #"{"t":"i","id":"\#(field)","v":"\#(String(repeating: "y", count: ClientMessage.maximumValueLength + 1))","n":6}"#,
+            #"{"t":"hello","s":"another","q":0}"#,
+        ]
+        for input in inputs { session.receive(input, token: token) }
+        #expect(counter.text.value == "")
+        let lines = logged.withLock { $0 }
+        #expect(lines.count == inputs.count, "\(lines.joined(separator: "\n"))")
+        #expect(lines.allSatisfy { $0.contains("refused") })
+        #expect(lines[2].contains("another session"))
+        #expect(lines[3].contains("no element"))
+        #expect(lines[8].contains("limit"))
+        // The page still works.
+        session.receive(#"{"t":"i","id":"\#(field)","v":"ok","n":7}"#, token: token)
+        #expect(counter.text.value == "ok")
+    }
+
+    @Test func aStaleConnectionCannotDriveTheSession() throws {
+        let (sessions, content) = sessions()
+        let session = try #require(sessions.open())
+        let counter = try #require(content())
+        let old = session.connect(send: { _ in })
+        let new = session.connect(send: { _ in })
+        session.receive(#"{"t":"i","id":"\#(counter.field.id)","v":"from old","n":1}"#, token: old)
+        #expect(counter.text.value == "")
+        session.receive(#"{"t":"i","id":"\#(counter.field.id)","v":"from new","n":1}"#, token: new)
+        #expect(counter.text.value == "from new")
+    }
+
+    @Test func byeClosesTheSessionAndFreesItsPage() throws {
+        let (sessions, content) = sessions()
+        let tracker = LeakTracker()
+        do {
+            let session = try #require(sessions.open())
+            let counter = try #require(content())
+            tracker.track(object: counter, name: "content")
+            tracker.track(object: session.document, name: "document")
+            tracker.track(object: counter.field, name: "field")
+            tracker.track(object: counter.text, name: "view model property")
+            let token = session.connect(send: { _ in })
+            session.receive(#"{"t":"bye"}"#, token: token)
+            #expect(counter.closed)
+            #expect(session.isClosed)
+            #expect(sessions.openCount == 0)
+        }
+        try tracker.verify()
+        #expect(sessions.leakedCount == 0)
+        #expect(sessions.closedCount == 1)
+    }
+
+    @Test func aDroppedPageThatDoesNotComeBackIsClosedAfterTheGrace() async throws {
+        let (sessions, _) = sessions(grace: .milliseconds(50))
+        let session = try #require(sessions.open())
+        let token = session.connect(send: { _ in })
+        session.disconnect(token: token)
+        #expect(!session.isClosed)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(session.isClosed)
+        #expect(sessions.openCount == 0)
+    }
+
+    @Test func aPageThatReconnectsInTimeKeepsItsSession() async throws {
+        let (sessions, _) = sessions(grace: .milliseconds(100))
+        let session = try #require(sessions.open())
+        let token = session.connect(send: { _ in })
+        session.disconnect(token: token)
+        _ = session.connect(send: { _ in })
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(!session.isClosed)
+    }
+
+    @Test func newTabsBeyondTheLimitAreRefused() {
+        let (sessions, _) = sessions()
+        let opened = (0..<5).compactMap { _ in sessions.open() }
+        #expect(opened.count == 3)
+        #expect(Set(opened.map(\.id)).count == 3)
+        #expect(opened.allSatisfy { $0.id.count == 32 })
+    }
+}
