@@ -45,7 +45,7 @@ let package = Package(
         // import no view layer. Tests/Support/check-imports.py checks these rules in CI.
         .target(name: "LiveHTTP", dependencies: ["Signals"], path: "Apps/LiveHTTP/Sources", swiftSettings: strict),
         app("PersonProfile", ["Signals", "MVVM"]),
-        appTests("PersonProfile", ["PersonProfile", "MVVM", "Signals"]),
+        appTests("PersonProfile", ["PersonProfile", "MVVM", "Signals", "SignalsTesting"]),
         app("Login", ["Signals", "MVVM"]),
         appTests("Login", ["Login", "MVVM", "Signals", "SignalsTesting"]),
         app("GoodsCatalog", ["Signals", "MVVM"]),
@@ -74,7 +74,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShowcaseKitTests",
-            dependencies: ["ShowcaseKit", "TerminalUI", "MVVM", "Signals", "LiveHTTP", "LoopbackServer", "FlickrSearch", "GoodsCatalog", "Login", "MovieInfo"],
+            dependencies: ["ShowcaseKit", "TerminalUI", "MVVM", "Signals", "LiveHTTP", "LoopbackServer", "FlickrSearch", "GoodsCatalog", "Login", "MovieInfo", "PersonProfile"],
             path: "Apps/Showcase/Tests",
             swiftSettings: strict
         ),
