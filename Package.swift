@@ -52,7 +52,7 @@ let package = Package(
         // import no view layer. Tests/Support/check-imports.py checks these rules in CI.
         .target(name: "LiveHTTP", dependencies: ["Signals"], path: "Apps/LiveHTTP/Sources", swiftSettings: strict),
         app("PersonProfile", ["Signals", "MVVM"]),
-        appTests("PersonProfile", ["PersonProfile", "MVVM", "Signals"]),
+        appTests("PersonProfile", ["PersonProfile", "MVVM", "Signals", "SignalsTesting"]),
         app("Login", ["Signals", "MVVM"]),
         appTests("Login", ["Login", "MVVM", "Signals", "SignalsTesting"]),
         app("GoodsCatalog", ["Signals", "MVVM"]),
@@ -83,7 +83,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebShowcaseKitTests",
-            dependencies: ["WebShowcaseKit", "ShowcaseCore", "WebUI", "MVVM", "Signals", "SignalsTesting", "FlickrSearch", "GoodsCatalog", "Login"],
+            dependencies: ["WebShowcaseKit", "ShowcaseCore", "WebUI", "MVVM", "Signals", "SignalsTesting", "FlickrSearch", "GoodsCatalog", "Login", "PersonProfile"],
             path: "Apps/Showcase/WebTests",
             swiftSettings: strict
         ),
@@ -101,7 +101,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShowcaseKitTests",
-            dependencies: ["ShowcaseKit", "ShowcaseCore", "TerminalUI", "MVVM", "Signals", "LiveHTTP", "LoopbackServer", "FlickrSearch", "GoodsCatalog", "Login", "MovieInfo"],
+            dependencies: ["ShowcaseKit", "ShowcaseCore", "TerminalUI", "MVVM", "Signals", "LiveHTTP", "LoopbackServer", "FlickrSearch", "GoodsCatalog", "Login", "MovieInfo", "PersonProfile"],
             path: "Apps/Showcase/Tests",
             swiftSettings: strict
         ),

@@ -181,12 +181,21 @@ keys End
 check "DataController list reaches the end" wait_for "16 items · end of list"
 quit_app
 
-# PV-V: person labels
+# PV-V: person labels (the people load from the offline service when the screen shows)
 open_app person
 check "PV-V: person name label" wait_for "Dr. Grace Hopper"
 check "person birthdate label" wait_for "Born Sunday December 9, 1906"
 keys Down
 check "another person" wait_for "› Ada Lovelace"
+# PV-V, issue 18: Enter opens the person's detail; Back (Enter) and Esc return to the people
+keys Enter
+check "PV-V: Enter opens the person's detail" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for 'Salutation  —' && wait_for 'First name  Ada' && wait_for 'Last name   Lovelace' && wait_for 'Born        Sunday December 10, 1815' && wait_for '[ Back ]'"
+keys Enter
+check "PV-V: Back returns to the people, the same person selected" bash -c "$(declare -f screen wait_for wait_gone); SESSION=$SESSION; wait_gone 'Salutation' && wait_for '› Ada Lovelace' && wait_for 'Born Sunday December 10, 1815'"
+keys Enter
+wait_for "[ Back ]"
+keys Escape
+check "PV-V: Esc on the detail returns to the people" bash -c "$(declare -f screen wait_for wait_gone); SESSION=$SESSION; wait_gone 'Salutation' && wait_for '› Ada Lovelace'"
 quit_app
 
 # FS-V5: a connection error shows the alert, and the typed text stays (live client pointed at

@@ -1,9 +1,11 @@
+import Dispatch
 import FlickrSearch
 import GoodsCatalog
 import LiveHTTP
 import Login
 import MovieInfo
 import MVVM
+import PersonProfile
 import ShowcaseCore
 import ShowcaseKit
 import Signals
@@ -41,6 +43,58 @@ import TerminalUI
         app.drawNow()
         #expect(terminal.text.contains("Flickr Search"))
         #expect(!terminal.text.contains("Live mode needs"))
+    }
+}
+
+/// PV-V, issue 18: the person browser loads its people from the service when it is shown
+/// (saying so, or why it failed), and Enter opens a person's detail, Back returns.
+@MainActor @Suite struct PersonScreenTests {
+    let scheduler = VirtualTimeScheduler()
+    let terminal = InMemoryTerminal(size: Size(width: 100, height: 30))
+
+    /// Lets the main queue run Observation's re-reads, then draws.
+    func mainQueueTurn(_ app: TerminalApp) async {
+        await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+        app.drawNow()
+    }
+
+    @Test func loadingThenThePeopleThenADetailAndBack() async {
+        defer { scheduler.cancelAll() }
+        let showcase = InteractiveShowcase(app: .person, live: false, environment: Environment([:]), scheduler: scheduler)
+        defer { showcase.navigator.close() }
+        let app = showcase.makeApp(device: terminal)
+        app.drawNow()
+        #expect(terminal.text.contains("Loading people…"), "\(terminal.text)")
+        scheduler.advance(by: .seconds(1))
+        await mainQueueTurn(app)
+        #expect(!terminal.text.contains("Loading people…"))
+        #expect(terminal.text.contains("Dr. Grace Hopper") && terminal.text.contains("› Grace Hopper"), "\(terminal.text)")
+        app.handle([.down])
+        await mainQueueTurn(app)
+        #expect(terminal.text.contains("Born Sunday December 10, 1815"), "the card follows the selection")
+        app.handle([.enter])
+        app.drawNow()
+        #expect(terminal.line(0).hasSuffix("Ada Lovelace"), "\(terminal.text)")
+        for field in ["Salutation  —", "First name  Ada", "Last name   Lovelace", "Born        Sunday December 10, 1815", "[ Back ]"] {
+            #expect(terminal.text.contains(field), "\(field):\n\(terminal.text)")
+        }
+        app.handle([.enter])  // Back
+        app.drawNow()
+        #expect(terminal.text.contains("› Ada Lovelace") && !terminal.text.contains("Salutation"), "\(terminal.text)")
+    }
+
+    @Test func aFailedLoadShowsItsReason() async {
+        defer { scheduler.cancelAll() }
+        let showcase = InteractiveShowcase(app: nil, live: false, environment: Environment([:]), scheduler: scheduler)
+        defer { showcase.navigator.close() }
+        let service = OfflinePersonService(scheduler: scheduler)
+        service.failRequests(with: PersonError("The people service is down."))
+        showcase.navigator.push(PersonBrowserViewModel(services: PersonServices(people: service, navigator: showcase.navigator)))
+        let app = showcase.makeApp(device: terminal)
+        scheduler.advance(by: .seconds(1))
+        await mainQueueTurn(app)
+        #expect(terminal.text.contains("The people service is down."), "\(terminal.text)")
+        #expect(!terminal.text.contains("Loading people…"))
     }
 }
 

@@ -2,6 +2,7 @@ import FlickrSearch
 import GoodsCatalog
 import Login
 import MVVM
+import PersonProfile
 import ShowcaseCore
 import Signals
 import SignalsTesting
@@ -126,6 +127,25 @@ final class Tab {
         tab.back()
         #expect(tab.navigator.top(FlickrSearchViewModel.self) === search)
         #expect(tab.all(TextField.self).first?.value == "sunset")
+        tab.session.close()
+    }
+
+    /// The @Observable person browser, observed by the page: people load when it shows, a
+    /// click opens one, Back returns.
+    @Test func personLoadsAndOpensADetail() async throws {
+        let tab = Tab()
+        tab.click(try #require(tab.lists.first).children[1].children[1])
+        #expect(tab.model.html.contains(PersonBrowserViewModel.loadingText))
+        tab.wait()
+        try await Task.sleep(for: .milliseconds(50))  // observation delivers on the next main-queue turn
+        tab.sync()
+        let list = try #require(tab.lists.first)
+        #expect(list.rows.count == PersonCatalog.people.count)
+        tab.click(list.children[1].children[1])
+        let detail = try #require(tab.navigator.top(PersonDetailViewModel.self))
+        #expect(tab.model.html.contains(HTML.escape(detail.lastNameText)))
+        tab.back()
+        #expect(tab.navigator.top(PersonBrowserViewModel.self) != nil)
         tab.session.close()
     }
 

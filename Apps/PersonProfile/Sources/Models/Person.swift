@@ -14,3 +14,14 @@ public struct Person: Sendable, Equatable {
         self.birthdate = birthdate
     }
 }
+
+/// Why the people could not be loaded; `message` is what the screen shows.
+public struct PersonError: Error, Equatable, CustomStringConvertible {
+    public let message: String
+
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { message }
+}

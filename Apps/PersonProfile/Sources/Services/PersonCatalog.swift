@@ -1,6 +1,6 @@
 import Foundation
 
-/// The people the app shows without any service: the embedded catalog (PV-V).
+/// The embedded catalog of people (PV-V), which ``OfflinePersonService`` answers with.
 public enum PersonCatalog {
     /// A few people, with and without a salutation.
     public static let people: [Person] = [

@@ -13,7 +13,7 @@ struct ShowcaseCommand: AsyncParsableCommand {
         discussion: """
         APPS
           flickr     Flickr search: recent searches, counts for visible rows (seed 000)
-          person     A person's name and birthday, formatted by a view model (seed 001)
+          person     People loaded by a view model; Enter opens a person's details (seed 001)
           login      Login enabled at 3+3 characters; success, failure, error (seed 002)
           movies     TMDb lists in tabs and a throttled search (seed 003)
           goods      Categories, a paged goods list and details (seed 004)

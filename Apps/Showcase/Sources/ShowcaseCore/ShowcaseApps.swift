@@ -28,7 +28,7 @@ public enum ShowcaseApp: String, CaseIterable, Sendable {
     public var summary: String {
         switch self {
         case .flickr: return "Search photos, recent searches, counts for visible rows (ReactiveCocoa, seed 000)"
-        case .person: return "A view model formats a person's name and birthday (seed 001)"
+        case .person: return "People loaded from a service, formatted by view models; Enter opens one (seed 001)"
         case .login: return "Login enabled at 3+3 characters; success, failure and error (seed 002)"
         case .movies: return "TMDb lists in tabs and a throttled search (RxSwift, seed 003)"
         case .goods: return "Categories, a paged goods list and details, with bindings (seed 004)"
@@ -133,6 +133,10 @@ public struct ServiceFactory: Sendable {
 
     public func login() -> LoginServices {
         LoginServices(login: OfflineLoginService(scheduler: scheduler), navigator: navigator)
+    }
+
+    public func person() -> PersonServices {
+        PersonServices(people: OfflinePersonService(scheduler: scheduler), navigator: navigator)
     }
 
     public func goods() -> GoodsServices {

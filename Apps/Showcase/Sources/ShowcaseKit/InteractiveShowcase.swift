@@ -70,7 +70,7 @@ public final class InteractiveShowcase {
                     search.searchText.value = text
                     if search.isSearchValid.value { search.executeSearch.execute() }
                 }
-            case .person: navigator.push(PersonBrowserViewModel())
+            case .person: navigator.push(PersonBrowserViewModel(services: factory.person()))
             case .login:
                 let login = LoginViewModel(services: factory.login())
                 login.userName.value = options.user ?? ""

@@ -108,7 +108,7 @@ public struct PlainShowcase {
         let factory = ServiceFactory(mode: mode, environment: environment, scheduler: clock.scheduler, navigator: navigator)
         switch app {
         case .flickr: return try flickr(factory, clock, navigator)
-        case .person: return PlainOutcome(output: person())
+        case .person: return person(factory, clock)
         case .login: return try login(factory, clock, navigator)
         case .movies: return try movies(factory, clock)
         case .goods: return try goods(factory, clock, navigator)
@@ -170,12 +170,30 @@ public struct PlainShowcase {
 
     // MARK: Person
 
-    func person() -> String {
+    func person(_ factory: ServiceFactory, _ clock: PlainClock) -> PlainOutcome {
+        let answer = Locked<Result<[Person], PersonError>?>(nil)
+        let request = factory.person().people.people().sink(
+            value: { people in answer.withLock { $0 = .success(people) } },
+            completion: { completion in
+                if case .failed(let error) = completion { answer.withLock { $0 = .failure(error) } }
+            }
+        )
+        defer { request.dispose() }
+        clock.settle { answer.value != nil }
         var out = ["Person", "======"]
-        for viewModel in PersonCatalog.people.map({ PersonViewModel(person: $0) }) {
-            out.append("\(viewModel.nameText) — \(viewModel.birthdateText)")
+        switch answer.value {
+        case .success(let people)?:
+            for viewModel in people.map({ PersonViewModel(person: $0) }) {
+                out.append("\(viewModel.nameText) — \(viewModel.birthdateText)")
+            }
+            return PlainOutcome(output: out.joined(separator: "\n"))
+        case .failure(let error)?:
+            out.append(error.message)
+            return PlainOutcome(output: out.joined(separator: "\n"), failure: error.message)
+        case nil:
+            out.append("No answer.")
+            return PlainOutcome(output: out.joined(separator: "\n"), failure: "The people service did not answer.")
         }
-        return out.joined(separator: "\n")
     }
 
     // MARK: Login

@@ -68,7 +68,7 @@ public final class WebShowcase: WebSessionContent {
         do {
             switch app {
             case .flickr: navigator.push(FlickrSearchViewModel(services: try factory.flickr()))
-            case .person: navigator.push(PersonBrowserViewModel())
+            case .person: navigator.push(PersonBrowserViewModel(services: factory.person()))
             case .login: navigator.push(LoginViewModel(services: factory.login()))
             case .movies: navigator.push(MoviesTabsViewModel(services: try factory.movies()))
             case .goods: navigator.push(CategoryListViewModel(services: factory.goods()))
