@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The package's dependency rules, checked against the sources (issue 18).
 
-Usage: check-imports.py [PACKAGE_ROOT]   (runs `swift package dump-package` there)
+Usage: check-imports.py [PACKAGE_ROOT]   (runs `swift package dump-package` there; CI runs it on
+the root package and on Web/)
 
 1. Declared = imported: every target's `import` lines name exactly the targets and products it
    declares (system modules aside).
@@ -22,10 +23,15 @@ SYSTEM = {"Foundation", "FoundationNetworking", "FoundationEssentials", "Dispatc
 PRODUCT_MODULES = {}
 VIEW_LAYERS = {"TerminalUI", "WebUI"}
 SHOWCASE = {"ShowcaseKit", "Showcase", "WebShowcaseKit", "WebShowcase"}
+# WebUI's server (Web/) serves the view layer: it may import it.
+SERVERS = {"WebServer"}
 IMPORT = re.compile(r"^\s*(?:@[\w]+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_]\w*)", re.M)
 
 targets = {t["name"]: t for t in package["targets"]}
 ours = set(targets)
+# In Web/ (a package beside the root one), the root's products are ours too.
+if any("fileSystem" in dependency for dependency in package.get("dependencies", [])):
+    ours |= {"Signals", "SignalsTesting", "MVVM", "TerminalUI", "WebUI", "WebShowcaseKit", "ShowcaseCore"}
 problems = []
 
 def path_of(target):
@@ -64,7 +70,7 @@ for name, target in sorted(targets.items()):
     rules = {"Signals": set(), "MVVM": {"Signals"}, "TerminalUI": {"Signals", "MVVM"}, "WebUI": {"Signals", "MVVM"}}
     if name in rules and mine - rules[name]:
         problems.append(f"{name} may import only {sorted(rules[name]) or 'nothing of ours'}, but imports {sorted(mine - rules[name])}")
-    if mine & VIEW_LAYERS and not (name in SHOWCASE or (is_test and (name.removesuffix("Tests") in VIEW_LAYERS | SHOWCASE))):
+    if mine & VIEW_LAYERS and not (name in SHOWCASE | SERVERS or (is_test and (name.removesuffix("Tests") in VIEW_LAYERS | SHOWCASE | SERVERS))):
         problems.append(f"{name} imports a view layer ({sorted(mine & VIEW_LAYERS)}); only the showcase may")
     if under_apps and name not in SHOWCASE and not is_test and mine & VIEW_LAYERS:
         problems.append(f"app module {name} imports a view layer")

@@ -1,0 +1,167 @@
+import FlyingFox
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MVVM
+import Signals
+import SignalsTesting
+import Synchronization
+import Testing
+@testable import WebServer
+@testable import WebUI
+
+/// A session's content for tests: one text field bound to a property.
+@MainActor
+final class Echo: WebSessionContent {
+    let field = TextField()
+    let text = MutableProperty("")
+
+    init(_ document: Document) {
+        document.root.setChildren([field])
+        field.bind(to: text)
+    }
+
+    func close() {}
+}
+
+final class Lines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
+@Suite struct WebServerTests {
+    @MainActor
+    func sessions(log: Lines) -> (WebSessions, Box) {
+        let box = Box()
+        let sessions = WebSessions(limits: .init(sessions: 4, reconnectGrace: .milliseconds(100)), log: { log.append($0) }) { document in
+            let echo = Echo(document)
+            box.echo = echo
+            return echo
+        }
+        return (sessions, box)
+    }
+
+    @MainActor final class Box { weak var echo: Echo? }
+
+    /// A socket's messages go to its session in order; a closed socket starts the grace period.
+    @Test func aSocketDrivesItsSession() async throws {
+        let log = Lines()
+        let (sessions, box) = await sessions(log: log)
+        let session = try #require(await sessions.open())
+        let id = await session.id
+        let (client, input) = AsyncStream<WSMessage>.makeStream()
+        let out = try await SessionSocket(sessions: sessions, log: log.append).makeMessages(for: client)
+        let field = await box.echo!.field.id
+        input.yield(.text(#"{"t":"hello","s":"\#(id)","q":0}"#))
+        for value in ["h", "he", "hel", "hell", "hello"] {
+            input.yield(.text(#"{"t":"i","id":"\#(field)","v":"\#(value)","n":\#(value.count)}"#))
+        }
+        var iterator = out.makeAsyncIterator()
+        var acknowledged = 0
+        while acknowledged < 5, case .text(let frame)? = await iterator.next() {
+            if let range = frame.range(of: #""a":"#) {
+                acknowledged = Int(frame[range.upperBound...].prefix { $0.isNumber }) ?? 0
+            }
+        }
+        #expect(await box.echo?.text.value == "hello")
+        input.finish()
+        while await iterator.next() != nil {}
+        #expect(await session.isConnected == false)
+        try await Task.sleep(for: .milliseconds(400))
+        #expect(await session.isClosed)
+        #expect(log.all.isEmpty)
+    }
+
+    /// A hello for a session that does not exist (or garbage first) is refused: the page is told
+    /// its session ended, the socket closes, and the reason is logged.
+    @Test func aHelloForAnUnknownSessionIsRefused() async throws {
+        let log = Lines()
+        let (sessions, _) = await sessions(log: log)
+        for first in [#"{"t":"hello","s":"0123456789abcdef0123456789abcdef","q":0}"#, "garbage", #"{"t":"c","id":"e1","n":1}"#] {
+            let (client, input) = AsyncStream<WSMessage>.makeStream()
+            let out = try await SessionSocket(sessions: sessions, log: log.append).makeMessages(for: client)
+            input.yield(.text(first))
+            var received: [WSMessage] = []
+            for await message in out { received.append(message) }
+            #expect(received.count == 2)
+            if case .text(let text) = received.first { #expect(text.hasPrefix(#"{"t":"x""#)) } else { Issue.record("expected the ended-session message") }
+            #expect(received.last == .close(.policyViolation))
+        }
+        #expect(log.all.count == 3)
+        #expect(log.all.allSatisfy { $0.hasPrefix("refused a connection") })
+        #expect(log.all[0].contains("unknown or expired session"))
+    }
+
+    /// Fuzzed bytes after a good hello: every message is refused or handled, never a crash, and
+    /// the session still works after.
+    @Test func fuzzedMessagesNeverBreakASession() async throws {
+        let log = Lines()
+        let (sessions, box) = await sessions(log: log)
+        let session = try #require(await sessions.open())
+        let id = await session.id
+        let field = await box.echo!.field.id
+        let (client, input) = AsyncStream<WSMessage>.makeStream()
+        let out = try await SessionSocket(sessions: sessions, log: log.append).makeMessages(for: client)
+        input.yield(.text(#"{"t":"hello","s":"\#(id)","q":0}"#))
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["{", "}", "\"t\"", ":", "\"i\"", ",", "\"id\"", "\"\(field)\"", "\"v\"", "\"x\"", "null", "1", "-1", "[", "]", "\"n\"", "\"f\"", "\"l\"", "\"c\"", "\"e\"", "\"b\"", "\"d\"", "\u{0}", "\u{FFFF}", "😀", "\\", "\"s\"", "\"\(id)\""]
+        for _ in 0..<2000 {
+            let message = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            input.yield(.text(message))
+        }
+        input.yield(.data(Data([0, 1, 2])))
+        input.yield(.text(#"{"t":"i","id":"\#(field)","v":"still works","n":1000000}"#))
+        var iterator = out.makeAsyncIterator()
+        while case .text(let frame)? = await iterator.next(), !frame.contains(#""a":1000000"#) {}
+        #expect(await box.echo?.text.value == "still works")
+        #expect(log.all.contains { $0.contains("binary") })
+        input.finish()
+    }
+
+    @Test func theWebSocketMustComeFromThePagesOwnOrigin() {
+        func request(origin: String?, host: String) -> HTTPRequest {
+            var headers: HTTPHeaders = [.host: host]
+            if let origin { headers[HTTPHeader("Origin")] = origin }
+            return HTTPRequest(method: .GET, version: .http11, path: "/ws", query: [], headers: headers, body: HTTPBodySequence(data: Data()))
+        }
+        #expect(WebAppServer.isSameOrigin(request(origin: "http://127.0.0.1:8080", host: "127.0.0.1:8080")))
+        #expect(!WebAppServer.isSameOrigin(request(origin: "http://evil.example", host: "127.0.0.1:8080")))
+        #expect(!WebAppServer.isSameOrigin(request(origin: "http://127.0.0.1:9999", host: "127.0.0.1:8080")))
+        #expect(!WebAppServer.isSameOrigin(request(origin: nil, host: "127.0.0.1:8080")))
+        #expect(!WebAppServer.isSameOrigin(request(origin: "null", host: "127.0.0.1:8080")))
+    }
+
+    /// The real server on loopback: a page per request, the script and stylesheet, the counts,
+    /// and a cross-origin WebSocket refused.
+    @Test func theServerServesPagesOnLoopback() async throws {
+        let log = Lines()
+        let (sessions, _) = await sessions(log: log)
+        let server = try WebAppServer(port: 0, sessions: sessions, log: log.append)
+        let task = Task { try await server.run() }
+        defer { task.cancel() }
+        let port = try await server.waitUntilListening()
+        let base = URL(string: "http://127.0.0.1:\(port)")!
+        let (page, response) = try await URLSession.shared.data(from: base)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        let html = String(decoding: page, as: UTF8.self)
+        #expect(html.contains("data-session=\""))
+        #expect(html.contains("<script src=\"/mvvm.js\"></script>"))
+        let (script, _) = try await URLSession.shared.data(from: base.appendingPathComponent("mvvm.js"))
+        #expect(String(decoding: script, as: UTF8.self) == PageShell.script)
+        let (stats, _) = try await URLSession.shared.data(from: base.appendingPathComponent("stats"))
+        #expect(String(decoding: stats, as: UTF8.self) == #"{"open":1,"closed":0,"leaked":0}"#)
+        var upgrade = URLRequest(url: base.appendingPathComponent("ws"))
+        for (name, value) in ["Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+                              "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Origin": "http://evil.example"] {
+            upgrade.setValue(value, forHTTPHeaderField: name)
+        }
+        let (_, refused) = try await URLSession.shared.data(for: upgrade)
+        #expect((refused as? HTTPURLResponse)?.statusCode == 403)
+        #expect(log.all.contains { $0.contains("refused a WebSocket from origin http://evil.example") })
+        let (_, missing) = try await URLSession.shared.data(from: base.appendingPathComponent("nothing-here"))
+        #expect((missing as? HTTPURLResponse)?.statusCode == 404)
+        await server.stop()
+    }
+}
