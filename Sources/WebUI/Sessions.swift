@@ -116,12 +116,21 @@ public final class WebSession {
     public func disconnect(token: Int) {
         guard let connection, connection.token == token else { return }
         self.connection = nil
+        closeUnlessConnected(within: limits.reconnectGrace)
+    }
+
+    /// Closes the session if no page is connected `grace` from now (a new session's page must
+    /// connect in that time too: a tab that never does, or a script fetching `/` in a loop,
+    /// does not keep sessions open).
+    func closeUnlessConnected(within grace: Duration) {
         graceTimer += 1
         let timer = graceTimer
-        let grace = limits.reconnectGrace
-        DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(Int(grace.components.seconds * 1000 + grace.components.attoseconds / 1_000_000_000_000_000))) { [weak self] in
+        let (seconds, attoseconds) = grace.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
             MainActor.assumeIsolated {
                 guard let self, self.graceTimer == timer, self.connection == nil else { return }
+                self.document.log("closed: no page connected within \(grace)")
                 self.close()
             }
         }
@@ -190,6 +199,7 @@ public final class WebSessions {
         session.onClose = { [weak self] session in self?.didClose(session) }
         sessions[id] = session
         session.start(make(session.document))
+        session.closeUnlessConnected(within: limits.reconnectGrace)
         return session
     }
 

@@ -212,6 +212,15 @@ final class Counter: WebSessionContent {
         #expect(sessions.openCount == 0)
     }
 
+    @Test func aSessionWhosePageNeverConnectsIsClosed() async throws {
+        let (sessions, _) = sessions(grace: .milliseconds(50))
+        let session = try #require(sessions.open())
+        _ = PageShell.html(for: session)
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(session.isClosed)
+        #expect(sessions.openCount == 0)
+    }
+
     @Test func aPageThatReconnectsInTimeKeepsItsSession() async throws {
         let (sessions, _) = sessions(grace: .milliseconds(100))
         let session = try #require(sessions.open())
