@@ -31,7 +31,7 @@ open class Element: LifetimeOwner {
     /// children).
     public init(_ tag: String, _ attributes: [String: String] = [:], text: String? = nil, children: [Element] = []) {
         self.tag = tag
-        self.attributes = attributes.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        self.attributes = attributes.sorted { $0.key < $1.key }.map { ($0.key, HTML.urlAttributes.contains($0.key) ? HTML.safeURL($0.value) : $0.value) }
         self.textContent = text
         for child in children { append(child) }
     }
@@ -54,8 +54,11 @@ open class Element: LifetimeOwner {
         attributes.first { $0.name == name }?.value
     }
 
-    /// Sets attribute `name` (`nil` removes it).
+    /// Sets attribute `name` (`nil` removes it). A URL attribute (`href`, `src`, `action`…) whose
+    /// scheme runs script (`javascript:`, `vbscript:`, `data:text/html`) is set to `about:blank`
+    /// instead: text from a view model (a live API's answer) never becomes script.
     public func setAttribute(_ name: String, _ value: String?) {
+        let value = value.map { HTML.urlAttributes.contains(name) ? HTML.safeURL($0) : $0 }
         if let index = attributes.firstIndex(where: { $0.name == name }) {
             guard attributes[index].value != value else { return }
             if let value { attributes[index].value = value } else { attributes.remove(at: index) }
@@ -147,6 +150,7 @@ open class Element: LifetimeOwner {
 
     // MARK: Document
 
+    /// Joins `document` as `id` (a subclass in this module may react, calling super).
     func didAttach(to document: Document, id: String) {
         self.document = document
         self.id = id
@@ -215,6 +219,23 @@ open class Element: LifetimeOwner {
 public enum HTML {
     static let voidElements: Set<String> = ["img", "input", "br", "hr", "meta", "link"]
     static let booleanAttributes: Set<String> = ["disabled", "hidden", "checked", "autofocus", "readonly"]
+    static let urlAttributes: Set<String> = ["href", "src", "action", "formaction", "poster", "srcset", "xlink:href"]
+
+    /// `url`, or `about:blank` if its scheme would run script. Browsers ignore ASCII whitespace
+    /// and control characters inside a scheme, so they are ignored here too.
+    public static func safeURL(_ url: String) -> String {
+        var scheme = ""
+        for scalar in url.unicodeScalars {
+            if scalar == ":" { break }
+            if scalar.value <= 0x20 { continue }
+            scheme.unicodeScalars.append(scalar)
+            if scheme.count > 16 { return url }
+        }
+        let lowered = scheme.lowercased()
+        if lowered == "javascript" || lowered == "vbscript" { return "about:blank" }
+        if lowered == "data", !url.lowercased().contains("image/") { return "about:blank" }
+        return url
+    }
 
     /// `text` with `&`, `<`, `>`, `"` and `'` escaped: safe in text and in quoted attributes.
     public static func escape(_ text: String) -> String {

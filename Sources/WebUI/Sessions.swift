@@ -53,6 +53,11 @@ public final class WebSession {
     /// Whether a page is connected.
     public var isConnected: Bool { connection != nil }
 
+    /// Whether a page ever said hello to this session.
+    public private(set) var wasGreeted = false
+    /// When the session was opened (for evicting the oldest unused one).
+    let opened = DispatchTime.now()
+
     private func deliver(_ number: Int, _ text: String) {
         kept.append((number, text))
         keptBytes += text.utf8.count
@@ -87,6 +92,7 @@ public final class WebSession {
             connection.send(document.resetFrame())
         }
         self.connection?.greeted = true
+        wasGreeted = true
     }
 
     /// A message from the connection `token`: checked, then handled. A refused message is
@@ -184,11 +190,17 @@ public final class WebSessions {
         self.make = make
     }
 
-    /// Starts a session for a new tab; `nil` when the limit is reached.
+    /// Starts a session for a new tab; `nil` when the limit is reached. At the limit, the
+    /// oldest session no page ever connected to gives way (so requests for `/` that never open
+    /// a page cannot lock real tabs out); if every session has had a page, the tab is refused.
     public func open() -> WebSession? {
-        guard sessions.count < limits.sessions else {
-            log("refused a new session: \(limits.sessions) are open")
-            return nil
+        if sessions.count >= limits.sessions {
+            guard let unused = sessions.values.filter({ !$0.wasGreeted && !$0.isConnected }).min(by: { $0.opened < $1.opened }) else {
+                log("refused a new session: \(limits.sessions) are open")
+                return nil
+            }
+            unused.document.log("closed: the session limit was reached and no page ever connected")
+            unused.close()
         }
         var generator = SystemRandomNumberGenerator()
         let id = (0..<2).map { _ in
@@ -211,6 +223,9 @@ public final class WebSessions {
     /// How many sessions are open.
     public var openCount: Int { sessions.count }
 
+    /// The ids of the open sessions.
+    public var ids: [String] { Array(sessions.keys) }
+
     /// Closed sessions whose page or app content is still alive (should be 0 once closing has
     /// run its course: anything else is a leak).
     public var leakedCount: Int {
@@ -221,6 +236,7 @@ public final class WebSessions {
     private func didClose(_ session: WebSession) {
         sessions[session.id] = nil
         closedCount += 1
+        closedWatch.removeAll { $0.isFreed }
         closedWatch.append(WeakSessionParts(session))
     }
 

@@ -54,8 +54,24 @@ public class TextField: Element {
                 setAttribute("value", newValue)
                 document?.muted -= 1
             }
-            if newValue != pageValue, let document { document.record(.value(id, newValue), for: self) }
+            if newValue != pageValue, let document {
+                document.record(.value(id, newValue), for: self)
+                // The page will show it: a later value equal to what the page last typed is a
+                // change again.
+                pageValue = newValue
+            }
         }
+    }
+
+    /// Called when the field joins a document again (its page shown again): a password field
+    /// then shows empty (its value is never in the HTML), so the value is cleared to match,
+    /// and the view model hears it.
+    override func didAttach(to document: Document, id: String) {
+        super.didAttach(to: document, id: id)
+        guard isSecure, !current.isEmpty else { return }
+        current = ""
+        pageValue = ""
+        changes.send("")
     }
 
     /// Each edit the user makes, with the whole new text.

@@ -58,6 +58,49 @@ import Testing
         #expect(document.pendingPatches == [.value(field.id, "moon")])
     }
 
+    /// Review finding: a value the server set, then the page's own earlier value again, must be
+    /// sent (the page shows the server's value by then).
+    @Test func aValueSetTwiceAfterTypingIsSentEachTime() throws {
+        let field = TextField()
+        let document = page([field])
+        try document.handle(.event(id: field.id, .input("dogs"), sequence: 1))
+        _ = document.flush()
+        field.value = "cats"
+        #expect(document.pendingPatches == [.value(field.id, "cats")])
+        _ = document.flush()
+        field.value = "dogs"
+        #expect(document.pendingPatches == [.value(field.id, "dogs")])
+    }
+
+    /// Review finding: a password field shown again is empty on the page (its value is never in
+    /// the HTML), so its value is cleared and the view model hears it.
+    @Test func aPasswordFieldShownAgainIsEmptyEverywhere() throws {
+        let password = SecureField()
+        let property = MutableProperty("")
+        let box = Stack(.vertical, [password])
+        let document = page([box])
+        password.bind(to: property)
+        try document.handle(.event(id: password.id, .input("lovelace"), sequence: 1))
+        #expect(property.value == "lovelace")
+        box.setChildren([])          // another page is pushed over it…
+        box.setChildren([password])  // …and popped
+        #expect(password.value == "")
+        #expect(property.value == "")
+    }
+
+    @Test func urlsThatRunScriptNeverReachThePage() {
+        for bad in ["javascript:alert(1)", " JavaScript:alert(1)", "java\tscript:alert(1)", "\u{1}javascript:x", "vbscript:x", "data:text/html,<script>x</script>"] {
+            let link = Element("a", ["href": bad])
+            #expect(link.attribute("href") == "about:blank", "\(bad)")
+            let image = Image(source: "")
+            image.source = bad
+            #expect(image.source == "about:blank", "\(bad)")
+        }
+        for good in ["https://www.flickr.com/photos/x/1", "/placeholder.svg?t=a:b", "data:image/svg+xml,<svg/>", "#top"] {
+            #expect(Element("a", ["href": good]).attribute("href") == good)
+        }
+    }
+
     @Test func aPasswordNeverGoesIntoTheHTML() throws {
         let field = SecureField(placeholder: "Password")
         let document = page([field])

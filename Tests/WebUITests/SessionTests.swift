@@ -231,11 +231,29 @@ final class Counter: WebSessionContent {
         #expect(!session.isClosed)
     }
 
-    @Test func newTabsBeyondTheLimitAreRefused() {
+    /// At the limit, a session no page ever connected to gives way to a new tab; sessions with
+    /// pages do not, and a new tab is then refused.
+    @Test func theLimitEvictsOnlySessionsNoPageConnectedTo() throws {
         let (sessions, _) = sessions()
-        let opened = (0..<5).compactMap { _ in sessions.open() }
-        #expect(opened.count == 3)
-        #expect(Set(opened.map(\.id)).count == 3)
-        #expect(opened.allSatisfy { $0.id.count == 32 })
+        let first = (0..<3).compactMap { _ in sessions.open() }
+        #expect(Set(first.map(\.id)).count == 3)
+        #expect(first.allSatisfy { $0.id.count == 32 })
+        for session in first.dropFirst() {
+            let token = session.connect(send: { _ in })
+            session.receive(#"{"t":"hello","s":"\#(session.id)","q":0}"#, token: token)
+        }
+        // The first never had a page: it gives way.
+        let fourth = try #require(sessions.open())
+        #expect(first[0].isClosed)
+        #expect(sessions.openCount == 3)
+        // The fourth has not connected either: it gives way to the fifth.
+        #expect(sessions.open() != nil)
+        #expect(fourth.isClosed)
+        // Every session with a page stays; once all have one, a new tab is refused.
+        for session in [first[1], first[2]] { #expect(!session.isClosed) }
+        let last = try #require(sessions.session(sessions.ids.first { $0 != first[1].id && $0 != first[2].id }!))
+        let token = last.connect(send: { _ in })
+        last.receive(#"{"t":"hello","s":"\#(last.id)","q":0}"#, token: token)
+        #expect(sessions.open() == nil)
     }
 }

@@ -71,7 +71,8 @@ final class Lines: Sendable {
         #expect(await session.isConnected == false)
         try await Task.sleep(for: .milliseconds(400))
         #expect(await session.isClosed)
-        #expect(log.all.isEmpty)
+        #expect(log.all.count == 1)
+        #expect(log.all.first?.contains("closed: no page connected") == true)
     }
 
     /// A hello for a session that does not exist (or garbage first) is refused: the page is told
@@ -131,6 +132,25 @@ final class Lines: Sendable {
         #expect(!WebAppServer.isSameOrigin(request(origin: "http://127.0.0.1:9999", host: "127.0.0.1:8080")))
         #expect(!WebAppServer.isSameOrigin(request(origin: nil, host: "127.0.0.1:8080")))
         #expect(!WebAppServer.isSameOrigin(request(origin: "null", host: "127.0.0.1:8080")))
+        // Review finding: IPv6 was always refused.
+        #expect(WebAppServer.isSameOrigin(request(origin: "http://[::1]:8080", host: "[::1]:8080")))
+        #expect(!WebAppServer.isSameOrigin(request(origin: "http://[::1]:8081", host: "[::1]:8080")))
+    }
+
+    /// DNS rebinding: a name that resolves to 127.0.0.1 but is not this server's is refused.
+    @Test func onlyTheServersOwnHostNamesAreAnswered() {
+        func request(host: String?) -> HTTPRequest {
+            HTTPRequest(method: .GET, version: .http11, path: "/", query: [], headers: host.map { [.host: $0] } ?? [:], body: HTTPBodySequence(data: Data()))
+        }
+        let loopback = WebAppServer.allowedHosts(listeningOn: "127.0.0.1")
+        for good in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST", "[::1]:8080"] {
+            #expect(WebAppServer.isAllowedHost(request(host: good), loopback), "\(good)")
+        }
+        for bad in ["evil.example:8080", "127.0.0.1.evil.example", "", "[::2]:8080"] {
+            #expect(!WebAppServer.isAllowedHost(request(host: bad), loopback), "\(bad)")
+        }
+        #expect(!WebAppServer.isAllowedHost(request(host: nil), loopback))
+        #expect(WebAppServer.isAllowedHost(request(host: "anything:1"), WebAppServer.allowedHosts(listeningOn: "0.0.0.0")))
     }
 
     /// The real server on loopback: a page per request, the script and stylesheet, the counts,
@@ -162,6 +182,20 @@ final class Lines: Sendable {
         #expect(log.all.contains { $0.contains("refused a WebSocket from origin http://evil.example") })
         let (_, missing) = try await URLSession.shared.data(from: base.appendingPathComponent("nothing-here"))
         #expect((missing as? HTTPURLResponse)?.statusCode == 404)
+        // Another site's script cannot open sessions; a navigation from another site can.
+        var fetch = URLRequest(url: base)
+        fetch.setValue("cross-site", forHTTPHeaderField: "Sec-Fetch-Site")
+        fetch.setValue("no-cors", forHTTPHeaderField: "Sec-Fetch-Mode")
+        let (_, crossSite) = try await URLSession.shared.data(for: fetch)
+        #expect((crossSite as? HTTPURLResponse)?.statusCode == 403)
+        fetch.setValue("navigate", forHTTPHeaderField: "Sec-Fetch-Mode")
+        let (_, navigation) = try await URLSession.shared.data(for: fetch)
+        #expect((navigation as? HTTPURLResponse)?.statusCode == 200)
+        // DNS rebinding.
+        var rebound = URLRequest(url: base)
+        rebound.setValue("evil.example:\(port)", forHTTPHeaderField: "Host")
+        let (_, misdirected) = try await URLSession.shared.data(for: rebound)
+        #expect((misdirected as? HTTPURLResponse)?.statusCode == 421)
         await server.stop()
     }
 }

@@ -128,7 +128,8 @@ public final class WebPages {
         viewModel.countsText.signal.bind(to: counts, \.text)
         let image = Image(source: images.source(viewModel.largeImageURL, label: viewModel.title, key: viewModel.photo.identifier, width: 640, height: 480),
                           description: viewModel.title, class: "photo")
-        let page = Element("a", ["href": viewModel.pageText, "target": "_blank", "rel": "noopener"], text: viewModel.pageText)
+        let page = viewModel.photo.pageURL.map { Element("a", ["href": $0.absoluteString, "target": "_blank", "rel": "noopener"], text: viewModel.pageText) }
+            ?? Label(viewModel.pageText, class: "dim")
         let back = Button("Back") { viewModel.back() }
         let content = Stack(.vertical, [
             image,
