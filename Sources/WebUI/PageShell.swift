@@ -85,8 +85,15 @@ public enum PageShell {
       function send(message) {
         message.n = ++seq;
         const text = JSON.stringify(message);
-        if (message.t === 'i') unacked = unacked.filter((m) => !(m.kind === 'i' && m.id === message.id) || m.sent);
-        unacked.push({ n: seq, text, id: message.id, kind: message.t, sent: !!(ws && ws.readyState === 1) });
+        // An edit typed while offline replaces the one before it only if that one is the last
+        // message queued (a submit or click queued after it must keep its input before it).
+        const last = unacked[unacked.length - 1];
+        if (message.t === 'i' && last && last.kind === 'i' && last.id === message.id && !last.sent) {
+          unacked.pop();
+          sentAt.delete(last.n);
+        }
+        const open = !!(ws && ws.readyState === 1);
+        unacked.push({ n: seq, text, id: message.id, kind: message.t, sent: open });
         sentAt.set(seq, performance.now());
         rawSend(text);
       }
@@ -108,6 +115,10 @@ public enum PageShell {
       function receive(m) {
         if (m.t === 'p') {
           if (m.s <= frame) return;                    // a frame already applied
+          if (m.s !== frame + 1) {                     // a frame went missing: catch up
+            if (ws) ws.close();
+            return;
+          }
           frame = m.s;
           for (const op of m.o) apply(op, m.a);
           stats.frames++;
@@ -161,21 +172,40 @@ public enum PageShell {
         afterChange();
       }
 
+      // The browser's history follows the server's depth. `historyDepth` is the entry the page
+      // put the browser on; a traversal (history.go) is asynchronous, so while one is under way
+      // nothing else is asked of the history, and its popstate is not taken for the user's.
+      let historyDepth = depth, traversing = false;
+
       function setDepth(d, title) {
         document.title = title;
-        const current = (history.state && history.state.depth) || 1;
         depth = d;
-        if (d > current) {
-          for (let i = current + 1; i <= d; i++) history.pushState({ depth: i }, '');
-        } else if (d < current) {
-          history.go(d - current);
+        reconcileHistory();
+      }
+
+      function reconcileHistory() {
+        if (traversing) return;
+        if (depth > historyDepth) {
+          for (let i = historyDepth + 1; i <= depth; i++) history.pushState({ depth: i }, '');
+          historyDepth = depth;
+        } else if (depth < historyDepth) {
+          traversing = true;
+          history.go(depth - historyDepth);
         }
       }
 
       window.addEventListener('popstate', (event) => {
         const d = (event.state && event.state.depth) || 1;
-        if (d < depth) send({ t: 'b', d });
-        else if (d > depth) history.go(depth - d);    // no forward: those pages are gone
+        historyDepth = d;
+        if (traversing) {                               // the page's own traversal landed
+          traversing = false;
+          reconcileHistory();
+        } else if (d < depth) {
+          send({ t: 'b', d });                          // the user went back
+        } else if (d > depth) {
+          traversing = true;                            // no forward: those pages are gone
+          history.go(depth - d);
+        }
       });
 
       document.addEventListener('input', (event) => {
@@ -196,6 +226,7 @@ public enum PageShell {
 
       document.addEventListener('keydown', (event) => {
         const el = event.target;
+        if (event.isComposing) return;                  // Enter that ends an IME composition
         if (event.key === 'Enter' && el.tagName === 'INPUT' && el.id) {
           send({ t: 's', id: el.id });
         } else if ((event.key === 'Enter' || event.key === ' ') && el.hasAttribute && el.hasAttribute('data-click') && el.id) {
