@@ -83,7 +83,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebShowcaseKitTests",
-            dependencies: ["WebShowcaseKit", "ShowcaseCore", "WebUI", "MVVM", "Signals", "SignalsTesting", "FlickrSearch", "GoodsCatalog", "Login", "PersonProfile"],
+            dependencies: ["WebShowcaseKit", "ShowcaseCore", "WebUI", "MVVM", "Signals", "SignalsTesting", "FlickrSearch", "GoodsCatalog", "Login", "MovieInfo", "PersonProfile"],
             path: "Apps/Showcase/WebTests",
             swiftSettings: strict
         ),

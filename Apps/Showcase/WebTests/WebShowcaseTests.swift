@@ -1,6 +1,7 @@
 import FlickrSearch
 import GoodsCatalog
 import Login
+import MovieInfo
 import MVVM
 import PersonProfile
 import ShowcaseCore
@@ -178,7 +179,7 @@ final class Tab {
         let tab = Tab()
         tab.click(try #require(tab.lists.first).children[1].children[4])
         tab.wait()
-        tab.click(try #require(tab.lists.first).children[1].children[0])
+        tab.click(try #require(tab.lists.first).children[1].children[1])  // Stationery: 44 goods
         tab.wait()
         let list = try #require(tab.lists.first)
         let viewModel = try #require(tab.navigator.top(GoodsListViewModel.self))
@@ -189,8 +190,66 @@ final class Tab {
             pages += 1
         }
         #expect(!viewModel.hasMore.value)
-        #expect(list.rows.count == viewModel.rows.value.count)
-        #expect(tab.model.html.contains("end of list"))
+        #expect(pages == 3)
+        #expect(list.rows.count == 44)
+        #expect(tab.model.rowTitles(of: list).count == 44)
+        #expect(tab.model.html.contains("44 items · end of list"))
+        tab.session.close()
+    }
+
+    /// Movies: the lists switch by their segments, posters are images, a search finds movies,
+    /// a detail opens and Back returns.
+    @Test func moviesSwitchListsSearchAndOpenADetail() throws {
+        let tab = Tab()
+        tab.click(try #require(tab.lists.first).children[1].children[3])
+        tab.wait()
+        let tabs = try #require(tab.navigator.top(MoviesTabsViewModel.self))
+        let list = try #require(tab.lists.first)
+        let first = list.rows.map(\.title)
+        #expect(!first.isEmpty)
+        #expect(list.rows.allSatisfy { $0.image?.hasPrefix("/placeholder.svg?") == true })
+        let segments = try #require(tab.all(SegmentedControl.self).first { $0.attribute("class") == "segments" })
+        tab.click(segments.children[1])
+        tab.wait()
+        #expect(tabs.list.selectedIndex.value == 1)
+        #expect(list.rows.map(\.title) != first)
+        #expect(!list.rows.isEmpty)
+        // The Search tab.
+        let tabBar = try #require(tab.all(TabBar.self).first)
+        tab.click(tabBar.segments.children[1])
+        #expect(tabs.selectedTab.value == 1)
+        let query = try #require(tab.all(TextField.self).first)
+        tab.type("the", into: query)
+        tab.wait()
+        let results = try #require(tab.lists.last)
+        #expect(!results.rows.isEmpty)
+        tab.click(results.children[1].children[0])
+        tab.wait()
+        let detail = try #require(tab.navigator.top(MovieDetailViewModel.self))
+        #expect(tab.model.html.contains(HTML.escape(detail.title)))
+        #expect(tab.all(Image.self).contains { $0.attribute("class") == "poster-large" && $0.source.hasPrefix("/placeholder.svg?") })
+        tab.back()
+        #expect(tab.navigator.top(MoviesTabsViewModel.self) === tabs)
+        tab.session.close()
+    }
+
+    /// GD-4 in the browser: the DataController list shows pages through its delegate.
+    @Test func theDataControllerVariantPagesToTheEnd() throws {
+        let tab = Tab()
+        tab.click(try #require(tab.lists.first).children[1].children[5])
+        tab.click(try #require(tab.lists.first).children[1].children[1])  // Stationery: 44 goods
+        tab.wait()
+        let list = try #require(tab.lists.first)
+        #expect(list.rows.count == 15)
+        var pages = 1
+        while list.loadsMore, pages < 20 {
+            tab.send(#"{"t":"e","id":"\#(list.id)"}"#)
+            tab.wait()
+            pages += 1
+        }
+        #expect(pages == 3)
+        #expect(list.rows.count == 44)
+        #expect(tab.model.html.contains("44 items · end of list"))
         tab.session.close()
     }
 
