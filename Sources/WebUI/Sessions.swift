@@ -26,7 +26,7 @@ public final class WebSession {
     fileprivate var content: (any WebSessionContent)?
     /// The open connection; frames go to it once its page said hello (`greeted`), so a page
     /// never gets a new frame before the older ones it missed.
-    private var connection: (token: Int, send: @Sendable (String) -> Void, greeted: Bool)?
+    private var connection: (token: Int, send: @Sendable (String) -> Void, close: @Sendable () -> Void, greeted: Bool)?
     private var nextToken = 1
     private var kept: [(number: Int, text: String)] = []
     private var keptBytes = 0
@@ -69,12 +69,16 @@ public final class WebSession {
     }
 
     /// Opens a connection that sends with `send`; the page's `hello` follows. A newer connection
-    /// replaces an older one (the page reconnected before the old socket was seen closed).
-    public func connect(send: @escaping @Sendable (String) -> Void) -> Int {
+    /// replaces an older one (the page reconnected before the old socket was seen closed), and
+    /// the older one is closed with `close` (its page, if still there, reconnects).
+    public func connect(send: @escaping @Sendable (String) -> Void, close: @escaping @Sendable () -> Void = {}) -> Int {
         let token = nextToken
         nextToken += 1
-        if connection != nil { log("session \(id.prefix(8)): a new connection replaces the old one") }
-        connection = (token, send, false)
+        if let old = connection {
+            log("session \(id.prefix(8)): a new connection replaces the old one")
+            old.close()
+        }
+        connection = (token, send, close, false)
         graceTimer += 1
         return token
     }

@@ -168,7 +168,7 @@ struct SessionSocket: WSMessageHandler {
                                     log("closed a connection that stopped reading (\(WebAppServer.outgoingLimit) frames waiting)")
                                     continuation.finish()
                                 }
-                            })
+                            }, close: { continuation.finish() })
                             session.receive(text, token: token)
                             return .success((session, token))
                         } catch {
