@@ -205,13 +205,23 @@ public final class TabBar: Element {
     private let contents: [Element]
 
     public init(_ tabs: [(title: String, content: Element)]) {
-        segments = SegmentedControl(tabs.map(\.title), class: "tabs")
-        contents = tabs.map(\.content)
-        super.init("div", ["class": "tabbar"], children: [segments] + tabs.map { Stack(.vertical, class: "tab", [$0.content]) })
+        var titles: [String] = []
+        var wrapped: [Element] = []
+        for tab in tabs {
+            titles.append(tab.title)
+            wrapped.append(Stack(.vertical, class: "tab", [tab.content]))
+        }
+        segments = SegmentedControl(titles, class: "tabs")
+        contents = wrapped
+        super.init("div", ["class": "tabbar"], children: [segments] + wrapped)
         show(0)
-        segments.selectionChanges.sink(value: { [weak self] index in
-            MainActor.assumeIsolated { self?.show(index) }
-        }).disposed(by: bag)
+        followSegments()
+    }
+
+    // Separate from init: the same code inline crashed the release build's SIL verifier
+    // (Swift 6.3.1, OSSACompleteLifetime in TabBar.init).
+    private func followSegments() {
+        segments.selectionChanges.asDriver().drive { [weak self] index in self?.show(index) }.disposed(by: bag)
     }
 
     public var selectedIndex: Int {
@@ -225,7 +235,7 @@ public final class TabBar: Element {
     public var selectionChanges: Signal<Int, Never> { segments.selectionChanges }
 
     private func show(_ index: Int) {
-        for (offset, tab) in children.dropFirst().enumerated() { tab.isHidden = offset != index }
+        for (offset, tab) in contents.enumerated() { tab.isHidden = offset != index }
     }
 }
 
