@@ -18,6 +18,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import time
 
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
@@ -69,7 +70,19 @@ def main():
         driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
         driver.set_script_timeout(300)
         driver.get(base)
-        driver.find_elements(By.CSS_SELECTOR, "li.row")[0].click()
+        rows = []
+        for _ in range(200):
+            rows = driver.find_elements(By.CSS_SELECTOR, "li.row")
+            if rows:
+                break
+            time.sleep(0.05)
+        rows[0].click()
+        for _ in range(200):  # the search page, with its field
+            if driver.title == "Flickr Search" and driver.find_elements(By.CSS_SELECTOR, "input[type=text]"):
+                break
+            time.sleep(0.05)
+        else:
+            raise RuntimeError(f"the Flickr search page did not open ({driver.title!r})")
         worst = 0.0
         for run in range(RUNS + 1):
             result = driver.execute_async_script(TYPE, KEYSTROKES)
