@@ -2,13 +2,13 @@ import MVVM
 import Signals
 
 /// A node of a page: an HTML element the server owns. Elements live on the main actor; each has
-/// an id in its ``Document``, a ``Lifetime`` and a ``DisposeBag``, so bindings to an element end
+/// an id in its ``Document``, a `Lifetime` and a `DisposeBag`, so bindings to an element end
 /// when it goes away.
 ///
 /// Changing an element on a page that is on screen records a patch (its text, an attribute, its
 /// children), which the document sends to the browser at the end of the main actor's turn; the
 /// browser never receives the whole page again. A widget subclass answers the browser's events
-/// for it in ``handle(_:)``.
+/// for it in ``handle(_:target:)``.
 @MainActor
 open class Element: LifetimeOwner {
     private nonisolated let lifetimeToken = Lifetime.Token()
@@ -129,6 +129,16 @@ open class Element: LifetimeOwner {
             detach([child])
             document?.record(.remove(oldID), for: self)
         }
+    }
+
+    /// The first element of `type` in this element's tree (itself included), depth first: for
+    /// tests and for pages that look up a part they built.
+    public func first<T: Element>(_ type: T.Type) -> T? {
+        if let match = self as? T { return match }
+        for child in children {
+            if let match = child.first(type) { return match }
+        }
+        return nil
     }
 
     /// Takes the element off its parent.

@@ -2,8 +2,8 @@ import MVVM
 import Signals
 
 /// Pages on a stack: a header with the title and a Back button, and the top page below it. Bound
-/// to a ``Navigator``, it follows the view models' pushes and pops, building each page with a
-/// ``ScreenRegistry``; the browser's history follows the depth, so the browser's Back button
+/// to a `Navigator`, it follows the view models' pushes and pops, building each page with a
+/// `ScreenRegistry`; the browser's history follows the depth, so the browser's Back button
 /// pops too.
 @MainActor
 public final class NavigationStack: Element {
