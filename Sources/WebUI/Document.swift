@@ -98,6 +98,8 @@ public final class Document {
     /// Sets the page's title and navigation depth (the browser's history follows).
     public func setHistory(depth: Int, title: String) {
         guard depth != self.depth || title != self.title else { return }
+        // Dialogs shown over a page that is gone go with it.
+        for dialog in dialogs where dialog.depth > depth { dialog.removeFromParent() }
         self.depth = depth
         self.title = title
         record(.history(depth: depth, title: title), for: root)
@@ -109,13 +111,16 @@ public final class Document {
         record(.focus(element.id), for: element)
     }
 
-    /// Shows a dialog above the page; its button (or `Esc`) dismisses it and runs `onDismiss`.
+    /// Shows a dialog above the page; its button dismisses it and runs `onDismiss`; Esc closes it
+    /// without. It goes with the page it was shown over, if that page is left first.
     public func present(title: String, message: String, button: String = "OK", onDismiss: (@MainActor () -> Void)? = nil) {
         let dialog = Dialog(title: title, message: message, button: button)
+        dialog.depth = depth
         dialog.onDismiss = { [weak dialog] in
             dialog?.removeFromParent()
             onDismiss?()
         }
+        dialog.onCancel = { [weak dialog] in dialog?.removeFromParent() }
         overlay.append(dialog)
         focus(dialog.button)
     }

@@ -62,6 +62,8 @@ public final class NavigationStack: Element {
         heading.text = top?.title ?? ""
         backButton.isHidden = pages.count <= 1
         document?.setHistory(depth: max(1, pages.count), title: top?.title ?? "")
+        // The page's main field takes the focus, as `autofocus` does only on a first load.
+        if let field = top?.content.first(TextField.self), field.document != nil { document?.focus(field) }
     }
 
     /// Goes back as the Back button does: through the navigator when bound, so the view models

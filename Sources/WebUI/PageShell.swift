@@ -141,11 +141,23 @@ public enum PageShell {
           case 't': el.textContent = op[2]; break;
           case 'a': if (op[3] === null) el.removeAttribute(op[2]); else el.setAttribute(op[2], op[3]); break;
           case 'v': if (!pendingInput(op[1], ack) && el.value !== op[2]) el.value = op[2]; break;
-          case 'c': el.innerHTML = op[2]; break;
+          case 'c': keepFocus(el, el, () => { el.innerHTML = op[2]; }); break;
           case '+': el.insertAdjacentHTML('beforeend', op[2]); break;
-          case 'r': el.outerHTML = op[2]; break;
+          case 'r': keepFocus(el, el.parentNode, () => { el.outerHTML = op[2]; }); break;
           case '-': el.remove(); break;
           case 'f': el.focus(); break;
+        }
+      }
+
+      // A row the keyboard is on keeps the focus when it is redrawn: it is found again by its key.
+      function keepFocus(el, scope, change) {
+        const active = document.activeElement;
+        const row = active && el.contains(active) && active.closest('[data-key]');
+        const key = row && row.getAttribute('data-key');
+        change();
+        if (key && scope) {
+          const again = [...scope.querySelectorAll('[data-key]')].find((e) => e.getAttribute('data-key') === key);
+          if (again) again.focus();
         }
       }
 
@@ -233,8 +245,8 @@ public enum PageShell {
           event.preventDefault();
           send({ t: 'c', id: el.id });
         } else if (event.key === 'Escape') {
-          const dialog = root.querySelector('.dialog button');
-          if (dialog) send({ t: 'c', id: dialog.id });
+          const dialog = root.querySelector('.dialog[id]');
+          if (dialog) send({ t: 'c', id: dialog.id });   // closes it without its button's action
           else if (depth > 1) history.back();
         }
       });
@@ -254,7 +266,7 @@ public enum PageShell {
         for (const list of root.querySelectorAll('[data-list][id]')) {
           if (list.offsetParent === null) continue;     // hidden (another tab)
           const rows = list.querySelectorAll(':scope > ul > li');
-          const state = listState.get(list.id) || { f: -1, l: -1, endCount: -1 };
+          const state = listState.get(list.id) || { f: -1, l: -1, endCount: -1, endInView: false };
           listState.set(list.id, state);
           let first = -1, last = -1;
           for (let i = 0; i < rows.length; i++) {
@@ -268,11 +280,15 @@ public enum PageShell {
             state.f = first; state.l = last;
             send({ t: 'v', id: list.id, f: first, l: last });
           }
+          // The end asks for more when it comes into view, or is still in view with new rows
+          // (a short page). A page that failed is asked for again by scrolling away and back.
           const end = list.querySelector(':scope > .list-end');
-          if (end && !end.hidden && end.getBoundingClientRect().top < height && state.endCount !== rows.length) {
+          const inView = !!end && !end.hidden && end.getBoundingClientRect().top < height;
+          if (inView && (!state.endInView || state.endCount !== rows.length)) {
             state.endCount = rows.length;
             send({ t: 'e', id: list.id });
           }
+          state.endInView = inView;
         }
       }
 

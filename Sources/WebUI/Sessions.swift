@@ -8,6 +8,13 @@ import Signals
 public protocol WebSessionContent: AnyObject {
     /// Ends the app's work: close the navigator, dispose what the page does not own.
     func close()
+    /// What must be freed once the session is closed (its view models, say): ``WebSessions``
+    /// watches them weakly and counts any still alive as leaked.
+    var ownedObjects: [AnyObject] { get }
+}
+
+extension WebSessionContent {
+    public var ownedObjects: [AnyObject] { [] }
 }
 
 /// One browser tab: its ``Document``, the app behind it, and its connection.
@@ -32,7 +39,7 @@ public final class WebSession {
     private var keptBytes = 0
     private let limits: WebSessions.Limits
     private let log: @Sendable (String) -> Void
-    fileprivate var onClose: (@MainActor (WebSession) -> Void)?
+    fileprivate var onClose: (@MainActor (WebSession, [AnyObject]) -> Void)?
     private var graceTimer = 0
     /// Whether the session has been closed.
     public private(set) var isClosed = false
@@ -151,11 +158,13 @@ public final class WebSession {
     public func close() {
         guard !isClosed else { return }
         isClosed = true
+        connection?.close()
         connection = nil
         kept = []
+        let owned = content?.ownedObjects ?? []
         document.close()
         content?.close()
-        onClose?(self)
+        onClose?(self, owned)
         onClose = nil
         content = nil
     }
@@ -212,7 +221,7 @@ public final class WebSessions {
             return String(repeating: "0", count: 16 - word.count) + word
         }.joined()
         let session = WebSession(id: id, limits: limits, log: log)
-        session.onClose = { [weak self] session in self?.didClose(session) }
+        session.onClose = { [weak self] session, owned in self?.didClose(session, owned: owned) }
         sessions[id] = session
         session.start(make(session.document))
         session.closeUnlessConnected(within: limits.reconnectGrace)
@@ -237,11 +246,11 @@ public final class WebSessions {
         return closedWatch.count
     }
 
-    private func didClose(_ session: WebSession) {
+    private func didClose(_ session: WebSession, owned: [AnyObject]) {
         sessions[session.id] = nil
         closedCount += 1
         closedWatch.removeAll { $0.isFreed }
-        closedWatch.append(WeakSessionParts(session))
+        closedWatch.append(WeakSessionParts(session, owned: owned))
     }
 
     /// Closes every session.
@@ -253,15 +262,20 @@ public final class WebSessions {
 /// Weak references to a closed session's parts, to see that they are freed.
 @MainActor
 private final class WeakSessionParts {
-    weak var document: Document?
-    weak var root: Element?
-    weak var content: (any WebSessionContent)?
-
-    init(_ session: WebSession) {
-        document = session.document
-        root = session.document.root
-        content = session.content
+    final class Weak {
+        weak var object: AnyObject?
+        init(_ object: AnyObject) { self.object = object }
     }
 
-    var isFreed: Bool { document == nil && root == nil && content == nil }
+    weak var document: Document?
+    weak var content: (any WebSessionContent)?
+    let owned: [Weak]
+
+    init(_ session: WebSession, owned: [AnyObject]) {
+        document = session.document
+        content = session.content
+        self.owned = owned.map(Weak.init)
+    }
+
+    var isFreed: Bool { document == nil && content == nil && owned.allSatisfy { $0.object == nil } }
 }

@@ -246,6 +246,9 @@ public final class Dialog: Element {
     public let message: String
     public let button: Button
     var onDismiss: (@MainActor () -> Void)?
+    var onCancel: (@MainActor () -> Void)?
+    /// The navigation depth of the page it was shown over: it goes with that page.
+    var depth = 1
 
     init(title: String, message: String, button title2: String) {
         titleText = title
@@ -260,5 +263,17 @@ public final class Dialog: Element {
     /// Dismisses the dialog as its button does.
     public func dismiss() {
         onDismiss?()
+    }
+
+    /// Closes the dialog without its button's action (Esc).
+    public func cancel() {
+        onCancel?()
+    }
+
+    /// The page sends a click on the dialog itself for Esc: a cancel.
+    public override func handle(_ event: ClientEvent, target: Element) -> Bool {
+        guard event == .click, target === self else { return false }
+        cancel()
+        return true
     }
 }

@@ -25,6 +25,8 @@ final class PageModel {
     private(set) var frame = 0
     private(set) var acknowledged = 0
     private(set) var history: (depth: Int, title: String)?
+    /// Frames refused because one before them was missing.
+    private(set) var gaps = 0
 
     init(html: String) {
         root.children = PageModel.parse(html)
@@ -96,7 +98,13 @@ final class PageModel {
             acknowledged = object["a"] as? Int ?? acknowledged
             return true
         }
+        // As the client: a frame already applied is skipped; one after a gap is refused (the
+        // page reconnects to catch up), and counted.
         guard object["t"] as? String == "p", number > frame else { return false }
+        guard number == frame + 1 else {
+            gaps += 1
+            return false
+        }
         frame = number
         acknowledged = object["a"] as? Int ?? acknowledged
         for case let op as [Any] in object["o"] as? [Any] ?? [] {

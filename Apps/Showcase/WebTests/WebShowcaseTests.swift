@@ -167,6 +167,12 @@ final class Tab {
         #expect(tab.model.html.contains("Login failed"))
         tab.click(dialog.button)
         #expect(tab.document.dialogs.isEmpty)
+        tab.type("grace", into: fields[0])
+        tab.type("hopper", into: fields[1])
+        tab.click(try #require(tab.button("Login")))
+        tab.wait()
+        #expect(tab.model.html.contains("This account needs verification."))
+        #expect(tab.navigator.top(LoginViewModel.self) != nil)
         tab.type("ada", into: fields[0])
         tab.type("lovelace", into: fields[1])
         tab.click(try #require(tab.button("Login")))
@@ -208,6 +214,13 @@ final class Tab {
         let first = list.rows.map(\.title)
         #expect(!first.isEmpty)
         #expect(list.rows.allSatisfy { $0.image?.hasPrefix("/placeholder.svg?") == true })
+        // MI-P (review finding: the browser never asked for a second page): the end of the list
+        // loads the next page.
+        #expect(list.loadsMore)
+        let firstPage = list.rows.count
+        tab.send(#"{"t":"e","id":"\#(list.id)"}"#)
+        tab.wait()
+        #expect(list.rows.count > firstPage)
         let segments = try #require(tab.all(SegmentedControl.self).first { $0.attribute("class") == "segments" })
         tab.click(segments.children[1])
         tab.wait()

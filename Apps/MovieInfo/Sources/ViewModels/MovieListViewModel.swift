@@ -60,6 +60,9 @@ public final class MovieListViewModel: Sendable {
     public let canRetry: Property<Bool>
     /// MI-P: the row under the movies.
     public let footerText: Property<String?>
+    /// MI-P: whether the list has pages left to load (a view asks with ``next()`` when its end
+    /// comes into view).
+    public let hasMore: Property<Bool>
 
     private let state = MutableProperty(MovieListState())
     private let retries = PublishSubject<Void, Never>()
@@ -83,6 +86,7 @@ public final class MovieListViewModel: Sendable {
         isFetching = state.readOnly.map(\.isFetching)
         errorText = state.readOnly.map(\.error)
         canRetry = state.readOnly.map(\.failed)
+        hasMore = state.readOnly.map { $0.page >= 1 && $0.hasMore && !$0.isFetching && !$0.failed }
         footerText = state.readOnly.map { state in
             if state.loadingMore { return Self.loadingMoreText }
             if state.isFetching || state.failed || state.page == 0 || state.movies.isEmpty { return nil }

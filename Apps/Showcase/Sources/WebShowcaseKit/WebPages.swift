@@ -230,7 +230,7 @@ public final class WebPages {
         listModel.canRetry.signal.map { !$0 }.bind(to: retryList, \.isHidden)
         let list = ListView(class: "posters")
         listModel.movies.signal.map { Self.movieRows($0, images: images) }.bind(to: list, \.rows)
-        listModel.footerText.signal.map { $0 == MovieListViewModel.loadingMoreText }.bind(to: list, \.loadsMore)
+        listModel.hasMore.signal.bind(to: list, \.loadsMore)
         list.selected.sink(value: { listModel.select(index: $0) }).disposed(by: list.bag)
         list.reachedEnd.sink(value: { listModel.next() }).disposed(by: list.bag)
         let listFooter = Label("", tag: "p", class: "dim footer")

@@ -48,6 +48,11 @@ public final class WebShowcase: WebSessionContent {
         navigator.close()
     }
 
+    /// The navigator, the stack's view models and pages: all must be freed with the session.
+    public var ownedObjects: [AnyObject] {
+        [navigator, stack] + navigator.stack + stack.pages.map(\.content)
+    }
+
     /// Opens `app`; in live mode without a key, says which variable to set and offers to
     /// continue offline.
     public func open(_ app: ShowcaseApp) {
