@@ -262,6 +262,10 @@ public enum PageShell {
       window.addEventListener('resize', afterChange);
 
       function checkLists() {
+        // Not while the page waits for an answer (for up to a second): the server may be
+        // replacing these very lists (a click that opens another page), and a report about a
+        // list it removed would be refused. The answer's frame checks again.
+        if (unacked.length && performance.now() - (sentAt.get(unacked[0].n) || 0) < 1000) { afterChange(); return; }
         const height = window.innerHeight;
         for (const list of root.querySelectorAll('[data-list][id]')) {
           if (list.offsetParent === null) continue;     // hidden (another tab)
@@ -322,6 +326,8 @@ public enum PageShell {
     h2 { font-size: 18px; margin: 0 0 8px; }
     .page { padding-top: 16px; }
     .col { display: flex; flex-direction: column; gap: 10px; }
+    .col > button { align-self: flex-start; }
+    p:empty { margin: 0; }
     .row { display: flex; flex-direction: row; gap: 10px; align-items: center; }
     [hidden] { display: none !important; }
     input { font: inherit; padding: 8px 10px; border: 1px solid var(--line); border-radius: 8px; min-width: 0; flex: 1; }
@@ -340,7 +346,7 @@ public enum PageShell {
     .row-text { display: flex; flex-direction: column; gap: 2px; min-width: 0; }
     .row-text .detail { font-size: 14px; }
     img.thumb { width: 75px; height: 75px; object-fit: cover; border-radius: 6px; background: #e5e5ea; flex: none; }
-    img.poster { width: 60px; height: 90px; object-fit: cover; border-radius: 4px; background: #e5e5ea; flex: none; }
+    .posters img.thumb { width: 60px; height: 90px; object-fit: cover; border-radius: 4px; background: #e5e5ea; flex: none; }
     img.photo { max-width: 100%; max-height: 70vh; border-radius: 8px; background: #e5e5ea; align-self: flex-start; }
     img.poster-large { width: 185px; border-radius: 8px; background: #e5e5ea; }
     .list-end { height: 1px; }
@@ -357,6 +363,9 @@ public enum PageShell {
     .dialog-box { background: white; border-radius: 12px; padding: 20px; max-width: 420px; box-shadow: 0 10px 40px rgba(0,0,0,.3); }
     .connection { position: fixed; bottom: 12px; left: 50%; transform: translateX(-50%); background: #333; color: white; padding: 8px 14px; border-radius: 8px; z-index: 20; }
     .card { border: 1px solid var(--line); border-radius: 10px; padding: 12px 16px; background: white; }
+    dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 6px 16px; margin: 0; }
+    dl.facts dt { color: var(--dim); }
+    dl.facts dd { margin: 0; }
     .badge { font-size: 12px; color: white; background: #8e8e93; border-radius: 4px; padding: 1px 6px; }
     """#
 }

@@ -1,69 +1,98 @@
-"""A small PNG reader (8-bit RGB/RGBA, not interlaced: what Chromium's screenshots are) and the
-checks the end-to-end tests make on screenshots: a region is drawn (many colours), or holds
-text (enough dark pixels on a light background)."""
+"""A small PNG reader (8-bit RGB or RGBA, not interlaced: what Chromium's screenshots are; zlib
+alone, no imaging library) and what the end-to-end checks ask of a screenshot's regions: how
+many colours, how much of it is not the background, how many dark (text) or red (error text)
+pixels."""
 import struct
 import zlib
 
-
-def decode(data):
-    """Returns (width, height, rows) where rows[y] is a bytes object of RGB(A) pixels."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    pos, idat, width = 8, b"", None
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        pos += 12 + length
-        if kind == b"IHDR":
-            width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
-            assert depth == 8 and colour in (2, 6) and interlace == 0, f"unsupported PNG {depth} {colour} {interlace}"
-            channels = 3 if colour == 2 else 4
-        elif kind == b"IDAT":
-            idat += body
-        elif kind == b"IEND":
-            break
-    raw = zlib.decompress(idat)
-    stride = width * channels
-    rows, previous = [], bytearray(stride)
-    for y in range(height):
-        kind = raw[y * (stride + 1)]
-        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for x in range(stride):
-            a = line[x - channels] if x >= channels else 0
-            b = previous[x]
-            c = previous[x - channels] if x >= channels else 0
-            if kind == 1:
-                line[x] = (line[x] + a) & 0xFF
-            elif kind == 2:
-                line[x] = (line[x] + b) & 0xFF
-            elif kind == 3:
-                line[x] = (line[x] + (a + b) // 2) & 0xFF
-            elif kind == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[x] = (line[x] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 0xFF
-        rows.append(bytes(line))
-        previous = line
-    return width, height, rows, channels
+# The page's background (PageShell's --bg), and the grey an image box shows before it loads.
+PAGE = (0xFB, 0xFB, 0xFD)
+IMAGE_PLACEHOLDER = (0xE5, 0xE5, 0xEA)
 
 
-def region_stats(image, rect):
-    """Distinct colours and the share of dark pixels in rect (x, y, w, h)."""
-    width, height, rows, channels = image
-    x0, y0 = max(0, int(rect[0])), max(0, int(rect[1]))
-    x1, y1 = min(width, int(rect[0] + rect[2])), min(height, int(rect[1] + rect[3]))
-    colours, dark, total = set(), 0, 0
-    for y in range(y0, y1):
-        row = rows[y]
-        for x in range(x0, x1):
-            r, g, b = row[x * channels:x * channels + 3]
+class Screenshot:
+    """A decoded PNG: `width`, `height`, and `rows` of RGB(A) bytes."""
+
+    def __init__(self, png):
+        assert png[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+        position, chunks, colour = 8, [], None
+        while position < len(png):
+            length, kind = struct.unpack(">I4s", png[position:position + 8])
+            body = png[position + 8:position + 8 + length]
+            position += 12 + length
+            if kind == b"IHDR":
+                self.width, self.height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", body)
+                assert depth == 8 and colour in (2, 6) and interlace == 0, f"unsupported PNG: depth {depth}, colour type {colour}"
+            elif kind == b"IDAT":
+                chunks.append(body)
+            elif kind == b"IEND":
+                break
+        self.bpp = bpp = 3 if colour == 2 else 4
+        raw = zlib.decompress(b"".join(chunks))
+        stride = self.width * bpp
+        previous = bytearray(stride)
+        self.rows = []
+        for y in range(self.height):
+            start = y * (stride + 1)
+            kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+            if kind == 1:    # Sub
+                for i in range(bpp, stride):
+                    line[i] = (line[i] + line[i - bpp]) & 255
+            elif kind == 2:  # Up
+                line = bytearray((a + b) & 255 for a, b in zip(line, previous))
+            elif kind == 3:  # Average
+                for i in range(stride):
+                    line[i] = (line[i] + ((line[i - bpp] if i >= bpp else 0) + previous[i]) // 2) & 255
+            elif kind == 4:  # Paeth
+                for i in range(stride):
+                    a = line[i - bpp] if i >= bpp else 0
+                    b = previous[i]
+                    c = previous[i - bpp] if i >= bpp else 0
+                    p = a + b - c
+                    pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                    line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+            self.rows.append(bytes(line))
+            previous = line
+
+    def pixels(self, rect=None, step=1):
+        """The (r, g, b) of every `step`-th pixel of `rect` (x, y, width, height; the whole image
+        by default), clipped to the image."""
+        x, y, w, h = rect or (0, 0, self.width, self.height)
+        x0, y0 = max(0, int(x)), max(0, int(y))
+        x1, y1 = min(self.width, int(x + w)), min(self.height, int(y + h))
+        bpp = self.bpp
+        for row in range(y0, y1, step):
+            line = self.rows[row]
+            for column in range(x0, x1, step):
+                i = column * bpp
+                yield line[i], line[i + 1], line[i + 2]
+
+    def region(self, rect=None, step=1, background=PAGE):
+        """What `rect` shows: `pixels`, distinct `colours`, the share `away` from `background`,
+        and how many pixels are `dark` (text) or `red` (error text)."""
+        count = away = dark = red = 0
+        colours = set()
+        br, bg, bb = background
+        for r, g, b in self.pixels(rect, step):
+            count += 1
             colours.add((r, g, b))
-            total += 1
-            if r + g + b < 500:
+            if abs(r - br) + abs(g - bg) + abs(b - bb) > 40:
+                away += 1
+            if r + g + b < 330:
                 dark += 1
-    return len(colours), (dark / total if total else 0.0), total
+            if r > 150 and g < 110 and b < 110:
+                red += 1
+        return {"pixels": count, "colours": len(colours), "away": away / count if count else 0.0, "dark": dark, "red": red}
 
+    def is_blank(self):
+        """Nearly one colour, or nearly all background: nothing was drawn."""
+        whole = self.region(step=4)
+        return whole["colours"] < 20 or whole["away"] <= 0.005
 
-def is_blank(image):
-    """True if the whole screenshot is one colour (or nearly)."""
-    colours, _, _ = region_stats(image, (0, 0, image[0], image[1]))
-    return colours < 4
+    def image_drawn(self, rect):
+        """An image (a photo, a poster) is drawn in `rect`: it is mostly neither the page's
+        background nor the grey of an image box still loading, and has a picture's many colours
+        (not a broken image's icon and alt text)."""
+        loading = self.region(rect, step=2, background=IMAGE_PLACEHOLDER)
+        page = self.region(rect, step=2)
+        return loading["colours"] >= 12 and loading["away"] > 0.8 and page["away"] > 0.8
