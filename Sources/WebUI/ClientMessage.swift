@@ -46,6 +46,13 @@ public enum ClientMessage: Sendable, Equatable {
         var d: Int?
     }
 
+    /// The message's own number (`n`), if it is a JSON object under the size limit with one.
+    public static func sequenceNumber(in text: String) -> Int? {
+        guard text.utf8.count <= maximumSize else { return nil }
+        struct Numbered: Decodable { var n: Int? }
+        return (try? JSONDecoder().decode(Numbered.self, from: Data(text.utf8)))?.n.flatMap { $0 >= 0 ? $0 : nil }
+    }
+
     /// Parses and checks a message; `session` is the connection's session (a message naming
     /// another is refused).
     public static func parse(_ text: String, session: String? = nil) throws(ClientMessageError) -> ClientMessage {

@@ -213,6 +213,14 @@ public final class Document {
         return (bodyHTML, frameNumber)
     }
 
+    /// Acknowledges the page's message `sequence` without handling it (it was refused).
+    func acknowledge(_ sequence: Int) {
+        guard sequence > acknowledged else { return }
+        acknowledged = sequence
+        ackPending = true
+        if flushesAutomatically { flush() }
+    }
+
     /// Takes every element off the page: their bindings end as they go.
     func close() {
         root.setChildren([])

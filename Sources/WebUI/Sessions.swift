@@ -123,6 +123,12 @@ public final class WebSession {
             }
         } catch let error as ClientMessageError {
             document.log("refused: \(error.description)")
+            // A refused message that says its number is still answered, so the page stops
+            // waiting for it (and does not resend it on every reconnect): a paste over the
+            // length limit, say.
+            if case .malformed = error, let number = ClientMessage.sequenceNumber(in: text) {
+                document.acknowledge(number)
+            }
         } catch {
             document.log("refused: \(error)")
         }

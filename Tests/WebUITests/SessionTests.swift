@@ -171,6 +171,8 @@ final class Counter: WebSessionContent {
         #expect(lines[2].contains("another session"))
         #expect(lines[3].contains("no element"))
         #expect(lines[8].contains("limit"))
+        // A refused message with a number is acknowledged (the page stops waiting for it).
+        #expect(session.document.acknowledged == 6)
         // The page still works.
         session.receive(#"{"t":"i","id":"\#(field)","v":"ok","n":7}"#, token: token)
         #expect(counter.text.value == "ok")
