@@ -41,7 +41,10 @@ let package = Package(
         ),
         .testTarget(name: "SignalsTestingTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strict),
         .testTarget(name: "MVVMTests", dependencies: ["MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
-        .testTarget(name: "WebUITests", dependencies: ["WebUI", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
+        .testTarget(name: "WebUITests", dependencies: ["WebUI", "WebUITestSupport", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
+        // The tests' model of a page in the browser (frames applied as the client script does),
+        // shared by WebUI's tests and the showcase's page tests (never a product).
+        .target(name: "WebUITestSupport", dependencies: ["WebUI"], path: "Tests/Support/WebUITestSupport", swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
         // Every marble diagram in the doc comments of Signals and MVVM, run (T-BEYOND2).
         .testTarget(name: "DocumentationTests", dependencies: ["Signals", "MVVM", "SignalsTesting"], swiftSettings: strict),
@@ -83,7 +86,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WebShowcaseKitTests",
-            dependencies: ["WebShowcaseKit", "ShowcaseCore", "WebUI", "MVVM", "Signals", "SignalsTesting", "FlickrSearch", "GoodsCatalog", "Login", "MovieInfo", "PersonProfile"],
+            dependencies: ["WebShowcaseKit", "ShowcaseCore", "WebUI", "WebUITestSupport", "MVVM", "Signals", "SignalsTesting", "FlickrSearch", "GoodsCatalog", "Login", "MovieInfo", "PersonProfile"],
             path: "Apps/Showcase/WebTests",
             swiftSettings: strict
         ),

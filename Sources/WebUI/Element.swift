@@ -227,8 +227,10 @@ open class Element: LifetimeOwner {
 
 /// HTML text and attribute escaping.
 public enum HTML {
-    static let voidElements: Set<String> = ["img", "input", "br", "hr", "meta", "link"]
-    static let booleanAttributes: Set<String> = ["disabled", "hidden", "checked", "autofocus", "readonly"]
+    /// Elements with no closing tag.
+    public static let voidElements: Set<String> = ["img", "input", "br", "hr", "meta", "link"]
+    /// Attributes written without a value when empty (`disabled`, not `disabled=""`).
+    public static let booleanAttributes: Set<String> = ["disabled", "hidden", "checked", "autofocus", "readonly"]
     static let urlAttributes: Set<String> = ["href", "src", "action", "formaction", "poster", "srcset", "xlink:href"]
 
     /// `url`, or `about:blank` if its scheme would run script. Browsers ignore ASCII whitespace

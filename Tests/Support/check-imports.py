@@ -25,6 +25,8 @@ VIEW_LAYERS = {"TerminalUI", "WebUI"}
 SHOWCASE = {"ShowcaseKit", "Showcase", "WebShowcaseKit", "WebShowcase"}
 # WebUI's server (Web/) serves the view layer: it may import it.
 SERVERS = {"WebServer"}
+# The tests' page model (Tests/Support) is a part of WebUI's tests.
+SERVERS |= {"WebUITestSupport"}
 IMPORT = re.compile(r"^\s*(?:@[\w]+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_]\w*)", re.M)
 
 targets = {t["name"]: t for t in package["targets"]}

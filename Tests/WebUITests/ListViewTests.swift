@@ -2,6 +2,7 @@ import MVVM
 import Signals
 import Testing
 @testable import WebUI
+import WebUITestSupport
 
 /// Issue 19: a 1,000-row list where one row changes sends one row's patch.
 @MainActor

@@ -4,14 +4,7 @@ import SignalsTesting
 import Synchronization
 import Testing
 @testable import WebUI
-
-/// What a page received, in order.
-final class Wire: Sendable {
-    private let frames = Mutex<[String]>([])
-    var all: [String] { frames.withLock { $0 } }
-    func send(_ text: String) { frames.withLock { $0.append(text) } }
-    func take() -> [String] { frames.withLock { frames in defer { frames = [] }; return frames } }
-}
+import WebUITestSupport
 
 /// A session's content for tests: one label and a field.
 @MainActor

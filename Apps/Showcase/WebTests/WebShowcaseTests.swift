@@ -10,6 +10,7 @@ import SignalsTesting
 import Testing
 import WebShowcaseKit
 @testable import WebUI
+import WebUITestSupport
 
 /// The showcase's pages, driven in memory as a browser would drive them: events in, frames out.
 @MainActor
@@ -293,12 +294,4 @@ final class Tab {
         try tracker.verify()
         #expect(sessions.leakedCount == 0)
     }
-}
-
-/// What a page received, in order.
-final class Wire: @unchecked Sendable {
-    // SAFETY: used from the main actor only (sessions send on it).
-    private var frames: [String] = []
-    func send(_ text: String) { frames.append(text) }
-    func take() -> [String] { defer { frames = [] }; return frames }
 }

@@ -1,41 +1,42 @@
 import Foundation
-@testable import WebUI
+import Synchronization
+import WebUI
 
 /// A reference model of the page in the browser: the first HTML parsed into a tree, and each
 /// frame's patches applied the way the client script applies them. Serialised the way the
 /// server renders, it must equal the server's own HTML after every frame.
 @MainActor
-final class PageModel {
-    final class Node {
-        var tag: String
-        var attributes: [(String, String)]
-        var children: [Node] = []
-        var text: String?
-        weak var parent: Node?
+public final class PageModel {
+    public final class Node {
+        public var tag: String
+        public var attributes: [(String, String)]
+        public var children: [Node] = []
+        public var text: String?
+        public weak var parent: Node?
 
         init(tag: String, attributes: [(String, String)]) {
             self.tag = tag
             self.attributes = attributes
         }
 
-        var id: String? { attributes.first { $0.0 == "id" }?.1 }
+        public var id: String? { attributes.first { $0.0 == "id" }?.1 }
     }
 
-    let root = Node(tag: "#root", attributes: [])
-    private(set) var frame = 0
-    private(set) var acknowledged = 0
-    private(set) var history: (depth: Int, title: String)?
+    public let root = Node(tag: "#root", attributes: [])
+    public private(set) var frame = 0
+    public private(set) var acknowledged = 0
+    public private(set) var history: (depth: Int, title: String)?
     /// Frames refused because one before them was missing.
-    private(set) var gaps = 0
+    public private(set) var gaps = 0
 
-    init(html: String) {
+    public init(html: String) {
         root.children = PageModel.parse(html)
         for child in root.children { child.parent = root }
     }
 
     // MARK: Patches
 
-    func node(_ id: String, in node: Node? = nil) -> Node? {
+    public func node(_ id: String, in node: Node? = nil) -> Node? {
         let node = node ?? root
         if node.id == id { return node }
         for child in node.children {
@@ -44,7 +45,7 @@ final class PageModel {
         return nil
     }
 
-    func apply(_ patch: Patch) {
+    public func apply(_ patch: Patch) {
         if case .history(let depth, let title) = patch {
             history = (depth, title)
             return
@@ -88,7 +89,7 @@ final class PageModel {
     /// Applies a frame as the client does (its JSON, as sent); returns whether it was a patch
     /// frame with a number after the last one.
     @discardableResult
-    func apply(frame text: String) -> Bool {
+    public func apply(frame text: String) -> Bool {
         guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { return false }
         let number = object["s"] as? Int ?? 0
         if object["t"] as? String == "r" {
@@ -127,26 +128,26 @@ final class PageModel {
 
     // MARK: Reading
 
-    var html: String {
+    public var html: String {
         var out = ""
         for child in root.children { PageModel.serialize(child, into: &out) }
         return out
     }
 
-    func rows(of list: ListView) -> [Node] {
+    public func rows(of list: ListView) -> [Node] {
         guard let node = node(list.id), let ul = node.children.first(where: { $0.tag == "ul" }) else { return [] }
         return ul.children
     }
 
-    func rowTitles(of list: ListView) -> [String] {
+    public func rowTitles(of list: ListView) -> [String] {
         rows(of: list).map { text(of: $0, class: "title") ?? "" }
     }
 
-    func rowDetails(of list: ListView) -> [String] {
+    public func rowDetails(of list: ListView) -> [String] {
         rows(of: list).map { text(of: $0, class: "detail") ?? "" }
     }
 
-    func text(of node: Node, class name: String) -> String? {
+    public func text(of node: Node, class name: String) -> String? {
         if node.attributes.contains(where: { $0.0 == "class" && $0.1.split(separator: " ").contains(Substring(name)) }) { return node.text ?? "" }
         for child in node.children {
             if let found = text(of: child, class: name) { return found }
@@ -156,7 +157,7 @@ final class PageModel {
 
     // MARK: HTML
 
-    static func serialize(_ node: Node, into out: inout String) {
+    public static func serialize(_ node: Node, into out: inout String) {
         out += "<" + node.tag
         for (name, value) in node.attributes {
             out += " " + name
@@ -169,7 +170,7 @@ final class PageModel {
     }
 
     /// Parses the HTML the server writes (well formed, quoted attributes, five entities).
-    static func parse(_ html: String) -> [Node] {
+    public static func parse(_ html: String) -> [Node] {
         var scalars = Array(html.unicodeScalars)[...]
         var stack: [Node] = [Node(tag: "#fragment", attributes: [])]
         var text = ""
@@ -223,10 +224,24 @@ final class PageModel {
         return fragment.children
     }
 
-    static func unescape(_ text: String) -> String {
+    public static func unescape(_ text: String) -> String {
         guard text.contains("&") else { return text }
         return text.replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
             .replacingOccurrences(of: "&amp;", with: "&")
     }
+}
+
+/// What a page received, in order (a session's `send`, from any thread).
+public final class Wire: Sendable {
+    private let frames = Mutex<[String]>([])
+
+    public init() {}
+
+    public var all: [String] { frames.withLock { $0 } }
+
+    public func send(_ text: String) { frames.withLock { $0.append(text) } }
+
+    /// The frames received since the last call.
+    public func take() -> [String] { frames.withLock { frames in defer { frames = [] }; return frames } }
 }
