@@ -33,12 +33,16 @@ public class TextField: Element {
 
     public init(placeholder: String = "", label: String? = nil) {
         isSecure = false
-        super.init("input", ["type": "text", "placeholder": placeholder, "value": "", "autocomplete": "off", "aria-label": label ?? placeholder])
+        // maxlength: the browser cuts a paste to what the server accepts, so the field and the
+        // view model never disagree (a longer value would be refused).
+        super.init("input", ["type": "text", "placeholder": placeholder, "value": "", "autocomplete": "off", "aria-label": label ?? placeholder,
+                             "maxlength": String(ClientMessage.maximumValueLength)])
     }
 
     init(securePlaceholder placeholder: String, label: String?) {
         isSecure = true
-        super.init("input", ["type": "password", "placeholder": placeholder, "autocomplete": "off", "aria-label": label ?? placeholder])
+        super.init("input", ["type": "password", "placeholder": placeholder, "autocomplete": "off", "aria-label": label ?? placeholder,
+                             "maxlength": String(ClientMessage.maximumValueLength)])
     }
 
     /// The field's text.

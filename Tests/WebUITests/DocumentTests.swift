@@ -101,6 +101,14 @@ import Testing
         }
     }
 
+    /// A paste longer than the server accepts is cut by the browser to the limit, so the field
+    /// never shows text the view model was refused.
+    @Test func fieldsAreLimitedToWhatTheServerAccepts() {
+        for field in [TextField(), SecureField()] {
+            #expect(field.attribute("maxlength") == String(ClientMessage.maximumValueLength))
+        }
+    }
+
     @Test func aPasswordNeverGoesIntoTheHTML() throws {
         let field = SecureField(placeholder: "Password")
         let document = page([field])
