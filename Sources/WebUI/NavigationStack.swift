@@ -85,16 +85,12 @@ public final class NavigationStack: Element {
             guard let self else { return }
             for _ in 0..<max(0, self.pages.count - depth) { navigator.pop() }
         }
-        subscription = navigator.changes.take(during: lifetime).asDriver().drive { [weak self] change in
-            guard let self else { return }
-            switch change {
-            case .pushed(let viewModel):
-                self.show(viewModel, registry: registry, navigator: navigator)
-            case .popped(let viewModel):
-                if let index = self.owners.lastIndex(of: ObjectIdentifier(viewModel)) { self.remove(at: index) }
-            }
-        }
-        for viewModel in navigator.stack { show(viewModel, registry: registry, navigator: navigator) }
+        subscription = navigator.follow(during: lifetime, show: { [weak self] viewModel in
+            self?.show(viewModel, registry: registry, navigator: navigator)
+        }, hide: { [weak self] viewModel in
+            guard let self, let index = self.owners.lastIndex(of: ObjectIdentifier(viewModel)) else { return }
+            self.remove(at: index)
+        })
     }
 
     private func show(_ viewModel: any AnyObject & Sendable, registry: ScreenRegistry<Page>, navigator: Navigator) {

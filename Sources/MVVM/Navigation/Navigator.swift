@@ -246,3 +246,27 @@ public final class ScreenRegistry<Screen> {
         return make(viewModel)
     }
 }
+
+extension Navigator {
+    /// How a view layer's stack follows the navigator: `show` runs for each view model on the
+    /// stack now and for each one pushed later, `hide` for each one popped, on the main actor,
+    /// until `lifetime` ends or the returned subscription is disposed.
+    ///
+    /// It subscribes before it reads the stack, so a push made in between is never missed; such
+    /// a view model may reach `show` twice, so `show` skips one it already shows.
+    @MainActor
+    public func follow(
+        during lifetime: Lifetime,
+        show: @escaping @MainActor (any AnyObject & Sendable) -> Void,
+        hide: @escaping @MainActor (any AnyObject & Sendable) -> Void
+    ) -> any Disposable {
+        let subscription = changes.take(during: lifetime).asDriver().drive { change in
+            switch change {
+            case .pushed(let viewModel): show(viewModel)
+            case .popped(let viewModel): hide(viewModel)
+            }
+        }
+        for viewModel in stack { show(viewModel) }
+        return subscription
+    }
+}

@@ -72,18 +72,14 @@ public final class NavigationStack: View {
         pages = []
         owners = []
         onBack = { navigator.pop() }
-        // Subscribe first, then take the stack: a push in between is then in both, and `show`
-        // skips a view model that already has its page.
-        subscription = navigator.changes.take(during: lifetime).asDriver().drive { [weak self] change in
-            guard let self else { return }
-            switch change {
-            case .pushed(let viewModel):
-                self.show(viewModel, registry: registry, navigator: navigator)
-            case .popped(let viewModel):
-                if let index = self.owners.lastIndex(of: ObjectIdentifier(viewModel)) { self.remove(at: index) }
-            }
-        }
-        for viewModel in navigator.stack { show(viewModel, registry: registry, navigator: navigator) }
+        // `follow` subscribes, then takes the stack: `show` skips a view model that already has
+        // its page.
+        subscription = navigator.follow(during: lifetime, show: { [weak self] viewModel in
+            self?.show(viewModel, registry: registry, navigator: navigator)
+        }, hide: { [weak self] viewModel in
+            guard let self, let index = self.owners.lastIndex(of: ObjectIdentifier(viewModel)) else { return }
+            self.remove(at: index)
+        })
     }
 
     private func show(_ viewModel: any AnyObject & Sendable, registry: ScreenRegistry<Page>, navigator: Navigator) {
