@@ -40,7 +40,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "SignalsTestingTests", dependencies: ["Signals", "SignalsTesting"], swiftSettings: strict),
-        .testTarget(name: "MVVMTests", dependencies: ["MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
+        .testTarget(
+            name: "MVVMTests",
+            dependencies: ["MVVM", "Signals", "SignalsTesting", .product(name: "PropertyBased", package: "swift-property-based")],
+            swiftSettings: strict
+        ),
         .testTarget(name: "WebUITests", dependencies: ["WebUI", "WebUITestSupport", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
         // The tests' model of a page in the browser (frames applied as the client script does),
         // shared by WebUI's tests and the showcase's page tests (never a product).

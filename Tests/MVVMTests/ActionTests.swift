@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import MVVM
 import Signals
 import SignalsTesting
@@ -160,28 +161,109 @@ import Testing
 
     /// T-G2: `enabledIf` may be derived by user code, and that code may use the action itself
     /// (here: it applies the action once). Reading it under the action's lock deadlocked.
-    @Test func enabledIfIsEvaluatedOutsideTheActionsLock() {
+    /// T-G2: no lock of the action is held while its user code runs: the work, and observers of
+    /// `isExecuting`, `isEnabled`, `outputs` and `errors`, may each re-enter the action on their
+    /// own thread (apply it, read it, dispose the running execution, flip its gate). With a lock
+    /// held across any of those calls this would deadlock (caught by the time limit) or trap.
+    /// (It replaces a test named after `enabledIf`'s transform, which never runs on a read, so
+    /// that test could not fail.)
+    @Test func userCodeMayReEnterTheActionFromEveryCallOut() {
         let gate = MutableProperty(true)
-        let holder = Locked<Action<Int, Int, Never>?>(nil)
-        let reentered = Locked(false)
-        let enabled = gate.readOnly.map { open -> Bool in
-            let first = reentered.withLock { done -> Bool in
-                defer { done = true }
-                return !done
+        let action = Action<Int, Int, TestError>(enabledIf: gate.readOnly) { input in
+            Signal { observer in
+                // Inside the work: the action reads executing and disabled.
+                observer.send(input)
+                if input < 0 { observer.sendFailed(TestError("negative")) } else { observer.sendCompleted() }
+                return NopDisposable()
             }
-            if first, let action = holder.value { _ = action.apply(1).sink() }
-            return open
         }
-        let action = Action(enabledIf: enabled) { (value: Int) in Signal<Int, Never>.just(value * 10) }
-        holder.withLock { $0 = action }
-        let results = Locked<[Int]>([])
+        let log = Locked<[String]>([])
+        let running = SerialDisposable()
+        let bag = DisposeBag()
+        action.isExecuting.changes.sink { executing in
+            log.withLock { $0.append("executing \(executing) enabled \(action.isEnabled.value)") }
+            // Disposing the execution from its own `false`: the action's finish runs again.
+            if !executing { running.dispose() }
+        }.disposed(by: bag)
+        action.outputs.sink { value in
+            let refused = Locked(false)
+            _ = action.apply(value).sink(completion: { if case .failed(.disabled) = $0 { refused.withLock { $0 = true } } })
+            log.withLock { $0.append("output \(value) reapply refused \(refused.value)") }
+        }.disposed(by: bag)
+        action.errors.sink { _ in
+            gate.value = false  // the gate flips while the action reports
+            log.withLock { $0.append("error, gate \(gate.value), enabled \(action.isEnabled.value)") }
+            gate.value = true
+        }.disposed(by: bag)
+        action.isEnabled.changes.sink { enabled in
+            log.withLock { $0.append("enabled \(enabled) executing \(action.isExecuting.value)") }
+        }.disposed(by: bag)
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
-            _ = action.apply(2).sink(value: { value in results.withLock { $0.append(value) } })
+            running.inner = action.apply(1).sink()
+            running.inner = action.apply(-1).sink()
             done.signal()
         }
-        #expect(done.wait(timeout: .now() + 5) == .success, "apply hung: enabledIf ran under the action's lock")
-        #expect(results.value == [20])
-        holder.withLock { $0 = nil }
+        #expect(done.wait(timeout: .now() + 5) == .success, "a call-out re-entering the action hung: a lock was held")
+        #expect(log.value == [
+            "executing true enabled false", "enabled false executing true",
+            "output 1 reapply refused true",
+            "executing false enabled true", "enabled true executing false",
+            "executing true enabled false", "enabled false executing true",
+            "output -1 reapply refused true",
+            "executing false enabled true", "enabled true executing false",
+            "enabled false executing false", "error, gate false, enabled false", "enabled true executing false",
+        ])
+    }
+
+    /// Issue 28: a button bound to an action never reads enabled while a press would be
+    /// refused. The window: one thread has started the action while the change of
+    /// `isExecuting` still waits for its turn behind another thread's delivery. `isEnabled`
+    /// must read false then, exactly as `apply` decides. (Before the fix the action set its own
+    /// flag first and `isExecuting` after, and `isEnabled` was a cache updated on delivery: it
+    /// read true here while `apply` refused.)
+    @Test func aButtonNeverReadsEnabledWhileAPressWouldBeRefused() {
+        let action = Action<Int, Int, Never> { .just($0) }
+        let insideDelivery = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let blockOnce = Locked(true)
+        // An observer that holds the delivery of `isExecuting`'s `false` on thread B.
+        let slow = action.isExecuting.changes.sink { executing in
+            guard !executing, blockOnce.withLock({ let first = $0; $0 = false; return first }) else { return }
+            insideDelivery.signal()
+            release.wait()
+        }
+        let threadB = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = action.apply(1).sink()  // runs and ends; its `false` is held in delivery
+            threadB.signal()
+        }
+        insideDelivery.wait()
+        // Thread C presses while B's delivery is under way: it starts (the action is free) and
+        // its `true` waits for B's delivery to finish.
+        let threadC = DispatchSemaphore(value: 0)
+        let cStarted = Locked<Bool?>(nil)
+        DispatchQueue.global().async {
+            _ = action.apply(2).sink(value: { _ in cStarted.withLock { $0 = true } }, completion: { completion in
+                if case .failed = completion { cStarted.withLock { $0 = false } }
+            })
+            threadC.signal()
+        }
+        // Wait until C has started: `isExecuting.value` reads true as soon as the change is made
+        // (its delivery waits behind B's, so C cannot finish before `release`).
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !action.isExecuting.value, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        #expect(action.isExecuting.value, "thread C did not start")
+        let reads = action.isEnabled.value
+        let pressed = Recorder<Int, ActionError<Never>>()
+        pressed.subscribe(to: action.apply(3))
+        let refused = pressed.elements == [.failed(.disabled)]
+        #expect(reads == !refused, "isEnabled read \(reads) but a press was \(refused ? "refused" : "started")")
+        #expect(action.isExecuting.value == refused)
+        release.signal()
+        threadB.wait()
+        threadC.wait()
+        slow.dispose()
+        #expect(!action.isExecuting.value && action.isEnabled.value)
     }
 }

@@ -33,14 +33,20 @@ extension ActionError: Equatable where Failure: Equatable {}
 public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Sendable {
     private let work: @Sendable (Input) -> Signal<Output, Failure>
     private let enabledIf: Property<Bool>
+    /// Whether the work is running: the one state `apply` decides on and `isExecuting` and
+    /// `isEnabled` read, so a button never reads enabled while a press would be refused. It is
+    /// set with a compare-and-set, and its changes reach observers in the order they were made.
     private let executing = MutableProperty(false)
-    private let running = Locked(false)
     private let valuesSubject = PublishSubject<Output, Never>()
     private let errorsSubject = PublishSubject<Failure, Never>()
 
     /// Whether the work is running.
     public let isExecuting: Property<Bool>
     /// Whether applying would start the work: `enabledIf` holds and it is not executing.
+    ///
+    /// Reading `value` is exact at every moment: it reads the state `apply` decides on (not a
+    /// cache that an observer on another thread may not have updated yet), so with no other
+    /// thread applying, `apply` starts the work exactly when `isEnabled.value` was `true`.
     public let isEnabled: Property<Bool>
     /// The latest value of any execution, `nil` until there is one: what a screen that loads
     /// one thing shows.
@@ -56,8 +62,16 @@ public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Se
     ) {
         self.work = work
         self.enabledIf = enabledIf
+        let executing = self.executing
         isExecuting = executing.readOnly
-        isEnabled = enabledIf.combineLatest(executing.readOnly) { enabled, executing in enabled && !executing }
+        let enabledSignal = enabledIf.signal.combineLatest(executing.signal)
+            .map { enabled, executing in enabled && !executing }
+            .removeDuplicates()
+        isEnabled = Property(
+            reading: { enabledIf.value && !executing.value },
+            signal: enabledSignal,
+            keeping: [enabledIf, executing] as [any Sendable]
+        )
         latestValue = Property(initial: nil, then: valuesSubject.signal.map { $0 })
         latestFailure = Property(initial: nil, then: Signal<Failure?, Never>.merge([
             errorsSubject.signal.map { $0 },
@@ -95,26 +109,21 @@ public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Se
     /// executing; otherwise it fails at once with ``ActionError/disabled``.
     public func apply(_ input: Input) -> Signal<Output, ActionError<Failure>> {
         Signal<Output, ActionError<Failure>> { [self] observer in
-            // `enabledIf` may be derived by user code: read it before taking the lock.
+            // `enabledIf` is read before the compare-and-set, with no lock held.
             let enabled = enabledIf.value
-            let started = running.withLock { running -> Bool in
-                guard !running, enabled else { return false }
-                running = true
-                return true
-            }
-            guard started else {
+            // Starting and `isExecuting` turning true are one atomic step: no moment exists
+            // where the action is running but reads enabled.
+            guard enabled, executing.set(true, if: { running in !running }) else {
                 observer.sendFailed(.disabled)
                 return NopDisposable()
             }
-            executing.value = true
             let finished = Locked(false)
-            let finish: @Sendable () -> Void = { [self] in
+            let finish: @Sendable () -> Void = { [executing] in
                 let first = finished.withLock { done -> Bool in
                     defer { done = true }
                     return !done
                 }
                 guard first else { return }
-                running.withLock { $0 = false }
                 executing.value = false
             }
             let subscription = work(input).subscribe(Observer(

@@ -21,12 +21,13 @@ public final class ViewModelLifecycle: Sendable {
 
     /// Marks the view model active (its screen appeared). Does nothing if already active.
     public func activate() {
-        active.modify { $0 = true }
+        // A compare-and-set: observers of `isActive` see only changes, never a repeat.
+        _ = active.set(true, if: { !$0 })
     }
 
     /// Marks the view model inactive (its screen went away). Does nothing if already inactive.
     public func deactivate() {
-        active.modify { $0 = false }
+        _ = active.set(false, if: { $0 })
     }
 
     /// Emits each time the view model becomes active (not for the initial state).

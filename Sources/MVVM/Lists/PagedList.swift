@@ -13,22 +13,43 @@ import Signals
 /// goods.refresh()              // page 1 again (pull to refresh)
 /// ```
 ///
-/// - Loading a new key or refreshing cancels whatever is in flight and starts from the first
-///   page; the items are replaced when it answers.
+/// - Loading a new key empties the list at once (its items belong to another key) and starts
+///   from the first page; refreshing keeps the items until the first page answers, then
+///   replaces them. Either cancels whatever was in flight: its answer never arrives.
 /// - `loadNextPage()` does nothing while a page is loading or when there is no more, so a list
 ///   that asks for more at its end never sends a duplicate request.
-/// - On failure, the items and page stay as they were, `error` holds the failure and `errors`
-///   emits it; the same page can be asked again.
+/// - On failure, the items and page stay as they were (for a new key: empty), `error` holds the
+///   failure and `errors` emits it; the same page can be asked again.
+/// - A request that ends without an answer (cancelled by `take(untilInactive:)` when the user
+///   left the screen, say) stops the loading and keeps what the list had.
+///
+/// **Threads.** Every method may be called from any thread. The state is one value changed
+/// atomically, so `isLoading.value` is `true` exactly while a request is live, every request
+/// ends in items, a failure or "not loading", and observers see the changes in the order they
+/// were made: `items`, `page`, `hasMore` and `isLoading` never interleave from two answers.
+/// Each property sends only when its value changed. The fetch and every observer run with no
+/// lock held.
 public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure: Error>: Sendable {
     public typealias Fetch = @Sendable (_ key: Key, _ page: Int, _ pageSize: Int) -> Signal<[Item], Failure>
 
     private struct State: Sendable {
         var key: Key?
-        var page = 0
+        var page: Int
         var items: [Item] = []
         var hasMore = true
         var loadingPage: Int?
         var generation = 0
+        var error: Failure?
+        /// Bumped when `items` changes, and when `error` does: what their streams compare (the
+        /// items and the failure need not be Equatable).
+        var itemsVersion = 0
+        var errorVersion = 0
+    }
+
+    /// The request in flight and the start it belongs to.
+    private struct Live {
+        var generation = 0
+        var request: (any Disposable)?
     }
 
     /// Items per page.
@@ -36,26 +57,21 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
     /// The number of the first page (1 for seed 004's API).
     public let firstPage: Int
     private let fetch: Fetch
-    private let state = Locked(State())
-    private let request = SerialDisposable()
-
-    private let itemsProperty = MutableProperty<[Item]>([])
-    private let loadingProperty = MutableProperty(false)
-    private let hasMoreProperty = MutableProperty(false)
-    private let pageProperty = MutableProperty(0)
-    private let errorProperty = MutableProperty<Failure?>(nil)
+    /// The one source of truth; its changes reach observers in the order they were made.
+    private let state: MutableProperty<State>
+    private let live = Locked(Live())
     private let errorsSubject = PublishSubject<Failure, Never>()
 
     /// The items loaded so far, in page order.
-    public var items: Property<[Item]> { itemsProperty.readOnly }
-    /// Whether a page is loading.
-    public var isLoading: Property<Bool> { loadingProperty.readOnly }
+    public let items: Property<[Item]>
+    /// Whether a page is loading: `true` exactly while a request is live.
+    public let isLoading: Property<Bool>
     /// Whether another page may exist (the last page was full).
-    public var hasMore: Property<Bool> { hasMoreProperty.readOnly }
+    public let hasMore: Property<Bool>
     /// The last page loaded (`firstPage - 1` before any).
-    public var page: Property<Int> { pageProperty.readOnly }
+    public let page: Property<Int>
     /// The failure of the last request, cleared when a request starts.
-    public var error: Property<Failure?> { errorProperty.readOnly }
+    public let error: Property<Failure?>
     /// Every failure.
     public var errors: Signal<Failure, Never> { errorsSubject.signal }
 
@@ -65,19 +81,47 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
         self.pageSize = pageSize
         self.firstPage = firstPage
         self.fetch = fetch
-        pageProperty.value = firstPage - 1
+        let state = MutableProperty(State(page: firstPage - 1))
+        self.state = state
+        items = Self.view(of: state, \.items, changedBy: { $0.itemsVersion == $1.itemsVersion })
+        isLoading = Self.view(of: state, { $0.loadingPage != nil })
+        hasMore = Self.view(of: state, { $0.hasMore && $0.page >= firstPage })
+        page = Self.view(of: state, \.page)
+        error = Self.view(of: state, \.error, changedBy: { $0.errorVersion == $1.errorVersion })
+    }
+
+    deinit {
+        live.withLock { $0.request }?.dispose()
+    }
+
+    /// A read-only view of one part of the state: exact reads, and a stream that sends only
+    /// when the part changed.
+    private static func view<Part: Sendable>(
+        of state: MutableProperty<State>,
+        _ part: @escaping @Sendable (State) -> Part,
+        changedBy same: @escaping @Sendable (State, State) -> Bool
+    ) -> Property<Part> {
+        Property(reading: { part(state.value) }, signal: state.signal.removeDuplicates(by: same).map(part), keeping: state)
+    }
+
+    private static func view<Part: Sendable & Equatable>(
+        of state: MutableProperty<State>,
+        _ part: @escaping @Sendable (State) -> Part
+    ) -> Property<Part> {
+        Property(reading: { part(state.value) }, signal: state.signal.map(part).removeDuplicates(), keeping: state)
     }
 
     /// The current key.
     public var key: Key? { state.value.key }
 
-    /// Loads the first page of `key`, replacing the items when it answers. Loading the same key
-    /// again works as ``refresh()``.
+    /// Loads the first page of `key`. A new key empties the list at once; the same key again
+    /// works as ``refresh()``.
     public func load(key: Key) {
         start(key: key, page: firstPage)
     }
 
-    /// Loads the first page of the current key again (pull to refresh).
+    /// Loads the first page of the current key again (pull to refresh), keeping the items until
+    /// it answers.
     public func refresh() {
         guard let key = state.value.key else { return }
         start(key: key, page: firstPage)
@@ -86,50 +130,60 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
     /// Loads the page after the last one, appending its items; does nothing while loading,
     /// when there is no more, or before a key was loaded.
     public func loadNextPage() {
-        let next = state.withLock { state -> (Key, Int)? in
-            guard let key = state.key, state.loadingPage == nil, state.hasMore, state.page >= firstPage else { return nil }
-            return (key, state.page + 1)
+        var next: (key: Key, page: Int, generation: Int)?
+        _ = state.update { state in
+            next = nil
+            guard let key = state.key, state.loadingPage == nil, state.hasMore, state.page >= firstPage else { return false }
+            state.generation += 1
+            state.loadingPage = state.page + 1
+            if state.error != nil {
+                state.error = nil
+                state.errorVersion += 1
+            }
+            next = (key, state.page + 1, state.generation)
+            return true
         }
-        guard let (key, page) = next else { return }
-        start(key: key, page: page)
+        guard let next else { return }
+        request(key: next.key, page: next.page, generation: next.generation)
     }
 
     private func start(key: Key, page: Int) {
-        // The key's `==` is user code: compare outside the lock, then commit only if no other
-        // start came in between (otherwise compare again with the key it left).
-        var keyChanged = false
-        var committedGeneration = 0
-        while true {
-            let (current, seen) = state.withLock { ($0.key, $0.generation) }
-            keyChanged = current != key
-            let committed = state.withLock { state -> (Int, [Item])? in
-                guard state.generation == seen else { return nil }
-                var dropped: [Item] = []
-                if keyChanged {
-                    state.key = key
-                    dropped = state.items
+        var generation = 0
+        // The key's `==` is user code: `update` runs it with no lock held (and again if another
+        // thread changed the list meanwhile).
+        _ = state.update { state in
+            if state.key != key {
+                state.key = key
+                if !state.items.isEmpty {
                     state.items = []
-                    state.page = firstPage - 1
-                    state.hasMore = true
+                    state.itemsVersion += 1
                 }
-                state.generation += 1
-                state.loadingPage = page
-                return (state.generation, dropped)  // old items are released after unlocking
+                state.page = firstPage - 1
+                state.hasMore = true
             }
-            if let committed {
-                committedGeneration = committed.0
-                break
+            state.generation += 1
+            state.loadingPage = page
+            if state.error != nil {
+                state.error = nil
+                state.errorVersion += 1
             }
+            generation = state.generation
+            return true
         }
-        let generation = committedGeneration
-        if keyChanged {
-            itemsProperty.value = []
-            pageProperty.value = firstPage - 1
-            hasMoreProperty.value = false
+        request(key: key, page: page, generation: generation)
+    }
+
+    /// Cancels the request of any earlier start, then runs this one's (unless a later start
+    /// came meanwhile) and keeps it as the live request.
+    private func request(key: Key, page: Int, generation: Int) {
+        let older = live.withLock { live -> (any Disposable)? in
+            guard live.generation < generation else { return nil }
+            defer { live = Live(generation: generation, request: nil) }
+            return live.request
         }
-        if !loadingProperty.value { loadingProperty.value = true }
-        if case .some = errorProperty.value { errorProperty.value = nil }
-        request.inner = fetch(key, page, pageSize).sink(
+        older?.dispose()
+        guard state.value.generation == generation else { return }  // already superseded
+        let request = fetch(key, page, pageSize).sink(
             value: { [weak self] items in self?.received(items, page: page, generation: generation) },
             completion: { [weak self] completion in
                 switch completion {
@@ -138,53 +192,57 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
                 }
             }
         )
+        // Kept only if no later start came while it was being made; otherwise it is the stale
+        // one and goes (its answers are ignored by their generation anyway).
+        let stale = live.withLock { live -> (any Disposable)? in
+            guard live.generation <= generation else { return request }
+            let replaced = live.request
+            live = Live(generation: generation, request: request)
+            return replaced
+        }
+        stale?.dispose()
     }
 
     private func received(_ items: [Item], page: Int, generation: Int) {
-        let (current, _) = state.withLock { state -> (Bool, [Item]) in
-            guard state.generation == generation else { return (false, []) }
-            let replaced = state.items  // released after unlocking
-            state.items = page == firstPage ? items : state.items + items
+        _ = state.update { state in
+            guard state.generation == generation, state.loadingPage == page else { return false }
+            if page == firstPage {
+                if !(items.isEmpty && state.items.isEmpty) {
+                    state.items = items
+                    state.itemsVersion += 1
+                }
+            } else if !items.isEmpty {
+                state.items += items
+                state.itemsVersion += 1
+            }
             // An empty page after the first is not a page: a list whose length is an exact
             // multiple of the page size ends on its last full page, not on an empty "next" one.
             if page == firstPage || !items.isEmpty { state.page = page }
             state.hasMore = items.count >= pageSize
             state.loadingPage = nil
-            return (true, replaced)
+            return true
         }
-        if current { publish() }
     }
 
     private func failed(_ error: Failure, generation: Int) {
-        let current = state.withLock { state -> Bool in
-            guard state.generation == generation else { return false }
+        let current = state.update { state in
+            guard state.generation == generation, state.loadingPage != nil else { return false }
             state.loadingPage = nil
+            state.error = error
+            state.errorVersion += 1
             return true
         }
-        guard current else { return }
-        if loadingProperty.value { loadingProperty.value = false }
-        errorProperty.value = error
-        errorsSubject.send(error)
+        if current { errorsSubject.send(error) }
     }
 
     /// The request ended: after its page (nothing to do), or without one (cancelled, e.g. by
     /// `take(untilInactive:)` when the user left the screen): the list stops loading and keeps
     /// what it had, and the same page can be asked for again.
     private func ended(generation: Int) {
-        let stopped = state.withLock { state -> Bool in
+        _ = state.update { state in
             guard state.generation == generation, state.loadingPage != nil else { return false }
             state.loadingPage = nil
             return true
         }
-        if stopped, loadingProperty.value { loadingProperty.value = false }
-    }
-
-    private func publish() {
-        let snapshot = state.value
-        itemsProperty.value = snapshot.items
-        pageProperty.value = snapshot.page
-        hasMoreProperty.value = snapshot.hasMore && snapshot.page >= firstPage
-        let loading = snapshot.loadingPage != nil
-        if loadingProperty.value != loading { loadingProperty.value = loading }
     }
 }

@@ -39,6 +39,19 @@ public final class Property<Value: Sendable>: Sendable {
         self.owned = lifetime
     }
 
+    /// A property whose `value` is `read()`, computed at each read, and whose `signal` is
+    /// `signal` (the current value, then every change): for the toolkit's own state whose
+    /// reads must be exact at every moment (an action's `isEnabled`, a list's `isLoading`),
+    /// where a derived property's cache would lag behind a change still being delivered.
+    /// `read` must be cheap, lock-free or take only short internal locks, and run no user code.
+    package convenience init(
+        reading read: @escaping @Sendable () -> Value,
+        signal: Signal<Value, Never>,
+        keeping owned: any Sendable
+    ) {
+        self.init(read: read, signal: signal, owned: owned)
+    }
+
     /// A property that never changes.
     public convenience init(value: Value) {
         self.init(read: { value }, signal: .just(value), owned: nil)

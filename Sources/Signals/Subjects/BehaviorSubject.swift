@@ -104,13 +104,23 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
     /// taking a place in line under the lock. With `version`, writes only if no other change
     /// landed since (returns `false` then, having written nothing); `modifier` is a `modify`
     /// call of this thread that ends here.
-    func write(_ value: Value, expecting version: UInt64?, leaving modifier: UInt?) -> Bool {
+    func write(
+        _ value: Value,
+        expecting version: UInt64?,
+        leaving modifier: UInt?,
+        when condition: ((Value) -> Bool)? = nil
+    ) -> Bool {
         let core = self.core
         var ticket: DeliveryQueue.Ticket?
+        var refused = false
         let outcome = latest.withLock { latest -> Bool? in
             if let modifier { latest.leaveModify(modifier) }
             if latest.isTerminated { return false }
             if let version, latest.version != version { return nil }
+            if let condition, !condition(latest.value) {
+                refused = true
+                return false
+            }
             if latest.modifying != 0 { refuseWriteInsideModify(latest.modifiers) }
             latest.value = value
             latest.version &+= 1
@@ -118,7 +128,7 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
             ticket = core.enterInLine(value)
             return false
         }
-        guard let direct = outcome else { return false }
+        guard let direct = outcome, !refused else { return false }
         if direct {
             core.deliver(value)
             core.queue.releaseAndDrain()
@@ -150,6 +160,38 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
             let result = body(&changed)
             // Changed by someone else meanwhile: run `body` again on the newer value.
             if write(changed, expecting: version, leaving: me) { return result }
+        }
+    }
+
+    /// Sets the value to `value` and sends it, only if `condition` holds for the current value,
+    /// atomically: a compare-and-set that sends nothing when it refuses. Returns whether it set.
+    ///
+    /// `condition` runs under the subject's lock, so it is for the toolkit's own checks (is it
+    /// running, is it active), never for user code.
+    package func send(_ value: Value, if condition: (Value) -> Bool) -> Bool {
+        withoutActuallyEscaping(condition) { condition in
+            write(value, expecting: nil, leaving: nil, when: condition)
+        }
+    }
+
+    /// Changes the current value in place, atomically, if `body` says so: like ``modify(_:)``
+    /// (`body` runs on a copy with no lock held, and again if another thread changed the value
+    /// meanwhile), but when `body` returns `false` nothing is set and nothing is sent. Returns
+    /// what `body` returned the last time it ran.
+    package func update(_ body: (inout Value) -> Bool) -> Bool {
+        let me = currentThreadID()
+        while true {
+            let (snapshot, version) = latest.withLock { latest -> (Value, UInt64) in
+                if latest.modifying != 0 { refuseWriteInsideModify(latest.modifiers) }
+                latest.enterModify(me)
+                return (latest.value, latest.version)
+            }
+            var changed = snapshot
+            guard body(&changed) else {
+                latest.withLock { $0.leaveModify(me) }
+                return false
+            }
+            if write(changed, expecting: version, leaving: me) { return true }
         }
     }
 

@@ -2,24 +2,32 @@
 struct RetryWhenState {
     /// Whether this stream has been subscribed at least once.
     var started = false
+    /// Whether an attempt is subscribed and has not failed.
+    var running = false
+    /// The trigger completed while an attempt was running: that attempt still runs, and its
+    /// failure completes the output.
+    var triggerCompleted = false
 }
 
 extension Signal {
     /// On failure, lets `handler` decide whether and when to subscribe again (RxSwift's
     /// `retry(when:)`): `handler` gets this stream's failures as a stream and returns a trigger;
-    /// each trigger value subscribes again, the trigger's completion completes the output, and
-    /// its failure fails it.
+    /// each trigger value subscribes again, and the trigger's failure fails the output. The
+    /// trigger's completion means "no more retries": it completes the output at once if no
+    /// attempt is running, and otherwise lets the running one (which its last value may just have
+    /// started) go on; that attempt's completion or failure then completes the output. So
+    /// `failures.prefix(3)` retries three times, as in RxSwift.
     ///
     /// ```text
     /// self:         -a#
-    /// retry(when):  -a---a--|
+    /// retry(when):  -a---a---a|
     /// ```
     ///
     /// (`retry(when: { $0.delay(for: 2 ticks, on: scheduler).prefix(2) })` in the diagram: each
-    /// failure retries two ticks later; the trigger completes with its second value, which
-    /// completes the output.) The output's failure type is the trigger's: a failure of this
-    /// stream never reaches downstream by itself, so the handler decides what to fail with
-    /// (`Never` if it never gives up).
+    /// failure retries two ticks later; the trigger completes with its second value, whose
+    /// retry still runs, and that retry's failure completes the output.) The output's failure
+    /// type is the trigger's: a failure of this stream never reaches downstream by itself, so
+    /// the handler decides what to fail with (`Never` if it never gives up).
     ///
     /// Exponential back-off, giving up with the fourth failure:
     ///
@@ -54,6 +62,7 @@ extension Signal {
             /// Subscribes to this stream in place of the previous attempt, in the owner turn.
             @Sendable func attempt(_ box: Box) {
                 box.state.started = true
+                box.state.running = true
                 let link = SubscriptionLink()
                 current.inner = link
                 link.attach(self.subscribe(Observer(
@@ -62,8 +71,12 @@ extension Signal {
                         box.perform(completion) { box, completion in
                             switch completion {
                             case .completed: box.finish(.completed)
-                            // The trigger's answer, if synchronous, is queued behind this job.
-                            case .failed(let failure): failures.send(failure)
+                            case .failed(let failure):
+                                box.state.running = false
+                                // The trigger is done: this was the last retry.
+                                if box.state.triggerCompleted { box.finish(.completed); return }
+                                // The trigger's answer, if synchronous, is queued behind this job.
+                                failures.send(failure)
                             }
                         }
                     },
@@ -75,7 +88,11 @@ extension Signal {
                 box.attach(handler(failures.signal), value: { box, _ in
                     attempt(box)
                 }, completion: { box, completion in
-                    box.finish(completion)
+                    if case .completed = completion, box.state.running {
+                        box.state.triggerCompleted = true
+                    } else {
+                        box.finish(completion)
+                    }
                 })
                 // Behind a trigger event that came during `attach`: a trigger that completes at
                 // once completes without subscribing, one that emits at once subscribes once.

@@ -23,4 +23,16 @@ import Testing
         let sampled = scheduler.cold("-a-b---|").signal.sample(scheduler.cold("--x--|").signal)
         #expect(scheduler.marbles(of: sampled) == "--a--[b|]")
     }
+
+    /// Issue 28, a difference from RxSwift kept on purpose: when the trigger completes, the
+    /// result completes (after the pending value) and lets go of the source, since no value can
+    /// come after; RxSwift keeps the source subscribed until it ends.
+    @Test func theTriggerCompletingReleasesTheSource() {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let source = scheduler.cold("-a-b----c--|")
+        let sampled = source.signal.sample(scheduler.cold("--x--|").signal)
+        #expect(scheduler.marbles(of: sampled) == "--a--[b|]")
+        #expect(source.subscriptions == ["^----!"])
+    }
 }

@@ -91,4 +91,39 @@ extension OperatorCase {
         #expect(source.subscriptions.count == 1)
         #expect(scheduler.pendingActionCount == 0)
     }
+
+    /// Issue 28: `failures.prefix(3)`, the "retry three times" idiom, retries three times, as
+    /// in RxSwift. The trigger sends its third value and completes at once; that value's retry
+    /// still runs, and its failure completes the output. (Before, the completion ended the
+    /// output at once, cutting the third retry off: users got one retry fewer than they wrote.)
+    @Test func aTriggerThatCompletesWithItsLastValueStillRetries() {
+        let scheduler = TestScheduler()
+        let source = scheduler.cold("-a#")
+        let output = source.signal.retry(when: { $0.prefix(3) })
+        #expect(scheduler.marbles(of: output) == "-a-a-a-a|")
+        #expect(source.subscriptions == ["^-!", "--^-!", "----^-!", "------^-!"])
+    }
+
+    /// The last retry that succeeds completes the output with its values.
+    @Test func theLastRetryMaySucceed() {
+        let attempts = Locked(0)
+        let flaky = Signal<String, TestError>.deferred {
+            let attempt = attempts.withLock { $0 += 1; return $0 }
+            return attempt < 4 ? .fail(TestError("down")) : .just("ok")
+        }
+        let recorder = Recorder<String, Never>()
+        recorder.subscribe(to: flaky.retry(when: { $0.prefix(3) }))
+        #expect(recorder.elements == [.value("ok"), .completed])
+        #expect(attempts.value == 4)
+    }
+
+    /// A trigger that completes while no retry is running (it answered a failure with no
+    /// value) completes the output at once.
+    @Test func aTriggerThatCompletesWithoutAValueCompletesAtOnce() {
+        let scheduler = TestScheduler()
+        let source = scheduler.cold("-a#")
+        let output = source.signal.retry(when: { failures in failures.prefix(while: { _ in false }) })
+        #expect(scheduler.marbles(of: output) == "-a|")
+        #expect(source.subscriptions == ["^-!"])
+    }
 }

@@ -59,6 +59,24 @@ extension OperatorCase {
         #expect(source.subscriptions.count == 2)
     }
 
+    /// Issue 28: as RxSwift's `share(replay:scope: .whileConnected)`, a subscriber that comes
+    /// after the source completed subscribes to the source again; it is not handed the old
+    /// completion, nor the old values, even while the first subscriber's subscription is still
+    /// held (never disposed).
+    @Test func aSubscriberAfterTheEndSubscribesAgainInsteadOfGettingTheOldCompletion() {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let source = scheduler.cold("-a-b-|")
+        let shared = source.signal.share(replay: 2)
+        let first = scheduler.record(shared, subscribeAt: 0)
+        let late = scheduler.record(shared, subscribeAt: 7)
+        scheduler.run()
+        #expect(first.elements == [.value("a"), .value("b"), .completed])
+        #expect(late.events.map { Int($0.time.sinceEpoch / .seconds(1)) } == [8, 10, 12])
+        #expect(late.elements == [.value("a"), .value("b"), .completed])
+        #expect(source.subscriptions == ["^----!", "-------^----!"])
+    }
+
     @Test func multicastStartsOnConnectAndStopsOnDisconnect() {
         let scheduler = TestScheduler()
         defer { scheduler.cancelAll() }
