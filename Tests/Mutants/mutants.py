@@ -1,0 +1,322 @@
+#!/usr/bin/env python3
+"""Mutation testing for the stateful parts of MVVM and the seed apps' [fix] rules (issue 28).
+
+Each mutant is a small edit of the source: a rule a tutorial's app fixed, or an invariant of a
+stateful part (Action, PagedList, Navigator, lifecycle, TimerBag, debounce/throttle, the two-way
+binding, retry(when:)). For each one the script applies the edit, builds, runs the tests that
+should catch it, restores the file, and prints killed or survived. A mutant whose edit no longer
+matches the source (someone changed that code) is reported as stale: update its text.
+
+    python3 Tests/Mutants/mutants.py              # every mutant (about 20-30 minutes on 2 cores)
+    python3 Tests/Mutants/mutants.py --list       # their ids
+    python3 Tests/Mutants/mutants.py --only A1 P1 # some of them
+
+Exit status: 0 when every mutant was killed, 1 otherwise. Files are restored even on Ctrl-C.
+"""
+import argparse
+import os
+import signal
+import subprocess
+import sys
+import time
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+
+# (id, what it breaks, file, [(find, replace), ...], tests filter for `swift test --filter`)
+MUTANTS = [
+    # --- Action -----------------------------------------------------------------------------
+    ("A1", "issue 28's defect: the action decides under its own lock and turns isExecuting true after",
+     "Sources/MVVM/Actions/Action.swift",
+     [("    private let executing = MutableProperty(false)\n",
+       "    private let executing = MutableProperty(false)\n    private let decided = Locked(false)\n"),
+      ("guard enabled, executing.set(true, if: { running in !running }) else {",
+       "guard enabled, decided.withLock({ running in defer { running = true }; return !running }) else {"),
+      ("            let finished = Locked(false)\n",
+       "            executing.value = true\n            let finished = Locked(false)\n"),
+      ("                guard first else { return }\n                executing.value = false",
+       "                guard first else { return }\n                decided.withLock { $0 = false }\n                executing.value = false")],
+     "ActionTests|ActionModelTests"),
+    ("A2", "isEnabled forgets that a running action is disabled",
+     "Sources/MVVM/Actions/Action.swift",
+     [("reading: { enabledIf.value && !executing.value },", "reading: { enabledIf.value },")],
+     "ActionTests|ActionModelTests"),
+    ("A3", "isExecuting's observers run under the action's finish lock",
+     "Sources/MVVM/Actions/Action.swift",
+     [("                let first = finished.withLock { done -> Bool in\n                    defer { done = true }\n                    return !done\n                }\n                guard first else { return }\n                executing.value = false",
+       "                finished.withLock { done in\n                    guard !done else { return }\n                    done = true\n                    executing.value = false\n                }")],
+     "ActionTests/userCodeMayReEnter"),
+    ("A4", "isExecuting turns false after the terminal event (an observer cannot apply again)",
+     "Sources/MVVM/Actions/Action.swift",
+     [("                    finish()\n                    switch completion {", "                    defer { finish() }\n                    switch completion {")],
+     "ActionTests"),
+    ("A5", "an action ignores enabledIf",
+     "Sources/MVVM/Actions/Action.swift",
+     [("guard enabled, executing.set(", "guard enabled || true, executing.set(")],
+     "ActionTests|ActionModelTests"),
+    ("A6", "failures of the work do not reach errors",
+     "Sources/MVVM/Actions/Action.swift",
+     [("                        errorsSubject.send(error)\n", "")],
+     "ActionTests|ActionModelTests"),
+    # --- PagedList --------------------------------------------------------------------------
+    ("P1", "issue 28's defect: a start keeps its request even when a newer start already kept its own",
+     "Sources/MVVM/Lists/PagedList.swift",
+     [("            guard live.generation <= generation else { return request }\n", "")],
+     "PagedListModelTests|PagedListTests"),
+    ("P2", "a new start does not cancel the request in flight",
+     "Sources/MVVM/Lists/PagedList.swift",
+     [("        older?.dispose()\n", "")],
+     "PagedListModelTests|PagedListTests"),
+    ("P3", "an answer to an older start is taken",
+     "Sources/MVVM/Lists/PagedList.swift",
+     [("guard state.generation == generation, state.loadingPage == page else { return false }",
+       "guard state.loadingPage == page else { return false }")],
+     "PagedListModelTests|PagedListTests"),
+    ("P4", "a request that ends without an answer leaves the list loading",
+     "Sources/MVVM/Lists/PagedList.swift",
+     [("            guard state.generation == generation, state.loadingPage != nil else { return false }\n            state.loadingPage = nil\n            return true",
+       "            guard state.generation == generation, state.loadingPage != nil else { return false }\n            return true")],
+     "PagedListModelTests|PagedListTests"),
+    ("P5", "GD-5: an empty page after the first counts as a page",
+     "Sources/MVVM/Lists/PagedList.swift",
+     [("if page == firstPage || !items.isEmpty { state.page = page }", "state.page = page")],
+     "PagedListModelTests|PagedListTests|GoodsCatalogTests"),
+    ("P6", "GD-2: a full page reads as the last one",
+     "Sources/MVVM/Lists/PagedList.swift",
+     [("state.hasMore = items.count >= pageSize", "state.hasMore = items.count > pageSize")],
+     "PagedListModelTests|PagedListTests|GoodsCatalogTests"),
+    ("P7", "next page while a page is loading (duplicate requests)",
+     "Sources/MVVM/Lists/PagedList.swift",
+     [("guard let key = state.key, state.loadingPage == nil, state.hasMore,", "guard let key = state.key, state.hasMore,")],
+     "PagedListModelTests|PagedListTests"),
+    ("P8", "GD-2: a new key keeps the old key's items",
+     "Sources/MVVM/Lists/PagedList.swift",
+     [("                if !state.items.isEmpty {\n                    state.items = []\n                    state.itemsVersion += 1\n                }\n", "")],
+     "PagedListModelTests|PagedListTests"),
+    ("P9", "a failure leaves the list loading",
+     "Sources/MVVM/Lists/PagedList.swift",
+     [("            state.loadingPage = nil\n            state.error = error", "            state.error = error")],
+     "PagedListModelTests|PagedListTests"),
+    # --- Navigator and lifecycle ------------------------------------------------------------
+    ("N1", "SH-3: push(_:from:) pushes over a screen the user has left",
+     "Sources/MVVM/Navigation/Navigator.swift",
+     [("push(viewModel, if: { $0 === sender })", "push(viewModel, if: { _ in true })")],
+     "NavigatorModelTests|NavigationTests"),
+    ("N2", "pop(_:) pops whatever is on top",
+     "Sources/MVVM/Navigation/Navigator.swift",
+     [("guard stack.count > 1, let top = stack.last, top === viewModel else { return nil }",
+       "guard stack.count > 1, stack.last != nil else { return nil }")],
+     "NavigatorModelTests|NavigationTests"),
+    ("N3", "the screen uncovered by a pop is not activated again",
+     "Sources/MVVM/Navigation/Navigator.swift",
+     [("            (next.activate as? any ViewModelLifecycleOwner)?.lifecycle.activate()\n", "")],
+     "NavigatorModelTests|NavigationTests"),
+    ("N4", "the root can be popped (an empty stack)",
+     "Sources/MVVM/Navigation/Navigator.swift",
+     [("    public func pop() {\n        change { stack in\n            guard stack.count > 1 else { return nil }",
+       "    public func pop() {\n        change { stack in\n            guard stack.count > 0 else { return nil }")],
+     "NavigatorModelTests|NavigationTests"),
+    ("L1", "a repeated activate() sends isActive again",
+     "Sources/MVVM/Lifecycle/ViewModelLifecycle.swift",
+     [("_ = active.set(true, if: { !$0 })", "active.value = true")],
+     "NavigatorModelTests|LifecycleTests"),
+    ("L2", "take(untilInactive:) lets answers reach a screen that was left",
+     "Sources/MVVM/Lifecycle/ViewModelLifecycle.swift",
+     [("        prefix(untilOutputFrom: lifecycle.didBecomeInactive)", "        self")],
+     "NavigatorModelTests|LifecycleTests"),
+    ("L3", "forward(whileActive:) keeps forwarding while inactive",
+     "Sources/MVVM/Lifecycle/ViewModelLifecycle.swift",
+     [("isActive ? self.materialize() : .never", "isActive || true ? self.materialize() : .never")],
+     "NavigatorModelTests|LifecycleTests"),
+    # --- Signals: timers, time operators, retry(when:) --------------------------------------
+    ("T1", "issue 28's defect: TimerBag keeps a timer that fired inside schedule",
+     "Sources/Signals/Operators/Time/TimerBag.swift",
+     [("            state.timers![state.nextID] = .some(nil)\n", ""),
+      ("guard state.timers?[id] != nil else { return false }", "guard state.timers != nil else { return false }")],
+     "TimeModelTests"),
+    ("T2", "disposing the bag does not cancel its timers",
+     "Sources/Signals/Operators/Time/TimerBag.swift",
+     [("        for timer in timers { timer.dispose() }\n", "        _ = timers\n")],
+     "TimeModelTests"),
+    ("T3", "debounce drops the pending value when the source completes",
+     "Sources/Signals/Operators/Time/Debounce.swift",
+     [("                if case .completed = completion, let value = box.state.pending {",
+       "                if case .completed = completion, let value = box.state.pending, false {")],
+     "TimeModelTests"),
+    ("T4", "throttle holds back a value that comes exactly when the window is free",
+     "Sources/Signals/Operators/Time/Throttle.swift",
+     [("if elapsed >= interval && !box.state.timerScheduled {", "if elapsed > interval && !box.state.timerScheduled {")],
+     "TimeModelTests"),
+    ("R1", "retry(when:): a trigger that completes with its last value cuts that retry off",
+     "Sources/Signals/Operators/Errors/RetryWhen.swift",
+     [("if case .completed = completion, box.state.running {", "if case .completed = completion, box.state.running && false {")],
+     "RetryWhenTests|DocDiagramTests"),
+    # --- the two-way binding ----------------------------------------------------------------
+    ("B1", "the two-way binding does not show the property in the widget",
+     "Sources/MVVM/Bindings/Controls.swift",
+     [("        composite += signal.bind(to: widget, keyPath)\n", "")],
+     "TwoWayBindingModelTests"),
+    ("B2", "the two-way binding drops the user's edits",
+     "Sources/MVVM/Bindings/Controls.swift",
+     [("        composite += changes.take(during: widget.lifetime).sink(value: { [self] in self.value = $0 })\n", "")],
+     "TwoWayBindingModelTests"),
+    # --- the seed apps' [fix] rules and rules --------------------------------------------------
+    ("S1", "MI-VM2 [fix]: a stale search answer overwrites a newer query's (flatMapLatest -> flatMap)",
+     "Apps/MovieInfo/Sources/ViewModels/MovieSearchViewModel.swift",
+     [("            .flatMapLatest { query -> Signal<MovieListState, Never> in", "            .flatMap { query -> Signal<MovieListState, Never> in")],
+     "MovieMutantTests|MovieInfoTests"),
+    ("S2", "MI [fix]: release dates parsed with minutes (mm) instead of months",
+     "Apps/MovieInfo/Sources/Models/Movie.swift",
+     [(".year().month().day()", ".year().day()")],
+     "MovieInfoTests|MovieMutantTests|LiveMovieServiceTests"),
+    ("S3", "MI [fix]: an empty release_date fails the whole response",
+     "Apps/MovieInfo/Sources/Models/Movie.swift",
+     [("        guard !text.isEmpty else { return nil }\n        return try? style.parse(text)",
+       "        return try! style.parse(text)")],
+     "MovieInfoTests|LiveMovieServiceTests"),
+    ("S4", "MI-VM3: stars rounded instead of cut",
+     "Apps/MovieInfo/Sources/ViewModels/MovieCellViewModel.swift",
+     [("let count = Int(voteAverage)", "let count = Int(voteAverage.rounded())")],
+     "MovieMutantTests|MovieInfoTests"),
+    ("S5", "FS-VM1b [fix]: a repeated search is not moved to the top (compared by identity)",
+     "Apps/FlickrSearch/Sources/ViewModels/FlickrSearchViewModel.swift",
+     [("            list.removeAll { $0.searchString == entry.searchString }\n", "")],
+     "FlickrSearchTests"),
+    ("S6", "FS-VM1b [fix]: a search with no photos crashes (first photo taken unconditionally)",
+     "Apps/FlickrSearch/Sources/ViewModels/FlickrSearchViewModel.swift",
+     [("thumbnail: results.photos.first?.url)", "thumbnail: results.photos[0].url)")],
+     "FlickrSearchTests"),
+    ("S7", "FS-VM1: a search of 3 characters is valid (must be more than 3)",
+     "Apps/FlickrSearch/Sources/ViewModels/FlickrSearchViewModel.swift",
+     [("Self.trimmed($0).count > 3", "Self.trimmed($0).count >= 3")],
+     "FlickrSearchTests"),
+    ("S8", "FS-VM3 [fix]: counts load only on the first visibility (not re-armed)",
+     "Apps/FlickrSearch/Sources/ViewModels/FlickrSearchResultsViewModel.swift",
+     [("            .removeDuplicates()\n            .flatMapLatest { visible -> Signal<FlickrCounts, Never> in",
+       "            .removeDuplicates()\n            .prefix(2)\n            .flatMapLatest { visible -> Signal<FlickrCounts, Never> in")],
+     "FlickrCountsTests|FlickrSearchTests"),
+    ("S9", "FS-VM3: counts load at once, without the one second of visibility",
+     "Apps/FlickrSearch/Sources/ViewModels/FlickrSearchResultsViewModel.swift",
+     [("Signal<Int, Never>.timer(after: Self.visibleDelay, on: scheduler)", "Signal<Int, Never>.just(0)")],
+     "FlickrCountsTests|FlickrSearchTests"),
+    ("S10", "LG-VM1: login enabled with 2 characters",
+     "Apps/Login/Sources/ViewModels/LoginViewModel.swift",
+     [("{ $0.count >= 3 && $1.count >= 3 }", "{ $0.count >= 2 && $1.count >= 2 }")],
+     "LoginViewModelTests|LoginExampleTests"),
+    ("S11", "LG-VM2 [fix]: the failure outcome is never reported",
+     "Apps/Login/Sources/ViewModels/LoginViewModel.swift",
+     [("            if case .failure(let reason) = outcome { return reason }\n", "")],
+     "LoginViewModelTests|LoginLifecycleTests"),
+    ("S12", "LG-VM2: a login answer pushes the success screen over a screen the user left",
+     "Apps/Login/Sources/ViewModels/LoginViewModel.swift",
+     [("navigator.push(LoginSuccessViewModel(user: user, navigator: navigator), from: self)",
+       "navigator.push(LoginSuccessViewModel(user: user, navigator: navigator))")],
+     "LoginViewModelTests|LoginLifecycleTests"),
+    ("S13", "PV-VM1: an empty salutation gives a leading space",
+     "Apps/PersonProfile/Sources/ViewModels/PersonViewModel.swift",
+     [("if let salutation = person.salutation, !salutation.isEmpty {", "if let salutation = person.salutation {")],
+     "PersonViewModelTests"),
+    ("S14", "MI-VM2: more than the first 5 results",
+     "Apps/MovieInfo/Sources/ViewModels/MovieSearchViewModel.swift",
+     [("    public static let maximumResults = 5", "    public static let maximumResults = 6")],
+     "MovieInfoTests|MovieMutantTests|MoviePagingTests"),
+    ("S15", "GD-2: goods pages of 16",
+     "Apps/GoodsCatalog/Sources/ViewModels/GoodsViewModels.swift",
+     [("    public static let pageSize = 15", "    public static let pageSize = 16")],
+     "GoodsCatalogTests"),
+]
+
+
+def run(cmd, timeout):
+    """Runs `cmd` in ROOT in its own process group; returns (exit status or 'timeout', output)."""
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True, start_new_session=True)
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+        return proc.returncode, out
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+        return "timeout", out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    parser.add_argument("--only", nargs="*", help="run only these ids")
+    args = parser.parse_args()
+    if args.list:
+        for ident, what, path, _, tests in MUTANTS:
+            print(f"{ident:4} {path}: {what}  [{tests}]")
+        return 0
+    chosen = [m for m in MUTANTS if not args.only or m[0] in args.only]
+
+    # Every edit must match exactly once before anything runs.
+    stale = []
+    for ident, what, path, edits, _ in chosen:
+        text = open(os.path.join(ROOT, path), encoding="utf-8").read()
+        for find, _ in edits:
+            if text.count(find) != 1:
+                stale.append(f"{ident}: {path} contains the text to replace {text.count(find)} times, not once: {find[:70]!r}")
+    if stale:
+        print("stale mutants (the source changed; update Tests/Mutants/mutants.py):")
+        print("\n".join("  " + s for s in stale))
+        return 1
+
+    print("building the unmutated package first")
+    status, out = run(["swift", "build", "--build-tests"], 1800)
+    if status != 0:
+        print(out[-3000:])
+        print("the unmutated package does not build")
+        return 1
+
+    results = []
+    started = time.time()
+    for ident, what, path, edits, tests in chosen:
+        full = os.path.join(ROOT, path)
+        original = open(full, encoding="utf-8").read()
+        mutated = original
+        for find, replace in edits:
+            mutated = mutated.replace(find, replace, 1)
+        t0 = time.time()
+        try:
+            with open(full, "w", encoding="utf-8") as f:
+                f.write(mutated)
+            status, out = run(["swift", "build", "--build-tests"], 1800)
+            if status != 0:
+                verdict = "did not compile"
+                detail = next((l for l in out.splitlines() if "error:" in l), "")
+            else:
+                status, out = run(["swift", "test", "--skip-build", "--filter", tests], 600)
+                if status == "timeout":
+                    verdict, detail = "killed", "the tests hung (timed out)"
+                elif status != 0:
+                    failed = sorted({l.split("Test ")[1].split("(")[0] for l in out.splitlines()
+                                     if "✘ Test " in l and "recorded an issue" in l})
+                    verdict = "killed"
+                    detail = ", ".join(failed[:4]) or ("crashed" if "Fatal error" in out or "signal" in out else "failed")
+                elif "Test run with 0 tests" in out or "Test run with" not in out:
+                    verdict, detail = "no tests ran", tests
+                else:
+                    verdict, detail = "SURVIVED", tests
+        finally:
+            with open(full, "w", encoding="utf-8") as f:
+                f.write(original)
+        seconds = time.time() - t0
+        results.append((ident, what, verdict, detail, seconds))
+        print(f"{ident:4} {verdict:15} {seconds:5.0f} s  {what}  -- {detail}", flush=True)
+
+    # Leave the build matching the restored sources.
+    run(["swift", "build", "--build-tests"], 1800)
+    killed = sum(1 for r in results if r[2] == "killed")
+    print()
+    print("| id | mutant | result | caught by |")
+    print("|---|---|---|---|")
+    for ident, what, verdict, detail, _ in results:
+        print(f"| {ident} | {what} | {verdict} | {detail} |")
+    print()
+    print(f"{killed} of {len(results)} mutants killed in {time.time() - started:.0f} s")
+    return 0 if killed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
