@@ -169,21 +169,28 @@ import Testing
     /// that test could not fail.)
     @Test func userCodeMayReEnterTheActionFromEveryCallOut() {
         let gate = MutableProperty(true)
+        // The work answers when the test says, so the execution's subscription is held (in
+        // `running`) when it ends, and the `false` observer below disposes that very execution.
+        let work = Locked<Observer<Int, TestError>?>(nil)
         let action = Action<Int, Int, TestError>(enabledIf: gate.readOnly) { input in
             Signal { observer in
-                // Inside the work: the action reads executing and disabled.
-                observer.send(input)
-                if input < 0 { observer.sendFailed(TestError("negative")) } else { observer.sendCompleted() }
+                work.withLock { $0 = observer }
                 return NopDisposable()
             }
+        }
+        @Sendable func answer(_ input: Int) {
+            let observer = work.value!
+            observer.send(input)
+            if input < 0 { observer.sendFailed(TestError("negative")) } else { observer.sendCompleted() }
         }
         let log = Locked<[String]>([])
         let running = SerialDisposable()
         let bag = DisposeBag()
         action.isExecuting.changes.sink { executing in
             log.withLock { $0.append("executing \(executing) enabled \(action.isEnabled.value)") }
-            // Disposing the execution from its own `false`: the action's finish runs again.
-            if !executing { running.dispose() }
+            // Disposing the execution from its own `false`: the action's finish runs again,
+            // re-entrantly, on this thread.
+            if !executing { running.inner = nil }
         }.disposed(by: bag)
         action.outputs.sink { value in
             let refused = Locked(false)
@@ -201,7 +208,9 @@ import Testing
         let done = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             running.inner = action.apply(1).sink()
+            answer(1)
             running.inner = action.apply(-1).sink()
+            answer(-1)
             done.signal()
         }
         #expect(done.wait(timeout: .now() + 5) == .success, "a call-out re-entering the action hung: a lock was held")
