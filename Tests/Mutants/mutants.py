@@ -25,7 +25,25 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 # (id, what it breaks, file, [(find, replace), ...], tests filter for `swift test --filter`)
 MUTANTS = [
     # --- Action -----------------------------------------------------------------------------
-    ("A1", "issue 28's defect: the action decides under its own lock and turns isExecuting true after",
+    ("A1", "issue 28's defect as it was: a decision under the action's own lock, isExecuting set after, isEnabled a cache",
+     "Sources/MVVM/Actions/Action.swift",
+     [("""        isEnabled = Property(
+            reading: { enabledIf.value && !executing.value },
+            signal: enabledSignal,
+            keeping: [enabledIf, executing] as [any Sendable]
+        )""", """        _ = enabledSignal
+        isEnabled = enabledIf.combineLatest(executing.readOnly) { enabled, executing in enabled && !executing }"""),
+      ("    private let executing = MutableProperty(false)\n",
+       "    private let executing = MutableProperty(false)\n    private let decided = Locked(false)\n"),
+      ("guard enabled, executing.set(true, if: { running in !running }) else {",
+       "guard enabled, decided.withLock({ running in defer { running = true }; return !running }) else {"),
+      ("let finish: @Sendable () -> Void = { [executing] in", "let finish: @Sendable () -> Void = { [executing, decided] in"),
+      ("            let finished = Locked(false)\n",
+       "            executing.value = true\n            let finished = Locked(false)\n"),
+      ("                guard first else { return }\n                executing.value = false",
+       "                guard first else { return }\n                decided.withLock { $0 = false }\n                executing.value = false")],
+     "ActionTests|ActionModelTests"),
+    ("A7", "the action decides under its own lock and publishes isExecuting after (isEnabled still exact)",
      "Sources/MVVM/Actions/Action.swift",
      [("    private let executing = MutableProperty(false)\n",
        "    private let executing = MutableProperty(false)\n    private let decided = Locked(false)\n"),
@@ -235,6 +253,8 @@ def run(cmd, timeout):
         return proc.returncode, out
     except subprocess.TimeoutExpired:
         os.killpg(proc.pid, signal.SIGKILL)
+        # swift test starts the test binary in a process group of its own.
+        subprocess.run(["pkill", "-KILL", "-f", os.path.join(ROOT, ".build") + ".*xctest"], check=False)
         out, _ = proc.communicate()
         return "timeout", out
 
@@ -286,7 +306,7 @@ def main():
                 verdict = "did not compile"
                 detail = next((l for l in out.splitlines() if "error:" in l), "")
             else:
-                status, out = run(["swift", "test", "--skip-build", "--filter", tests], 600)
+                status, out = run(["swift", "test", "--skip-build", "--filter", tests], 180)
                 if status == "timeout":
                     verdict, detail = "killed", "the tests hung (timed out)"
                 elif status != 0:
