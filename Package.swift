@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "SignalsTesting", targets: ["SignalsTesting"]),
         .library(name: "MVVM", targets: ["MVVM"]),
+        .library(name: "ScreenKit", targets: ["ScreenKit"]),
+        .library(name: "ScreenTesting", targets: ["ScreenTesting"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "WebUI", targets: ["WebUI"]),
         // For Web/ (the web package) only: the showcase's browser pages and what they need.
@@ -30,6 +32,11 @@ let package = Package(
         .target(name: "Signals", swiftSettings: strict),
         .target(name: "SignalsTesting", dependencies: ["Signals"], swiftSettings: strict),
         .target(name: "MVVM", dependencies: ["Signals"], swiftSettings: strict),
+        // Screens described once (what a screen shows, binds and lets you press), drawn by every
+        // view layer; its headless tester is for tests only, beside SignalsTesting.
+        .target(name: "ScreenKit", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
+        .target(name: "ScreenTesting", dependencies: ["ScreenKit", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
+        .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "ScreenTesting", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
         .target(name: "TerminalUI", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
         // The browser view layer, without its server (that lives in Web/, a package of its own,
         // so a user of the libraries never resolves or builds it).
@@ -60,8 +67,8 @@ let package = Package(
         .target(name: "LiveHTTP", dependencies: ["Signals"], path: "Apps/LiveHTTP/Sources", swiftSettings: strict),
         app("PersonProfile", ["Signals", "MVVM"]),
         appTests("PersonProfile", ["PersonProfile", "MVVM", "Signals", "SignalsTesting"]),
-        app("Login", ["Signals", "MVVM"]),
-        appTests("Login", ["Login", "MVVM", "Signals", "SignalsTesting"]),
+        app("Login", ["Signals", "MVVM", "ScreenKit"]),
+        appTests("Login", ["Login", "MVVM", "Signals", "SignalsTesting", "ScreenKit", "ScreenTesting"]),
         app("GoodsCatalog", ["Signals", "MVVM"]),
         appTests("GoodsCatalog", ["GoodsCatalog", "MVVM", "Signals", "SignalsTesting"]),
         app("FlickrSearch", ["Signals", "MVVM", "LiveHTTP"]),

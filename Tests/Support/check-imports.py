@@ -6,10 +6,11 @@ the root package and on Web/)
 
 1. Declared = imported: every target's `import` lines name exactly the targets and products it
    declares (system modules aside).
-2. No non-test target depends on SignalsTesting.
+2. No non-test target depends on SignalsTesting or ScreenTesting (the test kits).
 3. The allowed arrows: Signals imports nothing of ours; MVVM imports Signals only; a view layer
-   (TerminalUI, WebUI) imports Signals and MVVM only; the app modules import no view layer; only
-   the showcase (and the view layers' own tests) import a view layer.
+   (TerminalUI, WebUI) and ScreenKit (screens described once) import Signals and MVVM only;
+   the app modules import no view layer; only the showcase (and the view layers' own tests)
+   import a view layer.
 Exit 1 with one line per broken rule.
 """
 import json, os, re, subprocess, sys
@@ -33,7 +34,7 @@ targets = {t["name"]: t for t in package["targets"]}
 ours = set(targets)
 # In Web/ (a package beside the root one), the root's products are ours too.
 if any("fileSystem" in dependency for dependency in package.get("dependencies", [])):
-    ours |= {"Signals", "SignalsTesting", "MVVM", "TerminalUI", "WebUI", "WebShowcaseKit", "ShowcaseCore"}
+    ours |= {"Signals", "SignalsTesting", "MVVM", "TerminalUI", "WebUI", "WebShowcaseKit", "ShowcaseCore", "ScreenKit", "ScreenTesting"}
 problems = []
 
 def path_of(target):
@@ -67,9 +68,12 @@ for name, target in sorted(targets.items()):
     mine = have & ours
     is_test = target["type"] == "test"
     under_apps = (target.get("path") or "").startswith("Apps/")
-    if not is_test and "SignalsTesting" in want | have and name != "SignalsTesting" and target["type"] != "test":
-        problems.append(f"{name} is not a test target but depends on SignalsTesting")
-    rules = {"Signals": set(), "MVVM": {"Signals"}, "TerminalUI": {"Signals", "MVVM"}, "WebUI": {"Signals", "MVVM"}}
+    # The test kits (SignalsTesting, and ScreenTesting beside it) are for tests only.
+    for kit in ("SignalsTesting", "ScreenTesting"):
+        if not is_test and kit in want | have and name not in ("SignalsTesting", "ScreenTesting"):
+            problems.append(f"{name} is not a test target but depends on {kit}")
+    rules = {"Signals": set(), "MVVM": {"Signals"}, "TerminalUI": {"Signals", "MVVM"}, "WebUI": {"Signals", "MVVM"},
+             "ScreenKit": {"Signals", "MVVM"}, "ScreenTesting": {"ScreenKit", "MVVM", "Signals", "SignalsTesting"}}
     if name in rules and mine - rules[name]:
         problems.append(f"{name} may import only {sorted(rules[name]) or 'nothing of ours'}, but imports {sorted(mine - rules[name])}")
     if mine & VIEW_LAYERS and not (name in SHOWCASE | SERVERS or (is_test and (name.removesuffix("Tests") in VIEW_LAYERS | SHOWCASE | SERVERS))):

@@ -1,0 +1,35 @@
+import MVVM
+import ScreenKit
+
+/// The login app's screens, described once (LG-1, LG-2): the terminal, the browser, plain text
+/// and the headless tester draw them.
+public enum LoginScreens {
+    /// Registers the app's screens.
+    @MainActor
+    public static func register(in registry: ScreenRegistry<Screen>) {
+        registry.register(LoginViewModel.self, login)
+        registry.register(LoginSuccessViewModel.self, success)
+    }
+
+    /// LG-1: user name, a masked password (Enter logs in), the Login button (enabled with 3+
+    /// characters in each field, busy while signing in), and what went wrong.
+    public static func login(_ viewModel: LoginViewModel) -> Screen {
+        Screen(viewModel.title) {
+            TextField("User name", text: viewModel.userName, placeholder: "3+ characters")
+            SecureField("Password", text: viewModel.password, placeholder: "3+ characters", onSubmit: viewModel.login)
+            Button("Login", action: viewModel.login)
+            Spinner("Signing in…", isActive: viewModel.isLoggingIn)
+            Text(viewModel.statusText, style: .error)
+            Text("Try ada/lovelace (success), grace/hopper (needs verification), alan/turing (server down).", style: .secondary)
+        }
+    }
+
+    /// LG-2: the user's name, never the password, and Back.
+    public static func success(_ viewModel: LoginSuccessViewModel) -> Screen {
+        Screen(viewModel.title) {
+            Text(viewModel.greeting, style: .headline)
+            Text(viewModel.userNameText)
+            Button("Back") { viewModel.back() }
+        }
+    }
+}

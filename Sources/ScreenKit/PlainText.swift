@@ -1,0 +1,82 @@
+/// Draws a screen as plain text, as it is now: the showcase's plain mode, logs, and the headless
+/// tester's `text`. Each element is one line (a list, one line per row); hidden elements and
+/// empty texts take no line.
+///
+/// ```text
+/// Login
+/// =====
+/// User name: ada
+/// Password: ••••••••
+/// [Login]
+/// ⋯ Signing in…
+/// ```
+public enum PlainText {
+    /// The screen's text now; `alert`, if given, is drawn last, as shown over the screen.
+    public static func render(_ screen: Screen, alert: AlertMessage? = nil) -> String {
+        let title = screen.title.value
+        var lines = [title, String(repeating: "=", count: max(3, title.count))]
+        for element in screen.content { lines += render(element, indent: "") }
+        if let alert {
+            lines.append("")
+            lines.append("! \(alert.title): \(alert.message) [\(alert.dismiss)]")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The lines of one element (none while it is hidden).
+    public static func render(_ element: Element, indent: String) -> [String] {
+        guard element.isVisible else { return [] }
+        switch element.kind {
+        case .text(let text):
+            let value = text.value.value
+            if value.isEmpty { return [] }
+            return value.split(separator: "\n", omittingEmptySubsequences: false).map { indent + String($0) }
+        case .field(let field):
+            let shown = field.isSecure ? String(repeating: "•", count: field.text.value.count) : field.text.value
+            let value = shown.isEmpty && !field.placeholder.isEmpty ? "(\(field.placeholder))" : shown
+            return [indent + "\(field.label): \(value)"]
+        case .button(let button):
+            return [indent + line(of: button)]
+        case .choice(let choice):
+            let options = choice.options.enumerated().map { index, option in
+                index == choice.selection.value ? "(•) \(option)" : "( ) \(option)"
+            }
+            return [indent + "\(choice.label): " + options.joined(separator: "  ")]
+        case .list(let list):
+            let rows = list.rows.value
+            var lines = rows.isEmpty ? emptyLine(list, indent: indent) : rows.map { indent + "- " + line(of: $0) }
+            if list.isLoading.value { lines.append(indent + "⋯ loading") }
+            return lines
+        case .image(let image):
+            return [indent + "[image: \(image.alt.value)]" + (image.url.value.map { " \($0)" } ?? "")]
+        case .spinner(let spinner):
+            return [indent + "⋯ \(spinner.label)"]
+        case .alert:
+            return []  // drawn over the screen by whoever shows it
+        case .stack(let stack):
+            switch stack.axis {
+            case .vertical:
+                return stack.content.flatMap { render($0, indent: indent) }
+            case .horizontal:
+                let parts = stack.content.flatMap { render($0, indent: "") }
+                return parts.isEmpty ? [] : [indent + parts.joined(separator: "  ")]
+            }
+        case .section(let section):
+            return [indent + section.title + ":"] + section.content.flatMap { render($0, indent: indent + "  ") }
+        }
+    }
+
+    static func line(of button: Button) -> String {
+        let state = button.isBusy.value ? " (busy)" : button.isEnabled.value ? "" : " (disabled)"
+        return "[\(button.title.value)]" + state
+    }
+
+    static func line(of row: ListRow) -> String {
+        row.detail.isEmpty ? row.title : "\(row.title) · \(row.detail)"
+    }
+
+    private static func emptyLine(_ list: List, indent: String) -> [String] {
+        let text = list.emptyText.value
+        return text.isEmpty || list.isLoading.value ? [] : [indent + text]
+    }
+}

@@ -1,0 +1,139 @@
+import MVVM
+import Signals
+
+/// A screen described once: what it shows, what it binds and what it lets a person press, as a
+/// value. The terminal, the browser, plain text and the headless tester each draw any screen.
+///
+/// ```swift
+/// func loginScreen(_ viewModel: LoginViewModel) -> Screen {
+///     Screen(viewModel.title) {
+///         TextField("User name", text: viewModel.userName)
+///         SecureField("Password", text: viewModel.password, onSubmit: viewModel.login)
+///         Button("Login", action: viewModel.login)
+///         Spinner("Signing in…", isActive: viewModel.isLoggingIn)
+///         Text(viewModel.statusText.map { $0 ?? "" }, style: .error)
+///     }
+/// }
+/// ```
+///
+/// A description holds the view model's properties and actions; building one subscribes to
+/// nothing and runs nothing. A renderer subscribes while it shows the screen and lets go when
+/// the screen goes.
+public struct Screen: Sendable {
+    /// The title: the terminal's header, the page's `<title>`, plain text's first line.
+    public let title: Live<String>
+    /// What the screen shows, top to bottom.
+    public let content: [Element]
+
+    /// A screen with a fixed title.
+    public init(_ title: String, @ScreenBuilder content: () -> [Element]) {
+        self.title = .constant(title)
+        self.content = content()
+    }
+
+    /// A screen whose title follows a property (a search's text, a loaded movie's name).
+    public init(title: some LiveConvertible<String>, @ScreenBuilder content: () -> [Element]) {
+        self.title = title.live
+        self.content = content()
+    }
+
+    /// Every element of the screen, depth first, the containers' children after them.
+    public var allElements: [Element] {
+        content.flatMap(\.flattened)
+    }
+}
+
+/// Builds a screen's content from a list of elements, as a SwiftUI `body` does: `if`, `if let`,
+/// `switch` and `for … in` work, and each statement is one element.
+@resultBuilder
+public enum ScreenBuilder {
+    public static func buildExpression(_ element: some ElementConvertible) -> [Element] { [element.element] }
+    public static func buildExpression(_ elements: [Element]) -> [Element] { elements }
+    public static func buildBlock(_ parts: [Element]...) -> [Element] { parts.flatMap { $0 } }
+    public static func buildOptional(_ part: [Element]?) -> [Element] { part ?? [] }
+    public static func buildEither(first part: [Element]) -> [Element] { part }
+    public static func buildEither(second part: [Element]) -> [Element] { part }
+    public static func buildArray(_ parts: [[Element]]) -> [Element] { parts.flatMap { $0 } }
+}
+
+/// Anything a ``ScreenBuilder`` accepts: each piece of the vocabulary (``Text``, ``Button``, …)
+/// turns itself into an ``Element``.
+public protocol ElementConvertible: Sendable {
+    var element: Element { get }
+}
+
+/// One element of a screen: what it is, and when it is visible.
+public struct Element: Sendable, ElementConvertible {
+    /// What an element is; a renderer switches over it.
+    public enum Kind: Sendable {
+        case text(Text)
+        case field(TextField)
+        case button(Button)
+        case choice(Choice)
+        case list(List)
+        case image(Image)
+        case spinner(Spinner)
+        case alert(Alert)
+        case stack(Stack)
+        case section(Section)
+    }
+
+    public let kind: Kind
+    /// `nil`: always visible; otherwise visible while it is `true`.
+    public let visibility: Live<Bool>?
+
+    public init(_ kind: Kind, visibility: Live<Bool>? = nil) {
+        self.kind = kind
+        self.visibility = visibility
+    }
+
+    public var element: Element { self }
+
+    /// Whether the element is visible now.
+    public var isVisible: Bool { visibility?.value ?? true }
+
+    /// The role a test finds the element by.
+    public var role: Role {
+        switch kind {
+        case .text: .text
+        case .field(let field): field.isSecure ? .secureField : .field
+        case .button: .button
+        case .choice: .choice
+        case .list: .list
+        case .image: .image
+        case .spinner: .spinner
+        case .alert: .alert
+        case .stack: .stack
+        case .section: .section
+        }
+    }
+
+    /// The children of a container, empty for the others.
+    public var children: [Element] {
+        switch kind {
+        case .stack(let stack): stack.content
+        case .section(let section): section.content
+        default: []
+        }
+    }
+
+    /// This element and, for a container, its children's, depth first.
+    var flattened: [Element] {
+        [self] + children.flatMap(\.flattened)
+    }
+}
+
+/// What kind of element it is, as a test names it ("the button Login", "the list").
+public enum Role: String, Sendable, CaseIterable {
+    case text, field, secureField, button, choice, list, image, spinner, alert, stack, section
+}
+
+extension ElementConvertible {
+    /// The element, shown only while `condition` is `true` (an error line, a "load more" row).
+    public func visible(when condition: some LiveConvertible<Bool>) -> Element {
+        let element = self.element
+        let condition = condition.live
+        let combined = element.visibility.map { $0.combine(condition) { $0 && $1 } } ?? condition
+        return Element(element.kind, visibility: combined)
+    }
+}

@@ -1,0 +1,304 @@
+import MVVM
+import Signals
+
+/// How a line of text is set: renderers map each to their own look (bold, dim, red, …).
+public enum TextStyle: String, Sendable {
+    case body, headline, secondary, error
+}
+
+/// Text that follows a property (a count, a status, a greeting) or never changes.
+public struct Text: ElementConvertible {
+    public let value: Live<String>
+    public let style: TextStyle
+
+    public init(_ value: some LiveConvertible<String>, style: TextStyle = .body) {
+        self.value = value.live
+        self.style = style
+    }
+
+    /// Text that never changes.
+    public init(_ text: String, style: TextStyle = .body) {
+        self.init(Live.constant(text), style: style)
+    }
+
+    /// Text that follows an optional value, empty while it is `nil` (and then not shown).
+    public init(_ value: some LiveConvertible<String?>, style: TextStyle = .body) {
+        self.init(value.live.map { $0 ?? "" }, style: style)
+    }
+
+    public var element: Element { Element(.text(self)) }
+}
+
+/// A text field two-way bound to a property: the property's value shows in the field, and what
+/// the person types sets it. Secure fields show dots and are never sent back to a browser.
+public struct TextField: ElementConvertible {
+    /// What the field is for, shown beside it; tests find the field by it.
+    public let label: String
+    public let placeholder: String
+    public let text: MutableProperty<String>
+    public let isSecure: Bool
+    /// Runs when the person presses Enter in the field.
+    public let submit: (@Sendable () -> Void)?
+
+    public init(_ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit submit: (@Sendable () -> Void)? = nil) {
+        self.init(label: label, text: text, placeholder: placeholder, isSecure: false, submit: submit)
+    }
+
+    /// A field whose Enter applies `action` (a search's Go).
+    public init<Output: Sendable, Failure: Error>(
+        _ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit action: Action<Void, Output, Failure>
+    ) {
+        self.init(label: label, text: text, placeholder: placeholder, isSecure: false, submit: { action.execute() })
+    }
+
+    init(label: String, text: MutableProperty<String>, placeholder: String, isSecure: Bool, submit: (@Sendable () -> Void)?) {
+        self.label = label
+        self.text = text
+        self.placeholder = placeholder
+        self.isSecure = isSecure
+        self.submit = submit
+    }
+
+    public var element: Element { Element(.field(self)) }
+}
+
+/// A text field whose text is masked (a password): dots on screen, and never sent back to a
+/// browser.
+public struct SecureField: ElementConvertible {
+    public let field: TextField
+
+    public init(_ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit submit: (@Sendable () -> Void)? = nil) {
+        field = TextField(label: label, text: text, placeholder: placeholder, isSecure: true, submit: submit)
+    }
+
+    /// A secure field whose Enter applies `action` (a login).
+    public init<Output: Sendable, Failure: Error>(
+        _ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit action: Action<Void, Output, Failure>
+    ) {
+        self.init(label, text: text, placeholder: placeholder, onSubmit: { action.execute() })
+    }
+
+    public var element: Element { field.element }
+}
+
+/// A button: bound to an `Action` (enabled while the action is, busy while it runs, a press
+/// applies it) or running a closure (Back).
+public struct Button: ElementConvertible {
+    public let title: Live<String>
+    public let isEnabled: Live<Bool>
+    public let isBusy: Live<Bool>
+    /// Applies the action, or runs the closure. Renderers call it only while enabled and not busy.
+    public let press: @Sendable () -> Void
+
+    /// A button that applies `action` with `input()` when pressed.
+    public init<Input: Sendable, Output: Sendable, Failure: Error>(
+        _ title: String, action: Action<Input, Output, Failure>, input: @escaping @Sendable () -> Input
+    ) {
+        self.title = .constant(title)
+        isEnabled = action.isEnabled.live
+        isBusy = action.isExecuting.live
+        press = { action.execute(input()) }
+    }
+
+    /// A button that applies an action that takes no input.
+    public init<Output: Sendable, Failure: Error>(_ title: String, action: Action<Void, Output, Failure>) {
+        self.init(title, action: action, input: {})
+    }
+
+    /// A button that runs `press`, enabled while `isEnabled` is `true`.
+    public init(_ title: String, isEnabled: some LiveConvertible<Bool> = Live.constant(true), press: @escaping @Sendable () -> Void) {
+        self.title = .constant(title)
+        self.isEnabled = isEnabled.live
+        isBusy = .constant(false)
+        self.press = press
+    }
+
+    public var element: Element { Element(.button(self)) }
+}
+
+/// A choice among a few options, two-way bound to the selected index (the movie lists' "Now
+/// Playing | Popular | …", a tab bar).
+public struct Choice: ElementConvertible {
+    public enum Style: String, Sendable { case segmented, tabs }
+
+    public let label: String
+    public let options: [String]
+    public let selection: MutableProperty<Int>
+    public let style: Style
+
+    public init(_ label: String, options: [String], selection: MutableProperty<Int>, style: Style = .segmented) {
+        self.label = label
+        self.options = options
+        self.selection = selection
+        self.style = style
+    }
+
+    public var element: Element { Element(.choice(self)) }
+}
+
+/// One row of a ``List``: an identity (so a renderer keeps it across changes), what it says,
+/// and an optional image.
+public struct ListRow: Sendable, Equatable {
+    public let id: String
+    public let title: String
+    public let detail: String
+    public let imageURL: String?
+    public let imageAlt: String
+
+    public init(id: String, title: String, detail: String = "", imageURL: String? = nil, imageAlt: String = "") {
+        self.id = id
+        self.title = title
+        self.detail = detail
+        self.imageURL = imageURL
+        self.imageAlt = imageAlt
+    }
+}
+
+/// A list of rows: selecting a row runs `select` with its index; reaching the end asks for more
+/// while `hasMore` holds and nothing is loading (a ``PagedList``'s next page); renderers report
+/// which rows are on screen to `rowsOnScreen` (Flickr loads a row's counts only while it shows).
+public struct List: ElementConvertible {
+    public let label: String
+    public let rows: Live<[ListRow]>
+    /// What the list says when it has no rows.
+    public let emptyText: Live<String>
+    public let select: (@Sendable (Int) -> Void)?
+    public let loadMore: (@Sendable () -> Void)?
+    public let isLoading: Live<Bool>
+    public let hasMore: Live<Bool>
+    public let rowsOnScreen: (@Sendable (Range<Int>) -> Void)?
+
+    public init(
+        _ label: String,
+        rows: some LiveConvertible<[ListRow]>,
+        emptyText: some LiveConvertible<String> = Live.constant(""),
+        isLoading: some LiveConvertible<Bool> = Live.constant(false),
+        hasMore: some LiveConvertible<Bool> = Live.constant(false),
+        onSelect select: (@Sendable (Int) -> Void)? = nil,
+        onReachEnd loadMore: (@Sendable () -> Void)? = nil,
+        onRowsOnScreen rowsOnScreen: (@Sendable (Range<Int>) -> Void)? = nil
+    ) {
+        self.label = label
+        self.rows = rows.live
+        self.emptyText = emptyText.live
+        self.select = select
+        self.loadMore = loadMore
+        self.isLoading = isLoading.live
+        self.hasMore = hasMore.live
+        self.rowsOnScreen = rowsOnScreen
+    }
+
+    /// A list fed by a ``PagedList``: its items become rows, and reaching the end loads the next
+    /// page.
+    public init<Key, Item, Failure>(
+        _ label: String,
+        paged list: PagedList<Key, Item, Failure>,
+        emptyText: some LiveConvertible<String> = Live.constant(""),
+        row: @escaping @Sendable (Item) -> ListRow,
+        onSelect select: (@Sendable (Int) -> Void)? = nil
+    ) {
+        self.init(
+            label, rows: list.items.live.map { $0.map(row) }, emptyText: emptyText,
+            isLoading: list.isLoading, hasMore: list.hasMore,
+            onSelect: select, onReachEnd: { list.loadNextPage() }
+        )
+    }
+
+    public var element: Element { Element(.list(self)) }
+}
+
+/// An image by URL, with the text that stands for it.
+public struct Image: ElementConvertible {
+    public let url: Live<String?>
+    public let alt: Live<String>
+
+    public init(url: some LiveConvertible<String?>, alt: some LiveConvertible<String>) {
+        self.url = url.live
+        self.alt = alt.live
+    }
+
+    public init(url: some LiveConvertible<String?>, alt: String) {
+        self.init(url: url, alt: Live.constant(alt))
+    }
+
+    public var element: Element { Element(.image(self)) }
+}
+
+/// Shows that work is under way, with what it is, while `isActive` is `true`.
+public struct Spinner: ElementConvertible {
+    public let label: String
+    public let isActive: Live<Bool>
+
+    public init(_ label: String, isActive: some LiveConvertible<Bool>) {
+        self.label = label
+        self.isActive = isActive.live
+    }
+
+    public var element: Element { Element(.spinner(self), visibility: isActive) }
+}
+
+/// What an alert says.
+public struct AlertMessage: Sendable, Equatable {
+    public let title: String
+    public let message: String
+    public let dismiss: String
+
+    public init(title: String, message: String, dismiss: String = "OK") {
+        self.title = title
+        self.message = message
+        self.dismiss = dismiss
+    }
+}
+
+/// Alerts the screen shows over itself, one per value of `messages`, until dismissed.
+public struct Alert: ElementConvertible {
+    public let messages: Signal<AlertMessage, Never>
+
+    public init(_ messages: Signal<AlertMessage, Never>) {
+        self.messages = messages
+    }
+
+    public var element: Element { Element(.alert(self)) }
+}
+
+/// Elements one after another, down the screen or across it.
+public struct Stack: ElementConvertible {
+    public enum Axis: String, Sendable { case vertical, horizontal }
+
+    public let axis: Axis
+    public let content: [Element]
+
+    public init(_ axis: Axis, @ScreenBuilder content: () -> [Element]) {
+        self.axis = axis
+        self.content = content()
+    }
+
+    public var element: Element { Element(.stack(self)) }
+}
+
+/// Elements across the screen: `HStack { TextField(…); Button(…) }`.
+public struct HStack: ElementConvertible {
+    public let stack: Stack
+    public init(@ScreenBuilder content: () -> [Element]) { stack = Stack(.horizontal, content: content) }
+    public var element: Element { stack.element }
+}
+
+/// Elements down the screen.
+public struct VStack: ElementConvertible {
+    public let stack: Stack
+    public init(@ScreenBuilder content: () -> [Element]) { stack = Stack(.vertical, content: content) }
+    public var element: Element { stack.element }
+}
+
+/// A titled group ("Recent searches").
+public struct Section: ElementConvertible {
+    public let title: String
+    public let content: [Element]
+
+    public init(_ title: String, @ScreenBuilder content: () -> [Element]) {
+        self.title = title
+        self.content = content()
+    }
+
+    public var element: Element { Element(.section(self)) }
+}
