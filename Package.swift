@@ -37,10 +37,10 @@ let package = Package(
         .target(name: "ScreenKit", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
         .target(name: "ScreenTesting", dependencies: ["ScreenKit", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
         .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "ScreenTesting", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
-        .target(name: "TerminalUI", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
+        .target(name: "TerminalUI", dependencies: ["Signals", "MVVM", "ScreenKit"], swiftSettings: strict),
         // The browser view layer, without its server (that lives in Web/, a package of its own,
         // so a user of the libraries never resolves or builds it).
-        .target(name: "WebUI", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
+        .target(name: "WebUI", dependencies: ["Signals", "MVVM", "ScreenKit"], swiftSettings: strict),
         .testTarget(
             name: "SignalsTests",
             dependencies: ["Signals", "SignalsTesting", .product(name: "PropertyBased", package: "swift-property-based")],

@@ -1,4 +1,5 @@
 import MVVM
+import Observation
 import Signals
 
 /// A value a screen shows that follows a view model: read it now, or observe it (its current
@@ -68,4 +69,16 @@ extension Property: LiveConvertible {
 
 extension MutableProperty: LiveConvertible {
     public var live: Live<Value> { Live(self) }
+}
+
+extension Live {
+    /// A property of an `@Observable` view model on the main actor (RAC's `RACObserve`): read
+    /// now, or observed with `observation(of:_:)`. Renderers read it on the main actor, where
+    /// such a view model lives.
+    @MainActor
+    public static func observing<Root: Observable & AnyObject & SendableMetatype & Sendable>(
+        _ root: Root, _ keyPath: KeyPath<Root, Value> & Sendable
+    ) -> Live<Value> {
+        Live(read: { MainActor.assumeIsolated { root[keyPath: keyPath] } }, signal: observation(of: root, keyPath))
+    }
 }

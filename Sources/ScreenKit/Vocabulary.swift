@@ -38,9 +38,9 @@ public struct TextField: ElementConvertible {
     public let text: MutableProperty<String>
     public let isSecure: Bool
     /// Runs when the person presses Enter in the field.
-    public let submit: (@Sendable () -> Void)?
+    public let submit: (@MainActor @Sendable () -> Void)?
 
-    public init(_ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit submit: (@Sendable () -> Void)? = nil) {
+    public init(_ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit submit: (@MainActor @Sendable () -> Void)? = nil) {
         self.init(label: label, text: text, placeholder: placeholder, isSecure: false, submit: submit)
     }
 
@@ -51,7 +51,7 @@ public struct TextField: ElementConvertible {
         self.init(label: label, text: text, placeholder: placeholder, isSecure: false, submit: { action.execute() })
     }
 
-    init(label: String, text: MutableProperty<String>, placeholder: String, isSecure: Bool, submit: (@Sendable () -> Void)?) {
+    init(label: String, text: MutableProperty<String>, placeholder: String, isSecure: Bool, submit: (@MainActor @Sendable () -> Void)?) {
         self.label = label
         self.text = text
         self.placeholder = placeholder
@@ -67,7 +67,7 @@ public struct TextField: ElementConvertible {
 public struct SecureField: ElementConvertible {
     public let field: TextField
 
-    public init(_ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit submit: (@Sendable () -> Void)? = nil) {
+    public init(_ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit submit: (@MainActor @Sendable () -> Void)? = nil) {
         field = TextField(label: label, text: text, placeholder: placeholder, isSecure: true, submit: submit)
     }
 
@@ -88,7 +88,7 @@ public struct Button: ElementConvertible {
     public let isEnabled: Live<Bool>
     public let isBusy: Live<Bool>
     /// Applies the action, or runs the closure. Renderers call it only while enabled and not busy.
-    public let press: @Sendable () -> Void
+    public let press: @MainActor @Sendable () -> Void
 
     /// A button that applies `action` with `input()` when pressed.
     public init<Input: Sendable, Output: Sendable, Failure: Error>(
@@ -106,7 +106,7 @@ public struct Button: ElementConvertible {
     }
 
     /// A button that runs `press`, enabled while `isEnabled` is `true`.
-    public init(_ title: String, isEnabled: some LiveConvertible<Bool> = Live.constant(true), press: @escaping @Sendable () -> Void) {
+    public init(_ title: String, isEnabled: some LiveConvertible<Bool> = Live.constant(true), press: @escaping @MainActor @Sendable () -> Void) {
         self.title = .constant(title)
         self.isEnabled = isEnabled.live
         isBusy = .constant(false)
@@ -162,11 +162,14 @@ public struct List: ElementConvertible {
     public let rows: Live<[ListRow]>
     /// What the list says when it has no rows.
     public let emptyText: Live<String>
-    public let select: (@Sendable (Int) -> Void)?
-    public let loadMore: (@Sendable () -> Void)?
+    public let select: (@MainActor @Sendable (Int) -> Void)?
+    public let loadMore: (@MainActor @Sendable () -> Void)?
     public let isLoading: Live<Bool>
     public let hasMore: Live<Bool>
-    public let rowsOnScreen: (@Sendable (Range<Int>) -> Void)?
+    public let rowsOnScreen: (@MainActor @Sendable (Range<Int>) -> Void)?
+    /// Runs as the highlight moves over the rows (arrow keys in a terminal), before any is
+    /// selected: a screen that shows the highlighted row's details follows it.
+    public let highlight: (@MainActor @Sendable (Int) -> Void)?
 
     public init(
         _ label: String,
@@ -174,9 +177,10 @@ public struct List: ElementConvertible {
         emptyText: some LiveConvertible<String> = Live.constant(""),
         isLoading: some LiveConvertible<Bool> = Live.constant(false),
         hasMore: some LiveConvertible<Bool> = Live.constant(false),
-        onSelect select: (@Sendable (Int) -> Void)? = nil,
-        onReachEnd loadMore: (@Sendable () -> Void)? = nil,
-        onRowsOnScreen rowsOnScreen: (@Sendable (Range<Int>) -> Void)? = nil
+        onSelect select: (@MainActor @Sendable (Int) -> Void)? = nil,
+        onReachEnd loadMore: (@MainActor @Sendable () -> Void)? = nil,
+        onRowsOnScreen rowsOnScreen: (@MainActor @Sendable (Range<Int>) -> Void)? = nil,
+        onHighlight highlight: (@MainActor @Sendable (Int) -> Void)? = nil
     ) {
         self.label = label
         self.rows = rows.live
@@ -186,6 +190,7 @@ public struct List: ElementConvertible {
         self.isLoading = isLoading.live
         self.hasMore = hasMore.live
         self.rowsOnScreen = rowsOnScreen
+        self.highlight = highlight
     }
 
     /// A list fed by a ``PagedList``: its items become rows, and reaching the end loads the next
@@ -195,7 +200,7 @@ public struct List: ElementConvertible {
         paged list: PagedList<Key, Item, Failure>,
         emptyText: some LiveConvertible<String> = Live.constant(""),
         row: @escaping @Sendable (Item) -> ListRow,
-        onSelect select: (@Sendable (Int) -> Void)? = nil
+        onSelect select: (@MainActor @Sendable (Int) -> Void)? = nil
     ) {
         self.init(
             label, rows: list.items.live.map { $0.map(row) }, emptyText: emptyText,

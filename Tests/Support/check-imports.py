@@ -7,8 +7,9 @@ the root package and on Web/)
 1. Declared = imported: every target's `import` lines name exactly the targets and products it
    declares (system modules aside).
 2. No non-test target depends on SignalsTesting or ScreenTesting (the test kits).
-3. The allowed arrows: Signals imports nothing of ours; MVVM imports Signals only; a view layer
-   (TerminalUI, WebUI) and ScreenKit (screens described once) import Signals and MVVM only;
+3. The allowed arrows: Signals imports nothing of ours; MVVM imports Signals only; ScreenKit
+   (screens described once) imports Signals and MVVM only; a view layer (TerminalUI, WebUI)
+   imports Signals, MVVM and ScreenKit only;
    the app modules import no view layer; only the showcase (and the view layers' own tests)
    import a view layer.
 Exit 1 with one line per broken rule.
@@ -72,7 +73,7 @@ for name, target in sorted(targets.items()):
     for kit in ("SignalsTesting", "ScreenTesting"):
         if not is_test and kit in want | have and name not in ("SignalsTesting", "ScreenTesting"):
             problems.append(f"{name} is not a test target but depends on {kit}")
-    rules = {"Signals": set(), "MVVM": {"Signals"}, "TerminalUI": {"Signals", "MVVM"}, "WebUI": {"Signals", "MVVM"},
+    rules = {"Signals": set(), "MVVM": {"Signals"}, "TerminalUI": {"Signals", "MVVM", "ScreenKit"}, "WebUI": {"Signals", "MVVM", "ScreenKit"},
              "ScreenKit": {"Signals", "MVVM"}, "ScreenTesting": {"ScreenKit", "MVVM", "Signals", "SignalsTesting"}}
     if name in rules and mine - rules[name]:
         problems.append(f"{name} may import only {sorted(rules[name]) or 'nothing of ours'}, but imports {sorted(mine - rules[name])}")

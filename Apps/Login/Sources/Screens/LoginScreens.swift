@@ -20,6 +20,8 @@ public enum LoginScreens {
             Button("Login", action: viewModel.login)
             Spinner("Signing in…", isActive: viewModel.isLoggingIn)
             Text(viewModel.statusText, style: .error)
+            // A server error is also an alert over the form.
+            Alert(viewModel.errors.map { AlertMessage(title: "Login failed", message: $0) })
             Text("Try ada/lovelace (success), grace/hopper (needs verification), alan/turing (server down).", style: .secondary)
         }
     }

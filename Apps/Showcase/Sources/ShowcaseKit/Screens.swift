@@ -24,8 +24,8 @@ public enum Screens {
         registry.register(FlickrPhotoDetailViewModel.self, flickrPhotoDetail)
         registry.register(PersonBrowserViewModel.self, person)
         registry.register(PersonDetailViewModel.self, personDetail)
-        registry.register(LoginViewModel.self, login)
-        registry.register(LoginSuccessViewModel.self, loginSuccess)
+        registry.register(LoginViewModel.self, described: LoginScreens.login)
+        registry.register(LoginSuccessViewModel.self, described: LoginScreens.success)
         registry.register(MoviesTabsViewModel.self, movies)
         registry.register(MovieDetailViewModel.self, movieDetail)
         registry.register(CategoryListViewModel.self, categories)
@@ -168,33 +168,6 @@ public enum Screens {
     }
 
     // MARK: Login
-
-    static func login(_ viewModel: LoginViewModel) -> NavigationStack.Page {
-        let user = TextField(placeholder: "User name (3+ characters)")
-        user.bind(to: viewModel.userName)
-        let password = SecureField(placeholder: "Password (3+ characters)")
-        password.bind(to: viewModel.password)
-        password.submissions.sink(value: { _ in viewModel.login.execute() }).disposed(by: password.bag)
-        let button = Button("Login")
-        button.bind(to: viewModel.login)
-        let spinner = Spinner(label: "Signing in…")
-        viewModel.isLoggingIn.signal.bind(to: spinner, \.isAnimating)
-        let status = StatusLine("", kind: .error)
-        viewModel.statusText.signal.map { $0 ?? "" }.bind(to: status, \.text)
-        let view = Stack(.vertical, spacing: 1, [
-            Label("User name"), user,
-            Label("Password"), password,
-            button, spinner, status,
-            Label("Try ada/lovelace (success), grace/hopper (needs verification), alan/turing (server down).", style: .dim, wraps: true),
-        ])
-        return .init(title: viewModel.title, view: view)
-    }
-
-    static func loginSuccess(_ viewModel: LoginSuccessViewModel) -> NavigationStack.Page {
-        let back = Button("Back") { viewModel.back() }
-        let view = Stack(.vertical, spacing: 1, [Label(viewModel.greeting, style: .bold), Label(viewModel.userNameText), back])
-        return .init(title: viewModel.title, view: view)
-    }
 
     // MARK: Movies
 

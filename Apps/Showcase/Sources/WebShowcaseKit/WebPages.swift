@@ -27,8 +27,8 @@ public final class WebPages {
         registry.register(FlickrPhotoDetailViewModel.self) { [unowned self] in self.flickrPhotoDetail($0) }
         registry.register(PersonBrowserViewModel.self) { [unowned self] in self.person($0) }
         registry.register(PersonDetailViewModel.self) { [unowned self] in self.personDetail($0) }
-        registry.register(LoginViewModel.self) { [unowned self] in self.login($0) }
-        registry.register(LoginSuccessViewModel.self) { [unowned self] in self.loginSuccess($0) }
+        registry.register(LoginViewModel.self, described: LoginScreens.login)
+        registry.register(LoginSuccessViewModel.self, described: LoginScreens.success)
         registry.register(MoviesTabsViewModel.self) { [unowned self] in self.movies($0) }
         registry.register(MovieDetailViewModel.self) { [unowned self] in self.movieDetail($0) }
         registry.register(CategoryListViewModel.self) { [unowned self] in self.categories($0) }
@@ -175,37 +175,6 @@ public final class WebPages {
             Element("dt", text: "Born"), Element("dd", text: viewModel.birthdateText),
         ])
         return .init(title: viewModel.title, content: Stack(.vertical, [facts, back]))
-    }
-
-    // MARK: Login
-
-    func login(_ viewModel: LoginViewModel) -> NavigationStack.Page {
-        let user = TextField(placeholder: "User name (3+ characters)", label: "User name")
-        user.setAttribute("autofocus", "")
-        user.bind(to: viewModel.userName)
-        let password = SecureField(placeholder: "Password (3+ characters)", label: "Password")
-        password.bind(to: viewModel.password)
-        password.submissions.sink(value: { _ in viewModel.login.execute() }).disposed(by: password.bag)
-        let button = Button("Login")
-        button.bind(to: viewModel.login)
-        let spinner = Spinner(label: "Signing in…")
-        viewModel.isLoggingIn.signal.bind(to: spinner, \.isAnimating)
-        let status = Label("", tag: "p", class: "error")
-        viewModel.statusText.signal.map { $0 ?? "" }.bind(to: status, \.text)
-        let content = Stack(.vertical, [
-            Label("User name", class: "dim"), user,
-            Label("Password", class: "dim"), password,
-            Stack(.horizontal, [button, spinner]), status,
-            Label("Try ada/lovelace (success), grace/hopper (needs verification), alan/turing (server down).", tag: "p", class: "dim"),
-        ])
-        // LG: a server error is a dialog too.
-        presentAlerts(viewModel.errors.map { ("Login failed", $0) }, on: content)
-        return .init(title: viewModel.title, content: content)
-    }
-
-    func loginSuccess(_ viewModel: LoginSuccessViewModel) -> NavigationStack.Page {
-        let back = Button("Back") { viewModel.back() }
-        return .init(title: viewModel.title, content: Stack(.vertical, [Label(viewModel.greeting, tag: "h2"), Label(viewModel.userNameText), back]))
     }
 
     // MARK: Movies

@@ -1,0 +1,150 @@
+import MVVM
+import ScreenKit
+import Signals
+
+/// Draws any ``ScreenKit/Screen`` in the terminal: each element becomes the widget that shows
+/// it (a `Label`, a `TextField`, a `Button`, a `ListView`, …), bound to the view model's values
+/// for as long as the page is shown, and a hint line at the bottom.
+///
+/// ```swift
+/// let registry = ScreenRegistry<Screen>()
+/// LoginScreens.register(in: registry)
+/// stack.bind(to: navigator, screens: registry)
+/// ```
+@MainActor
+public enum ScreenRenderer {
+    /// The hint line under every described screen.
+    public static let hint = "Tab: next • Enter: choose • Esc: back • Ctrl-C: quit"
+
+    /// The page that shows `screen`.
+    public static func page(for screen: Screen) -> NavigationStack.Page {
+        var views = screen.content.map(view(for:))
+        views.append(StatusLine(hint))
+        return NavigationStack.Page(title: screen.title.value, view: Stack(.vertical, spacing: 1, views))
+    }
+
+    /// The widget of one element, bound to its values (until the widget goes).
+    public static func view(for element: Element) -> View {
+        let view = widget(for: element)
+        var hidden = element.visibility.map { $0.signal.map { !$0 } }
+        if case .text(let text) = element.kind {
+            // Empty text takes no room (an error line with no error, say).
+            let empty = text.value.signal.map(\.isEmpty)
+            hidden = hidden.map { $0.combineLatest(empty) { $0 || $1 } } ?? empty
+        }
+        hidden?.removeDuplicates().bind(to: view, \.isHidden)
+        return view
+    }
+
+    private static func widget(for element: Element) -> View {
+        switch element.kind {
+        case .text(let text):
+            if text.style == .error {
+                let line = StatusLine("", kind: .error)
+                text.value.signal.bind(to: line, \.text)
+                return line
+            }
+            let label = Label("", style: style(of: text.style), wraps: true)
+            text.value.signal.bind(to: label, \.text)
+            return label
+        case .field(let field):
+            let input = TextField(placeholder: field.placeholder, isSecure: field.isSecure)
+            input.bind(to: field.text)
+            if let submit = field.submit {
+                input.submissions.sink(value: { _ in MainActor.assumeIsolated { submit() } }).disposed(by: input.bag)
+            }
+            return fitting(Stack(.vertical, [Label(field.label), input]))
+        case .button(let button):
+            let view = Button(button.title.value)
+            button.title.signal.bind(to: view, \.title)
+            button.isEnabled.signal.bind(to: view, \.isEnabled)
+            button.isBusy.signal.bind(to: view, \.isBusy)
+            let press = button.press
+            view.onPress = { press() }
+            return view
+        case .choice(let choice):
+            let control = SegmentedControl(choice.options, selectedIndex: choice.selection.value)
+            control.bind(to: choice.selection)
+            return control
+        case .list(let list):
+            return listView(for: list)
+        case .image(let image):
+            let label = Label("", style: .dim, wraps: true)
+            image.alt.signal.combineLatest(image.url.signal) { alt, url in
+                url == nil ? "" : "🖼 \(alt)"
+            }.bind(to: label, \.text)
+            return label
+        case .spinner(let spinner):
+            let view = Spinner(label: spinner.label)
+            spinner.isActive.signal.bind(to: view, \.isAnimating)
+            return view
+        case .alert(let alert):
+            // Nothing on the page itself: each message is presented over the screen.
+            let anchor = Label("")
+            anchor.heightPolicy = .fixed(0)
+            _ = alert.messages.take(during: anchor.lifetime).asDriver().drive { [weak anchor] message in
+                anchor?.host?.present(title: message.title, message: message.message, button: message.dismiss)
+            }
+            return anchor
+        case .stack(let stack):
+            let view = Stack(stack.axis == .vertical ? .vertical : .horizontal, spacing: 1, stack.content.map(view(for:)))
+            return containsList(element) ? view : fitting(view)
+        case .section(let section):
+            let view = Stack(.vertical, [Label(section.title, style: .bold)] + section.content.map(view(for:)))
+            return containsList(element) ? view : fitting(view)
+        }
+    }
+
+    /// A container takes the height its content needs, unless it holds a list, which takes the
+    /// rest of the screen.
+    private static func fitting(_ view: View) -> View {
+        view.heightPolicy = .fit
+        return view
+    }
+
+    private static func containsList(_ element: Element) -> Bool {
+        if case .list = element.kind { return true }
+        return element.children.contains(where: containsList)
+    }
+
+    private static func listView(for list: ScreenKit.List) -> ListView {
+        let view = ListView(emptyText: list.emptyText.value)
+        view.heightPolicy = .fill
+        list.emptyText.signal.bind(to: view, \.emptyText)
+        list.rows.signal.map { rows in
+            rows.map { row in ListView.Row(row.detail.isEmpty ? [row.title] : [row.title, row.detail]) }
+        }.bind(to: view, \.rows)
+        if let select = list.select {
+            view.selected.sink(value: { index in MainActor.assumeIsolated { select(index) } }).disposed(by: view.bag)
+        }
+        if let loadMore = list.loadMore {
+            let hasMore = list.hasMore, isLoading = list.isLoading
+            view.reachedEnd.sink(value: { _ in
+                MainActor.assumeIsolated { if hasMore.value && !isLoading.value { loadMore() } }
+            }).disposed(by: view.bag)
+        }
+        if let highlight = list.highlight {
+            view.selectionChanges.sink(value: { index in MainActor.assumeIsolated { highlight(index) } }).disposed(by: view.bag)
+        }
+        if let rowsOnScreen = list.rowsOnScreen {
+            view.visibleRows.sink(value: { range in MainActor.assumeIsolated { rowsOnScreen(range) } }).disposed(by: view.bag)
+        }
+        return view
+    }
+
+    private static func style(of style: TextStyle) -> Style {
+        switch style {
+        case .body: .plain
+        case .headline: .bold
+        case .secondary: .dim
+        case .error: Style(bold: true, foreground: .red)
+        }
+    }
+}
+
+extension ScreenRegistry where Screen == NavigationStack.Page {
+    /// Registers every screen of `screens` (described once) to be drawn by ``ScreenRenderer``.
+    public func register<ViewModel: AnyObject>(_ type: ViewModel.Type, described: @escaping @MainActor (ViewModel) -> ScreenKit.Screen) {
+        register(type) { ScreenRenderer.page(for: described($0)) }
+    }
+}

@@ -1,0 +1,127 @@
+import MVVM
+import ScreenKit
+import Signals
+
+/// Draws any ``ScreenKit/Screen`` in the browser: each element becomes the element that shows it
+/// (a `<p>`, an `<input>`, a `<button>`, a list, …), bound to the view model's values for as
+/// long as the page is shown.
+///
+/// ```swift
+/// registry.register(LoginViewModel.self, described: LoginScreens.login)
+/// ```
+@MainActor
+public enum ScreenRenderer {
+    /// Maps an image URL to what the page loads (a live URL, or an offline placeholder).
+    public typealias ImageSource = @Sendable (String) -> String
+
+    /// The page that shows `screen`.
+    public static func page(for screen: Screen, images: @escaping ImageSource = { $0 }) -> NavigationStack.Page {
+        NavigationStack.Page(title: screen.title.value, content: Stack(.vertical, screen.content.map { element(for: $0, images: images) }))
+    }
+
+    /// The element that shows one element of a screen, bound to its values (until it goes).
+    public static func element(for element: ScreenKit.Element, images: @escaping ImageSource = { $0 }) -> Element {
+        let shown = widget(for: element, images: images)
+        var hidden = element.visibility.map { $0.signal.map { !$0 } }
+        if case .text(let text) = element.kind {
+            let empty = text.value.signal.map(\.isEmpty)
+            hidden = hidden.map { $0.combineLatest(empty) { $0 || $1 } } ?? empty
+        }
+        hidden?.removeDuplicates().bind(to: shown, \.isHidden)
+        return shown
+    }
+
+    private static func widget(for element: ScreenKit.Element, images: @escaping ImageSource) -> Element {
+        switch element.kind {
+        case .text(let text):
+            let label: Label
+            switch text.style {
+            case .headline: label = Label("", tag: "h2")
+            case .body: label = Label("", tag: "p")
+            case .secondary: label = Label("", tag: "p", class: "dim")
+            case .error: label = Label("", tag: "p", class: "error")
+            }
+            text.value.signal.bind(to: label, \.text)
+            return label
+        case .field(let field):
+            let input = field.isSecure
+                ? SecureField(placeholder: field.placeholder, label: field.label)
+                : TextField(placeholder: field.placeholder, label: field.label)
+            input.bind(to: field.text)
+            if let submit = field.submit {
+                input.submissions.sink(value: { _ in MainActor.assumeIsolated { submit() } }).disposed(by: input.bag)
+            }
+            return Stack(.vertical, class: "field", [Label(field.label, class: "dim"), input])
+        case .button(let button):
+            let view = Button(button.title.value)
+            button.isEnabled.signal.bind(to: view, \.isEnabled)
+            button.isBusy.signal.bind(to: view, \.isBusy)
+            let press = button.press
+            view.onPress = { press() }
+            return view
+        case .choice(let choice):
+            let control = SegmentedControl(choice.options)
+            control.selectedIndex = choice.selection.value
+            control.bind(to: choice.selection)
+            return control
+        case .list(let list):
+            return listView(for: list, images: images)
+        case .image(let image):
+            let view = Image(source: "", description: image.alt.value)
+            image.url.signal.map { url in url.map(images) ?? "" }.bind(to: view, \.source)
+            image.url.signal.map { $0 == nil }.removeDuplicates().bind(to: view, \.isHidden)
+            return view
+        case .spinner(let spinner):
+            let view = Spinner(label: spinner.label)
+            spinner.isActive.signal.bind(to: view, \.isAnimating)
+            return view
+        case .alert(let alert):
+            // Nothing on the page itself: each message is a dialog over it.
+            let anchor = Element("span", ["hidden": ""])
+            _ = alert.messages.take(during: anchor.lifetime).asDriver().drive { [weak anchor] message in
+                anchor?.document?.present(title: message.title, message: message.message, button: message.dismiss)
+            }
+            return anchor
+        case .stack(let stack):
+            return Stack(stack.axis == .vertical ? .vertical : .horizontal, stack.content.map { self.element(for: $0, images: images) })
+        case .section(let section):
+            return Stack(.vertical, class: "section", [Label(section.title, tag: "h3")] + section.content.map { self.element(for: $0, images: images) })
+        }
+    }
+
+    private static func listView(for list: ScreenKit.List, images: @escaping ImageSource) -> ListView {
+        let view = ListView(emptyText: list.emptyText.value)
+        list.emptyText.signal.bind(to: view, \.emptyText)
+        list.rows.signal.asDriver().drive { [weak view] rows in
+            view?.rows = rows.map { row in
+                ListView.Row(key: row.id, title: row.title, detail: row.detail.isEmpty ? nil : row.detail,
+                             image: row.imageURL.map(images), imageDescription: row.imageAlt)
+            }
+        }.disposed(by: view.bag)
+        if let select = list.select {
+            view.selected.sink(value: { index in MainActor.assumeIsolated { select(index) } }).disposed(by: view.bag)
+        }
+        if let loadMore = list.loadMore {
+            list.hasMore.signal.bind(to: view, \.loadsMore)
+            let hasMore = list.hasMore, isLoading = list.isLoading
+            view.reachedEnd.sink(value: { _ in
+                MainActor.assumeIsolated { if hasMore.value && !isLoading.value { loadMore() } }
+            }).disposed(by: view.bag)
+        }
+        if let rowsOnScreen = list.rowsOnScreen {
+            view.visibleRows.sink(value: { range in MainActor.assumeIsolated { rowsOnScreen(range.lowerBound..<(range.upperBound + 1)) } }).disposed(by: view.bag)
+        }
+        return view
+    }
+}
+
+extension ScreenRegistry where Screen == NavigationStack.Page {
+    /// Registers a screen described once, drawn by ``ScreenRenderer``.
+    public func register<ViewModel: AnyObject>(
+        _ type: ViewModel.Type,
+        described: @escaping @MainActor (ViewModel) -> ScreenKit.Screen,
+        images: @escaping ScreenRenderer.ImageSource = { $0 }
+    ) {
+        register(type) { ScreenRenderer.page(for: described($0), images: images) }
+    }
+}
