@@ -65,8 +65,8 @@ let package = Package(
         // The seed apps (Apps/), headless: models, services, offline catalogs, view models. They
         // import no view layer. Tests/Support/check-imports.py checks these rules in CI.
         .target(name: "LiveHTTP", dependencies: ["Signals"], path: "Apps/LiveHTTP/Sources", swiftSettings: strict),
-        app("PersonProfile", ["Signals", "MVVM"]),
-        appTests("PersonProfile", ["PersonProfile", "MVVM", "Signals", "SignalsTesting"]),
+        app("PersonProfile", ["Signals", "MVVM", "ScreenKit"]),
+        appTests("PersonProfile", ["PersonProfile", "MVVM", "Signals", "SignalsTesting", "ScreenKit", "ScreenTesting"]),
         app("Login", ["Signals", "MVVM", "ScreenKit"]),
         appTests("Login", ["Login", "MVVM", "Signals", "SignalsTesting", "ScreenKit", "ScreenTesting"]),
         app("GoodsCatalog", ["Signals", "MVVM"]),

@@ -77,8 +77,12 @@ extension Live {
     /// such a view model lives.
     @MainActor
     public static func observing<Root: Observable & AnyObject & SendableMetatype & Sendable>(
-        _ root: Root, _ keyPath: KeyPath<Root, Value> & Sendable
+        _ root: Root, _ keyPath: KeyPath<Root, Value>
     ) -> Live<Value> {
-        Live(read: { MainActor.assumeIsolated { root[keyPath: keyPath] } }, signal: observation(of: root, keyPath))
+        // SAFETY: a key path to a main-actor property is not Sendable; this one is only used on
+        // the main actor (inside `assumeIsolated`, which stops the program anywhere else), and
+        // key paths are immutable.
+        nonisolated(unsafe) let path = keyPath
+        return Live(read: { MainActor.assumeIsolated { root[keyPath: path] } }, signal: observation(of: root, keyPath))
     }
 }

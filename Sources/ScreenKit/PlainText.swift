@@ -63,6 +63,8 @@ public enum PlainText {
             }
         case .section(let section):
             return [indent + section.title + ":"] + section.content.flatMap { render($0, indent: indent + "  ") }
+        case .facts(let facts):
+            return facts.lines.map { indent + $0 }
         }
     }
 

@@ -76,6 +76,7 @@ public struct Element: Sendable, ElementConvertible {
         case alert(Alert)
         case stack(Stack)
         case section(Section)
+        case facts(Facts)
     }
 
     public let kind: Kind
@@ -105,6 +106,7 @@ public struct Element: Sendable, ElementConvertible {
         case .alert: .alert
         case .stack: .stack
         case .section: .section
+        case .facts: .facts
         }
     }
 
@@ -125,7 +127,7 @@ public struct Element: Sendable, ElementConvertible {
 
 /// What kind of element it is, as a test names it ("the button Login", "the list").
 public enum Role: String, Sendable, CaseIterable {
-    case text, field, secureField, button, choice, list, image, spinner, alert, stack, section
+    case text, field, secureField, button, choice, list, image, spinner, alert, stack, section, facts
 }
 
 extension ElementConvertible {

@@ -307,3 +307,48 @@ public struct Section: ElementConvertible {
 
     public var element: Element { Element(.section(self)) }
 }
+
+/// Labelled values, one per line, their values aligned (a person's details, a movie's facts).
+public struct Facts: ElementConvertible {
+    public struct Fact: Sendable {
+        public let label: String
+        public let value: Live<String>
+
+        public init(_ label: String, _ value: some LiveConvertible<String>) {
+            self.label = label
+            self.value = value.live
+        }
+
+        public init(_ label: String, _ value: String) {
+            self.init(label, Live.constant(value))
+        }
+
+        /// The label padded to `labelWidth` characters, then two spaces: where the value starts.
+        public func prefix(labelWidth: Int) -> String {
+            label + String(repeating: " ", count: max(0, labelWidth - label.count)) + "  "
+        }
+    }
+
+    public let facts: [Fact]
+
+    public init(_ facts: [Fact]) {
+        self.facts = facts
+    }
+
+    /// Facts whose values never change.
+    public init(_ pairs: KeyValuePairs<String, String>) {
+        self.init(pairs.map { Fact($0.key, $0.value) })
+    }
+
+    /// The longest label's length.
+    public var labelWidth: Int { facts.map(\.label.count).max() ?? 0 }
+
+    /// Each fact as "label  value", the values aligned after the longest label.
+    public var lines: [String] {
+        let width = labelWidth
+        return facts.map { $0.prefix(labelWidth: width) + $0.value.value }
+    }
+
+    public var element: Element { Element(.facts(self)) }
+}
+

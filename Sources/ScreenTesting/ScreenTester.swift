@@ -157,6 +157,14 @@ public final class ScreenTester {
         list.select?(index)
     }
 
+    /// Moves the highlight to the row at `index` without selecting it (arrow keys in a
+    /// terminal).
+    public func highlight(row index: Int, in label: String? = nil) throws(ScreenTesterError) {
+        let list = try list(label)
+        guard list.rows.value.indices.contains(index) else { throw .notFound("row \(index)", screen: text) }
+        list.highlight?(index)
+    }
+
     /// Tells the list which rows are on screen (as a terminal or browser does while scrolling).
     public func show(rows range: Range<Int>, in label: String? = nil) throws(ScreenTesterError) {
         try list(label).rowsOnScreen?(range)
@@ -239,6 +247,7 @@ public final class ScreenTester {
         case .alert: []
         case .stack: []
         case .section(let section): [section.title]
+        case .facts(let facts): facts.facts.map(\.label) + facts.lines
         }
     }
 }

@@ -86,6 +86,12 @@ public enum ScreenRenderer {
             return Stack(stack.axis == .vertical ? .vertical : .horizontal, stack.content.map { self.element(for: $0, images: images) })
         case .section(let section):
             return Stack(.vertical, class: "section", [Label(section.title, tag: "h3")] + section.content.map { self.element(for: $0, images: images) })
+        case .facts(let facts):
+            return Element("dl", ["class": "facts"], children: facts.facts.flatMap { fact -> [Element] in
+                let value = Element("dd", text: fact.value.value)
+                fact.value.signal.bind(to: value, \.text)
+                return [Element("dt", text: fact.label), value]
+            })
         }
     }
 

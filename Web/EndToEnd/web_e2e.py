@@ -452,7 +452,7 @@ def person(page):
     page.scenario = "Person"
     page.open_app("Person", "Person")
     people = wait_until(lambda: page.visible_texts("section.page li.row .title"))
-    card = page.visible_texts(".card h2")
+    card = page.visible_texts("section.page h2")
     check("Person (PV-V): the people load from the service; the card shows the first", people and card and card[0].endswith(people[0]),
           f"{len(people or [])} people, card {card}")
     chosen = people[1] if people and len(people) > 1 else "?"
@@ -463,8 +463,8 @@ def person(page):
     shot, _ = page.screenshot("person-detail")
     page.check_text_drawn(shot, "dl.facts dd", "each fact", minimum=4)
     page.driver.back()
-    back = wait_until(lambda: page.heading() == "Person" and (page.visible_texts(".card h2") or [""])[0].endswith(chosen))
-    check("Person: Back returns to the people, the card showing the one chosen", back, page.visible_texts(".card h2"))
+    back = wait_until(lambda: page.heading() == "Person" and (page.visible_texts("section.page h2") or [""])[0].endswith(chosen))
+    check("Person: Back returns to the people, the card showing the one chosen", back, page.visible_texts("section.page h2"))
 
 
 def movies(page):

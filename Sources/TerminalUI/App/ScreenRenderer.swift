@@ -87,11 +87,21 @@ public enum ScreenRenderer {
             }
             return anchor
         case .stack(let stack):
-            let view = Stack(stack.axis == .vertical ? .vertical : .horizontal, spacing: 1, stack.content.map(view(for:)))
+            // A group down the screen is tight; across, its parts are a space apart.
+            let view = Stack(stack.axis == .vertical ? .vertical : .horizontal, spacing: stack.axis == .vertical ? 0 : 1, stack.content.map(view(for:)))
             return containsList(element) ? view : fitting(view)
         case .section(let section):
             let view = Stack(.vertical, [Label(section.title, style: .bold)] + section.content.map(view(for:)))
             return containsList(element) ? view : fitting(view)
+        case .facts(let facts):
+            let width = facts.labelWidth
+            let lines = facts.facts.map { fact -> View in
+                let label = Label("")
+                let prefix = fact.prefix(labelWidth: width)
+                fact.value.signal.map { prefix + $0 }.bind(to: label, \.text)
+                return label
+            }
+            return fitting(Stack(.vertical, lines))
         }
     }
 

@@ -22,8 +22,8 @@ public enum Screens {
         registry.register(FlickrSearchViewModel.self, flickrSearch)
         registry.register(FlickrSearchResultsViewModel.self, flickrResults)
         registry.register(FlickrPhotoDetailViewModel.self, flickrPhotoDetail)
-        registry.register(PersonBrowserViewModel.self, person)
-        registry.register(PersonDetailViewModel.self, personDetail)
+        registry.register(PersonBrowserViewModel.self, described: PersonScreens.browser)
+        registry.register(PersonDetailViewModel.self, described: PersonScreens.detail)
         registry.register(LoginViewModel.self, described: LoginScreens.login)
         registry.register(LoginSuccessViewModel.self, described: LoginScreens.success)
         registry.register(MoviesTabsViewModel.self, movies)
@@ -129,45 +129,6 @@ public enum Screens {
         ])
         return .init(title: "Photo", view: view)
     }
-
-    // MARK: Person
-
-    static func person(_ viewModel: PersonBrowserViewModel) -> NavigationStack.Page {
-        let name = Label(style: .bold), birthdate = Label()
-        // The @Observable view model, observed as seed 000 observes with RACObserve.
-        let current = observation(of: viewModel, \.current)
-        current.map { $0?.nameText ?? "" }.bind(to: name, \.text)
-        current.map { $0.map { "Born " + $0.birthdateText } ?? "" }.bind(to: birthdate, \.text)
-        let list = ListView(emptyText: PersonBrowserViewModel.loadingText)
-        list.prefersFocus = true
-        observation(of: viewModel, \.people)
-            .map { people in people.map { ListView.Row($0.person.firstName + " " + $0.person.lastName) } }
-            .bind(to: list, \.rows)
-        // Loading, or why the load failed, where the people will be.
-        observation(of: viewModel, \.statusText).map { $0 ?? "" }.bind(to: list, \.emptyText)
-        list.selectionChanges.asDriver().drive { [weak viewModel] in viewModel?.selectedIndex = $0 }.disposed(by: list.bag)
-        list.selected.asDriver().drive { [weak viewModel] in viewModel?.select(index: $0) }.disposed(by: list.bag)
-        let card = Border(title: "PersonViewModel", Stack(.vertical, [name, birthdate]))
-        let view = Stack(.vertical, spacing: 1, [card, list, StatusLine("↑↓: choose • Enter: details • Esc: back")])
-        return .init(title: viewModel.title, view: view)
-    }
-
-    static func personDetail(_ viewModel: PersonDetailViewModel) -> NavigationStack.Page {
-        let back = Button("Back") { viewModel.back() }
-        back.prefersFocus = true
-        let view = Stack(.vertical, [
-            Label("Salutation  " + viewModel.salutationText),
-            Label("First name  " + viewModel.firstNameText),
-            Label("Last name   " + viewModel.lastNameText),
-            Label("Born        " + viewModel.birthdateText),
-            Label(""),
-            back,
-            StatusLine("Enter or Esc: back to the people"),
-        ])
-        return .init(title: viewModel.title, view: view)
-    }
-
-    // MARK: Login
 
     // MARK: Movies
 

@@ -25,8 +25,8 @@ public final class WebPages {
         registry.register(FlickrSearchViewModel.self) { [unowned self] in self.flickrSearch($0) }
         registry.register(FlickrSearchResultsViewModel.self) { [unowned self] in self.flickrResults($0) }
         registry.register(FlickrPhotoDetailViewModel.self) { [unowned self] in self.flickrPhotoDetail($0) }
-        registry.register(PersonBrowserViewModel.self) { [unowned self] in self.person($0) }
-        registry.register(PersonDetailViewModel.self) { [unowned self] in self.personDetail($0) }
+        registry.register(PersonBrowserViewModel.self, described: PersonScreens.browser)
+        registry.register(PersonDetailViewModel.self, described: PersonScreens.detail)
         registry.register(LoginViewModel.self, described: LoginScreens.login)
         registry.register(LoginSuccessViewModel.self, described: LoginScreens.success)
         registry.register(MoviesTabsViewModel.self) { [unowned self] in self.movies($0) }
@@ -140,41 +140,6 @@ public final class WebPages {
             back,
         ])
         return .init(title: "Photo", content: content)
-    }
-
-    // MARK: Person
-
-    func person(_ viewModel: PersonBrowserViewModel) -> NavigationStack.Page {
-        let name = Label("", tag: "h2"), birthdate = Label("")
-        // The @Observable view model, observed as seed 000 observes with RACObserve.
-        let current = observation(of: viewModel, \.current)
-        current.map { $0?.nameText ?? "" }.bind(to: name, \.text)
-        current.map { $0.map { "Born " + $0.birthdateText } ?? "" }.bind(to: birthdate, \.text)
-        let list = ListView(emptyText: PersonBrowserViewModel.loadingText)
-        observation(of: viewModel, \.people)
-            .map { people in people.enumerated().map { ListView.Row(key: String($0), title: $1.person.firstName + " " + $1.person.lastName, detail: $1.birthdateText) } }
-            .bind(to: list, \.rows)
-        // Loading, or why the load failed, where the people will be.
-        observation(of: viewModel, \.statusText).map { $0 ?? "" }.bind(to: list, \.emptyText)
-        list.selected.asDriver().drive { [weak viewModel] index in
-            viewModel?.selectedIndex = index
-            viewModel?.select(index: index)
-        }.disposed(by: list.bag)
-        let retry = Button("Retry") { viewModel.load() }
-        observation(of: viewModel, \.errorText).map { $0 == nil }.bind(to: retry, \.isHidden)
-        let card = Stack(.vertical, class: "card", [Label("PersonViewModel", class: "dim"), name, birthdate])
-        return .init(title: viewModel.title, content: Stack(.vertical, [card, retry, list]))
-    }
-
-    func personDetail(_ viewModel: PersonDetailViewModel) -> NavigationStack.Page {
-        let back = Button("Back") { viewModel.back() }
-        let facts = Element("dl", ["class": "facts"], children: [
-            Element("dt", text: "Salutation"), Element("dd", text: viewModel.salutationText),
-            Element("dt", text: "First name"), Element("dd", text: viewModel.firstNameText),
-            Element("dt", text: "Last name"), Element("dd", text: viewModel.lastNameText),
-            Element("dt", text: "Born"), Element("dd", text: viewModel.birthdateText),
-        ])
-        return .init(title: viewModel.title, content: Stack(.vertical, [facts, back]))
     }
 
     // MARK: Movies
