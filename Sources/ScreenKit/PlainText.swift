@@ -44,8 +44,11 @@ public enum PlainText {
             return [indent + "\(choice.label): " + options.joined(separator: "  ")]
         case .list(let list):
             let rows = list.rows.value
-            var lines = rows.isEmpty ? emptyLine(list, indent: indent) : rows.map { indent + "- " + line(of: $0) }
-            if list.isLoading.value { lines.append(indent + "⋯ loading") }
+            let empty = list.emptyText.value
+            // An empty list says what its empty text says (which may be "Loading…"); a list
+            // loading more, or one with nothing to say, says it is loading.
+            var lines = rows.isEmpty ? (empty.isEmpty ? [] : [indent + empty]) : rows.map { indent + "- " + line(of: $0) }
+            if list.isLoading.value && !(rows.isEmpty && !empty.isEmpty) { lines.append(indent + "⋯ loading") }
             return lines
         case .image(let image):
             return [indent + "[image: \(image.alt.value)]" + (image.url.value.map { " \($0)" } ?? "")]
@@ -74,11 +77,6 @@ public enum PlainText {
     }
 
     static func line(of row: ListRow) -> String {
-        row.detail.isEmpty ? row.title : "\(row.title) · \(row.detail)"
-    }
-
-    private static func emptyLine(_ list: List, indent: String) -> [String] {
-        let text = list.emptyText.value
-        return text.isEmpty || list.isLoading.value ? [] : [indent + text]
+        (row.detail.isEmpty ? row.title : "\(row.title) · \(row.detail)") + (row.trailing.isEmpty ? "" : "  \(row.trailing)")
     }
 }

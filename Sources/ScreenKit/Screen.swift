@@ -24,6 +24,9 @@ public struct Screen: Sendable {
     public let title: Live<String>
     /// What the screen shows, top to bottom.
     public let content: [Element]
+    /// Runs when a renderer shows the screen (SwiftUI's `onAppear`): a list's first page, a
+    /// detail's load. Building the description runs nothing.
+    public private(set) var appear: (@MainActor @Sendable () -> Void)?
 
     /// A screen with a fixed title.
     public init(_ title: String, @ScreenBuilder content: () -> [Element]) {
@@ -35,6 +38,17 @@ public struct Screen: Sendable {
     public init(title: some LiveConvertible<String>, @ScreenBuilder content: () -> [Element]) {
         self.title = title.live
         self.content = content()
+    }
+
+    /// The same screen, running `action` when a renderer shows it.
+    public func onAppear(_ action: @escaping @MainActor @Sendable () -> Void) -> Screen {
+        var screen = self
+        let earlier = appear
+        screen.appear = {
+            earlier?()
+            action()
+        }
+        return screen
     }
 
     /// Every element of the screen, depth first, the containers' children after them.

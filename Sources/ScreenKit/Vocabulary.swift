@@ -142,13 +142,17 @@ public struct ListRow: Sendable, Equatable {
     public let id: String
     public let title: String
     public let detail: String
+    /// A short value at the row's end (a price, a count), aligned to the right where the
+    /// layer can.
+    public let trailing: String
     public let imageURL: String?
     public let imageAlt: String
 
-    public init(id: String, title: String, detail: String = "", imageURL: String? = nil, imageAlt: String = "") {
+    public init(id: String, title: String, detail: String = "", trailing: String = "", imageURL: String? = nil, imageAlt: String = "") {
         self.id = id
         self.title = title
         self.detail = detail
+        self.trailing = trailing
         self.imageURL = imageURL
         self.imageAlt = imageAlt
     }

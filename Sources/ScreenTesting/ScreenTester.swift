@@ -30,13 +30,22 @@ public final class ScreenTester {
     private let alertSubscriptions = SerialDisposable()
     private let arrivedAlerts = Locked<[AlertMessage]>([])
 
+    private let following = SerialDisposable()
+
+    /// A tester showing the navigator's top screen now, and each new top screen as soon as the
+    /// navigator changes (as a view layer does: a screen's `onAppear` runs then).
     public init(navigator: Navigator, registry: ScreenRegistry<Screen>, scheduler: TestScheduler? = nil) {
         self.navigator = navigator
         self.registry = registry
         self.scheduler = scheduler
+        following.inner = navigator.changes.asDriver().drive { [weak self] _ in
+            _ = try? self?.screen()
+        }
+        _ = try? screen()
     }
 
     deinit {
+        following.dispose()
         alertSubscriptions.dispose()
     }
 
@@ -56,6 +65,7 @@ public final class ScreenTester {
         }
         shown = (top, screen)
         alertSubscriptions.inner = alerts
+        screen.appear?()
         return screen
     }
 

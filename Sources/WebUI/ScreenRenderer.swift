@@ -16,7 +16,9 @@ public enum ScreenRenderer {
 
     /// The page that shows `screen`.
     public static func page(for screen: Screen, images: @escaping ImageSource = { $0 }) -> NavigationStack.Page {
-        NavigationStack.Page(title: screen.title.value, content: Stack(.vertical, screen.content.map { element(for: $0, images: images) }))
+        let content = Stack(.vertical, screen.content.map { element(for: $0, images: images) })
+        screen.appear?()
+        return NavigationStack.Page(title: screen.title.value, content: content)
     }
 
     /// The element that shows one element of a screen, bound to its values (until it goes).
@@ -100,7 +102,7 @@ public enum ScreenRenderer {
         list.emptyText.signal.bind(to: view, \.emptyText)
         list.rows.signal.asDriver().drive { [weak view] rows in
             view?.rows = rows.map { row in
-                ListView.Row(key: row.id, title: row.title, detail: row.detail.isEmpty ? nil : row.detail,
+                ListView.Row(key: row.id, title: row.title, detail: [row.detail, row.trailing].filter { !$0.isEmpty }.joined(separator: " · ").nilIfEmpty,
                              image: row.imageURL.map(images), imageDescription: row.imageAlt)
             }
         }.disposed(by: view.bag)
@@ -130,4 +132,8 @@ extension ScreenRegistry where Screen == NavigationStack.Page {
     ) {
         register(type) { ScreenRenderer.page(for: described($0), images: images) }
     }
+}
+
+extension String {
+    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -524,7 +524,8 @@ def goods(page):
     def page_to_end(category, variant):
         page.click_row(category)
         seen = []
-        status = lambda: (page.visible_texts("section.page p.footer") or [""])[0]
+        # The status paragraph under the list ("文具 Stationery · 15 items · …").
+        status = lambda: next((t for t in page.visible_texts("section.page p") if re.search(r"\d+ items?\b", t)), "")
         wait_until(lambda: "items" in status())
         for _ in range(20):
             text = status()
@@ -546,8 +547,8 @@ def goods(page):
     shot, _ = page.screenshot("goods-end")
     page.check_text_drawn(shot, "section.page li.row .title", "each item's name", minimum=5)
     page.visible("section.page li.row")[-1].send_keys(Keys.ENTER)
-    detail = wait_until(lambda: page.heading() == "商品详情" and any(t.startswith("Price: ¥") for t in page.visible_texts("section.page span")))
-    check("Goods (GD-3): Enter on the last item opens its detail with a price", detail, page.visible_texts("section.page span")[:2])
+    detail = wait_until(lambda: page.heading() == "商品详情" and any(t.startswith("Price: ¥") for t in page.visible_texts("section.page span, section.page p")))
+    check("Goods (GD-3): Enter on the last item opens its detail with a price", detail, page.visible_texts("section.page span, section.page p")[:2])
     page.driver.back()
     back = wait_until(lambda: page.heading() == "商品列表" and len(page.visible("section.page li.row")) == 44)
     check("Goods: Back returns to the list, all 44 rows still there", back, f"heading {page.heading()!r}, {len(page.visible('section.page li.row'))} rows")

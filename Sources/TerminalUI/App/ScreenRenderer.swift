@@ -20,7 +20,21 @@ public enum ScreenRenderer {
     public static func page(for screen: Screen) -> NavigationStack.Page {
         var views = screen.content.map(view(for:))
         views.append(StatusLine(hint))
-        return NavigationStack.Page(title: screen.title.value, view: Stack(.vertical, spacing: 1, views))
+        let view = Stack(.vertical, spacing: 1, views)
+        // The focus goes to the first field; on a screen without one, to its list.
+        if !screen.allElements.contains(where: { $0.role == .field || $0.role == .secureField }) {
+            firstList(in: view)?.prefersFocus = true
+        }
+        screen.appear?()
+        return NavigationStack.Page(title: screen.title.value, view: view)
+    }
+
+    private static func firstList(in view: View) -> ListView? {
+        if let list = view as? ListView { return list }
+        for child in view.children {
+            if let list = firstList(in: child) { return list }
+        }
+        return nil
     }
 
     /// The widget of one element, bound to its values (until the widget goes).
@@ -122,7 +136,9 @@ public enum ScreenRenderer {
         view.heightPolicy = .fill
         list.emptyText.signal.bind(to: view, \.emptyText)
         list.rows.signal.map { rows in
-            rows.map { row in ListView.Row(row.detail.isEmpty ? [row.title] : [row.title, row.detail]) }
+            rows.map { row in
+                ListView.Row(row.detail.isEmpty ? [row.title] : [row.title, row.detail], trailing: row.trailing.isEmpty ? nil : row.trailing)
+            }
         }.bind(to: view, \.rows)
         if let select = list.select {
             view.selected.sink(value: { index in MainActor.assumeIsolated { select(index) } }).disposed(by: view.bag)

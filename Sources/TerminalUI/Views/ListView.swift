@@ -9,14 +9,18 @@ public final class ListView: View {
     public struct Row: Sendable, Equatable {
         public var lines: [String]
         public var style: Style
+        /// Drawn at the right end of the first line (a price); the first line is cut to leave
+        /// room for it, so a list uses the width it has.
+        public var trailing: String?
 
-        public init(_ lines: [String], style: Style = .plain) {
+        public init(_ lines: [String], style: Style = .plain, trailing: String? = nil) {
             self.lines = lines.isEmpty ? [""] : lines
             self.style = style
+            self.trailing = trailing
         }
 
-        public init(_ text: String, style: Style = .plain) {
-            self.init([text], style: style)
+        public init(_ text: String, style: Style = .plain, trailing: String? = nil) {
+            self.init([text], style: style, trailing: trailing)
         }
     }
 
@@ -120,7 +124,13 @@ public final class ListView: View {
                 var style = lineIndex == 0 ? row.style : Style(dim: true)
                 if selected && isFocused { style.reverse = true }
                 let marker = selected ? (lineIndex == 0 ? "› " : "  ") : "  "
-                let text = marker + DisplayWidth.truncate(line, to: frame.width - 2)
+                var text = marker + DisplayWidth.truncate(line, to: frame.width - 2)
+                if lineIndex == 0, let trailing = row.trailing, !trailing.isEmpty {
+                    // The value ends one column before the edge (the scroll marks' column).
+                    let room = frame.width - 1 - DisplayWidth.of(trailing)
+                    let head = marker + DisplayWidth.truncate(line, to: max(0, room - 4))
+                    text = head + String(repeating: " ", count: max(1, room - DisplayWidth.of(head))) + trailing
+                }
                 buffer.write(text, x: frame.x, y: y + lineIndex, style: style, clip: frame)
                 if selected && isFocused {
                     let used = DisplayWidth.of(text)

@@ -28,9 +28,9 @@ public enum Screens {
         registry.register(LoginSuccessViewModel.self, described: LoginScreens.success)
         registry.register(MoviesTabsViewModel.self, movies)
         registry.register(MovieDetailViewModel.self, movieDetail)
-        registry.register(CategoryListViewModel.self, categories)
-        registry.register(GoodsListViewModel.self, goodsList)
-        registry.register(GoodsDetailViewModel.self, goodsDetail)
+        registry.register(CategoryListViewModel.self, described: GoodsScreens.categories)
+        registry.register(GoodsListViewModel.self, described: GoodsScreens.goodsList)
+        registry.register(GoodsDetailViewModel.self, described: GoodsScreens.detail)
         registry.register(GoodsDataControllerCategories.self, dataControllerCategories)
         registry.register(GoodsDataControllerPage.self, dataControllerList)
         return registry
@@ -204,48 +204,8 @@ public enum Screens {
 
     // MARK: Goods
 
-    static func categories(_ viewModel: CategoryListViewModel) -> NavigationStack.Page {
-        let list = ListView(emptyText: "Loading categories…")
-        viewModel.rows.signal.map { $0.map { ListView.Row($0.title) } }.bind(to: list, \.rows)
-        list.selected.sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
-        let error = Label(style: Style(foreground: .red))
-        viewModel.errorText.signal.map { $0 ?? "" }.bind(to: error, \.text)
-        viewModel.load()
-        return .init(title: viewModel.title, view: Stack(.vertical, [error, list, StatusLine(hint)]))
-    }
-
     nonisolated static func goodsRows(_ cells: [GoodsCellViewModel]) -> [ListView.Row] {
-        cells.map { ListView.Row(DisplayWidth.truncate($0.name, to: 24).padded(to: 26) + $0.price) }
-    }
-
-    static func goodsList(_ viewModel: GoodsListViewModel) -> NavigationStack.Page {
-        let list = ListView(emptyText: "Loading…")
-        list.prefersFocus = true
-        viewModel.rows.signal.map(goodsRows).bind(to: list, \.rows)
-        // GD-5: one state at a time: the list says loading, empty or the error when it has no
-        // rows; the status line speaks only of rows.
-        viewModel.emptyText.signal.bind(to: list, \.emptyText)
-        list.selected.sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
-        // GD-2: load-more at the end of the list.
-        list.reachedEnd.sink(value: { viewModel.next() }).disposed(by: list.bag)
-        let status = StatusLine()
-        viewModel.display.signal.map { display in
-            display.statusText.isEmpty ? "" : "\(viewModel.category.value.name) · " + display.statusText
-        }.bind(to: status, \.text)
-        let refresh = Button("Refresh") { viewModel.first() }
-        viewModel.first()
-        let view = Stack(.vertical, [refresh, list, status])
-        return .init(title: viewModel.title, view: view)
-    }
-
-    static func goodsDetail(_ viewModel: GoodsDetailViewModel) -> NavigationStack.Page {
-        let name = Label(style: .bold), price = Label(), summary = Label(wraps: true)
-        viewModel.title.signal.bind(to: name, \.text)
-        viewModel.priceText.signal.map { "Price: \($0)" }.bind(to: price, \.text)
-        viewModel.summary.signal.bind(to: summary, \.text)
-        viewModel.load()
-        let view = Stack(.vertical, spacing: 1, [name, price, Label("ID: \(viewModel.goodsID)", style: .dim), summary])
-        return .init(title: "商品详情", view: view)
+        cells.map { ListView.Row($0.name, trailing: $0.price) }
     }
 
     static func dataControllerCategories(_ model: GoodsDataControllerCategories) -> NavigationStack.Page {

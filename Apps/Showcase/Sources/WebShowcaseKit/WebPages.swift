@@ -31,9 +31,9 @@ public final class WebPages {
         registry.register(LoginSuccessViewModel.self, described: LoginScreens.success)
         registry.register(MoviesTabsViewModel.self) { [unowned self] in self.movies($0) }
         registry.register(MovieDetailViewModel.self) { [unowned self] in self.movieDetail($0) }
-        registry.register(CategoryListViewModel.self) { [unowned self] in self.categories($0) }
-        registry.register(GoodsListViewModel.self) { [unowned self] in self.goodsList($0) }
-        registry.register(GoodsDetailViewModel.self) { [unowned self] in self.goodsDetail($0) }
+        registry.register(CategoryListViewModel.self, described: GoodsScreens.categories)
+        registry.register(GoodsListViewModel.self, described: GoodsScreens.goodsList)
+        registry.register(GoodsDetailViewModel.self, described: GoodsScreens.detail)
         registry.register(GoodsDataControllerCategories.self) { [unowned self] in self.dataControllerCategories($0) }
         registry.register(GoodsDataControllerPage.self) { [unowned self] in self.dataControllerList($0) }
         return registry
@@ -221,47 +221,8 @@ public final class WebPages {
 
     // MARK: Goods
 
-    func categories(_ viewModel: CategoryListViewModel) -> NavigationStack.Page {
-        let list = ListView(emptyText: "Loading categories…")
-        viewModel.rows.signal.map { $0.map { ListView.Row(key: $0.sortID, title: $0.title) } }.bind(to: list, \.rows)
-        list.selected.sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
-        let error = Label("", tag: "p", class: "error")
-        viewModel.errorText.signal.map { $0 ?? "" }.bind(to: error, \.text)
-        viewModel.load()
-        return .init(title: viewModel.title, content: Stack(.vertical, [error, list]))
-    }
-
     nonisolated static func goodsRows(_ cells: [GoodsCellViewModel]) -> [ListView.Row] {
         cells.map { ListView.Row(key: $0.goodsID, title: $0.name, detail: $0.price) }
-    }
-
-    func goodsList(_ viewModel: GoodsListViewModel) -> NavigationStack.Page {
-        let list = ListView(emptyText: "Loading…")
-        viewModel.rows.signal.map(Self.goodsRows).bind(to: list, \.rows)
-        viewModel.emptyText.signal.bind(to: list, \.emptyText)
-        viewModel.hasMore.signal.bind(to: list, \.loadsMore)
-        list.selected.sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
-        // GD-2: load-more at the end of the list.
-        list.reachedEnd.sink(value: { viewModel.next() }).disposed(by: list.bag)
-        let status = Label("", tag: "p", class: "dim footer")
-        viewModel.display.signal.map { display in
-            display.statusText.isEmpty ? "" : "\(viewModel.category.value.name) · " + display.statusText
-        }.bind(to: status, \.text)
-        let refresh = Button("Refresh") { viewModel.first() }
-        let content = Stack(.vertical, [refresh, list, status])
-        presentAlerts(viewModel.errorText.signal.compactMap { $0 }.map { ("Could not load goods", $0) }, on: content)
-        viewModel.first()
-        return .init(title: viewModel.title, content: content)
-    }
-
-    func goodsDetail(_ viewModel: GoodsDetailViewModel) -> NavigationStack.Page {
-        let name = Label("", tag: "h2"), price = Label(""), summary = Label("", tag: "p")
-        viewModel.title.signal.bind(to: name, \.text)
-        viewModel.priceText.signal.map { "Price: \($0)" }.bind(to: price, \.text)
-        viewModel.summary.signal.bind(to: summary, \.text)
-        let back = Button("Back") { viewModel.back() }
-        viewModel.load()
-        return .init(title: "商品详情", content: Stack(.vertical, [name, price, Label("ID: \(viewModel.goodsID)", class: "dim"), summary, back]))
     }
 
     func dataControllerCategories(_ model: GoodsDataControllerCategories) -> NavigationStack.Page {
