@@ -36,7 +36,8 @@ let package = Package(
         // view layer; its headless tester is for tests only, beside SignalsTesting.
         .target(name: "ScreenKit", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
         .target(name: "ScreenTesting", dependencies: ["ScreenKit", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
-        .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "ScreenTesting", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
+        // Its tests draw described screens with every renderer (the article's code too).
+        .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "ScreenTesting", "MVVM", "Signals", "SignalsTesting", "TerminalUI", "WebUI"], swiftSettings: strict),
         .target(name: "TerminalUI", dependencies: ["Signals", "MVVM", "ScreenKit"], swiftSettings: strict),
         // The browser view layer, without its server (that lives in Web/, a package of its own,
         // so a user of the libraries never resolves or builds it).

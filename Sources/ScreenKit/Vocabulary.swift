@@ -159,7 +159,7 @@ public struct ListRow: Sendable, Equatable {
 }
 
 /// A list of rows: selecting a row runs `select` with its index; reaching the end asks for more
-/// while `hasMore` holds and nothing is loading (a ``PagedList``'s next page); renderers report
+/// while `hasMore` holds and nothing is loading (a `PagedList`'s next page); renderers report
 /// which rows are on screen to `rowsOnScreen` (Flickr loads a row's counts only while it shows).
 public struct List: ElementConvertible {
     public let label: String
@@ -197,7 +197,7 @@ public struct List: ElementConvertible {
         self.highlight = highlight
     }
 
-    /// A list fed by a ``PagedList``: its items become rows, and reaching the end loads the next
+    /// A list fed by a `PagedList`: its items become rows, and reaching the end loads the next
     /// page.
     public init<Key, Item, Failure>(
         _ label: String,

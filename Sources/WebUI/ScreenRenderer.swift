@@ -2,7 +2,7 @@ import MVVM
 import ScreenKit
 import Signals
 
-/// Draws any ``ScreenKit/Screen`` in the browser: each element becomes the element that shows it
+/// Draws any `Screen` (ScreenKit) in the browser: each element becomes the element that shows it
 /// (a `<p>`, an `<input>`, a `<button>`, a list, …), bound to the view model's values for as
 /// long as the page is shown.
 ///

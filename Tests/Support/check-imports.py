@@ -25,6 +25,8 @@ SYSTEM = {"Foundation", "FoundationNetworking", "FoundationEssentials", "Dispatc
 PRODUCT_MODULES = {}
 VIEW_LAYERS = {"TerminalUI", "WebUI"}
 SHOWCASE = {"ShowcaseKit", "Showcase", "WebShowcaseKit", "WebShowcase"}
+# ScreenKit's tests draw described screens with every view layer's renderer.
+RENDERED = {"ScreenKit"}
 # WebUI's server (Web/) serves the view layer: it may import it.
 SERVERS = {"WebServer"}
 # The tests' page model (Tests/Support) is a part of WebUI's tests.
@@ -77,7 +79,7 @@ for name, target in sorted(targets.items()):
              "ScreenKit": {"Signals", "MVVM"}, "ScreenTesting": {"ScreenKit", "MVVM", "Signals", "SignalsTesting"}}
     if name in rules and mine - rules[name]:
         problems.append(f"{name} may import only {sorted(rules[name]) or 'nothing of ours'}, but imports {sorted(mine - rules[name])}")
-    if mine & VIEW_LAYERS and not (name in SHOWCASE | SERVERS or (is_test and (name.removesuffix("Tests") in VIEW_LAYERS | SHOWCASE | SERVERS))):
+    if mine & VIEW_LAYERS and not (name in SHOWCASE | SERVERS or (is_test and (name.removesuffix("Tests") in VIEW_LAYERS | SHOWCASE | SERVERS | RENDERED))):
         problems.append(f"{name} imports a view layer ({sorted(mine & VIEW_LAYERS)}); only the showcase may")
     if under_apps and name not in SHOWCASE and not is_test and mine & VIEW_LAYERS:
         problems.append(f"app module {name} imports a view layer")

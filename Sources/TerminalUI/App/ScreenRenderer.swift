@@ -2,7 +2,7 @@ import MVVM
 import ScreenKit
 import Signals
 
-/// Draws any ``ScreenKit/Screen`` in the terminal: each element becomes the widget that shows
+/// Draws any `Screen` (ScreenKit) in the terminal: each element becomes the widget that shows
 /// it (a `Label`, a `TextField`, a `Button`, a `ListView`, …), bound to the view model's values
 /// for as long as the page is shown, and a hint line at the bottom.
 ///
