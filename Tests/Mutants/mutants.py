@@ -226,7 +226,7 @@ MUTANTS = [
      [("    public static let maximumResults = 5", "    public static let maximumResults = 6")],
      "MovieInfoTests|MovieMutantTests|MoviePagingTests"),
     ("S15", "GD-2: goods pages of 16",
-     "Apps/GoodsCatalog/Sources/ViewModels/GoodsViewModels.swift",
+     "Apps/GoodsCatalog/Sources/ViewModels/GoodsListViewModel.swift",
      [("    public static let pageSize = 15", "    public static let pageSize = 16")],
      "GoodsCatalogTests"),
 ]

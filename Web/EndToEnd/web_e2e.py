@@ -505,7 +505,7 @@ def movies(page):
                         any(t.startswith("Released: ") and len(t) > 10 for t in page.visible_texts("section.page span")) and
                         any(t.startswith("Runtime: ") for t in page.visible_texts("section.page span")) and
                         not page.visible_texts(".spinner"))
-    check("Movies (MI-3): a result opens its detail: poster, release date, runtime, loaded", detail,
+    check("Movies (MI-S5): a result opens its detail: poster, release date, runtime, loaded", detail,
           f"heading {page.heading()!r}, {[t for t in page.visible_texts('section.page span') if ':' in t][:3]}")
     shot, _ = page.screenshot("movies-detail")
     page.check_images_drawn(shot, "img.poster-large", "the large poster")

@@ -1,0 +1,92 @@
+import MVVM
+import Signals
+
+/// A text field (`<input>`): the user's edits arrive as ``textChanges``; setting ``value`` from
+/// the server updates the field only if the page does not already show that value, so typing
+/// is never echoed back.
+@MainActor
+public class TextField: Element {
+    private let changes = PublishSubject<String, Never>()
+    private let submits = PublishSubject<String, Never>()
+    /// The value the page last reported.
+    private var pageValue = ""
+    private var current = ""
+    private let isSecure: Bool
+
+    public init(placeholder: String = "", label: String? = nil) {
+        isSecure = false
+        // maxlength: the browser cuts a paste to what the server accepts, so the field and the
+        // view model never disagree (a longer value would be refused).
+        super.init("input", ["type": "text", "placeholder": placeholder, "value": "", "autocomplete": "off", "aria-label": label ?? placeholder,
+                             "maxlength": String(ClientMessage.maximumValueLength)])
+    }
+
+    init(securePlaceholder placeholder: String, label: String?) {
+        isSecure = true
+        super.init("input", ["type": "password", "placeholder": placeholder, "autocomplete": "off", "aria-label": label ?? placeholder,
+                             "maxlength": String(ClientMessage.maximumValueLength)])
+    }
+
+    /// The field's text.
+    public var value: String {
+        get { current }
+        set {
+            guard newValue != current else { return }
+            current = newValue
+            // The attribute keeps a first render and a reset right (a password never goes into
+            // the HTML); the value patch moves the live field, unless it already shows the value.
+            if !isSecure {
+                document?.muted += 1
+                setAttribute("value", newValue)
+                document?.muted -= 1
+            }
+            if newValue != pageValue, let document {
+                document.record(.value(id, newValue), for: self)
+                // The page will show it: a later value equal to what the page last typed is a
+                // change again.
+                pageValue = newValue
+            }
+        }
+    }
+
+    /// Called when the field joins a document again (its page shown again): a password field
+    /// then shows empty (its value is never in the HTML), so the value is cleared to match,
+    /// and the view model hears it.
+    override func didAttach(to document: Document, id: String) {
+        super.didAttach(to: document, id: id)
+        guard isSecure, !current.isEmpty else { return }
+        current = ""
+        pageValue = ""
+        changes.send("")
+    }
+
+    /// Each edit the user makes, with the whole new text.
+    public var textChanges: Signal<String, Never> { changes.signal }
+    /// Enter in the field, with its text.
+    public var submissions: Signal<String, Never> { submits.signal }
+
+    open override func handle(_ event: ClientEvent, target: Element) -> Bool {
+        guard target === self else { return false }
+        switch event {
+        case .input(let text):
+            pageValue = text
+            value = text
+            changes.send(text)
+            return true
+        case .submit:
+            submits.send(current)
+            return true
+        default:
+            return false
+        }
+    }
+}
+
+/// A password field: the page masks what is typed, and the value is never written into the
+/// page's HTML.
+@MainActor
+public final class SecureField: TextField {
+    public override init(placeholder: String = "", label: String? = nil) {
+        super.init(securePlaceholder: placeholder, label: label)
+    }
+}
