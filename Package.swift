@@ -74,8 +74,8 @@ let package = Package(
         appTests("GoodsCatalog", ["GoodsCatalog", "MVVM", "Signals", "SignalsTesting", "ScreenKit", "ScreenTesting"]),
         app("FlickrSearch", ["Signals", "MVVM", "LiveHTTP"]),
         appTests("FlickrSearch", ["FlickrSearch", "MVVM", "Signals", "SignalsTesting", "LiveHTTP", "LoopbackServer"]),
-        app("MovieInfo", ["Signals", "MVVM", "LiveHTTP"]),
-        appTests("MovieInfo", ["MovieInfo", "MVVM", "Signals", "SignalsTesting", "LiveHTTP", "LoopbackServer"]),
+        app("MovieInfo", ["Signals", "MVVM", "LiveHTTP", "ScreenKit"]),
+        appTests("MovieInfo", ["MovieInfo", "MVVM", "Signals", "SignalsTesting", "LiveHTTP", "LoopbackServer", "ScreenKit", "ScreenTesting"]),
         // A to-do list view model written from the README alone, compiled and tested so the API
         // it shows keeps working (issue 15).
         .target(name: "TodoList", dependencies: ["Signals", "MVVM"], path: "Examples/TodoList/Sources", swiftSettings: strict),

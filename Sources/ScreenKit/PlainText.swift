@@ -68,6 +68,9 @@ public enum PlainText {
             return [indent + section.title + ":"] + section.content.flatMap { render($0, indent: indent + "  ") }
         case .facts(let facts):
             return facts.lines.map { indent + $0 }
+        case .tabs(let tabs):
+            let row = tabs.tabs.enumerated().map { index, tab in index == tabs.selection.value ? "(•) \(tab.title)" : "( ) \(tab.title)" }
+            return [indent + row.joined(separator: "  ")] + tabs.selectedContent.flatMap { render($0, indent: indent) }
         }
     }
 

@@ -27,6 +27,10 @@ public struct Screen: Sendable {
     /// Runs when a renderer shows the screen (SwiftUI's `onAppear`): a list's first page, a
     /// detail's load. Building the description runs nothing.
     public private(set) var appear: (@MainActor @Sendable () -> Void)?
+    /// Keys that run something wherever the focus is, each while its condition holds.
+    public private(set) var shortcuts: [(key: Shortcut, isActive: Live<Bool>, action: @MainActor @Sendable () -> Void)] = []
+    /// The line of key hints a layer with keys shows under the screen (its own default if `nil`).
+    public private(set) var hint: String?
 
     /// A screen with a fixed title.
     public init(_ title: String, @ScreenBuilder content: () -> [Element]) {
@@ -51,9 +55,26 @@ public struct Screen: Sendable {
         return screen
     }
 
+    /// The same screen, where `key` runs `action` while `condition` holds.
+    public func shortcut(
+        _ key: Shortcut, when condition: some LiveConvertible<Bool> = Live.constant(true),
+        _ action: @escaping @MainActor @Sendable () -> Void
+    ) -> Screen {
+        var screen = self
+        screen.shortcuts.append((key, condition.live, action))
+        return screen
+    }
+
+    /// The same screen with its own line of key hints ("←→: switch • Enter: details • Esc: back").
+    public func hint(_ text: String) -> Screen {
+        var screen = self
+        screen.hint = text
+        return screen
+    }
+
     /// Every element of the screen, depth first, the containers' children after them.
     public var allElements: [Element] {
-        content.flatMap(\.flattened)
+        content.flatMap(\.everything)
     }
 }
 
@@ -91,6 +112,7 @@ public struct Element: Sendable, ElementConvertible {
         case stack(Stack)
         case section(Section)
         case facts(Facts)
+        case tabs(Tabs)
     }
 
     public let kind: Kind
@@ -121,6 +143,7 @@ public struct Element: Sendable, ElementConvertible {
         case .stack: .stack
         case .section: .section
         case .facts: .facts
+        case .tabs: .tabs
         }
     }
 
@@ -129,19 +152,22 @@ public struct Element: Sendable, ElementConvertible {
         switch kind {
         case .stack(let stack): stack.content
         case .section(let section): section.content
+        case .tabs(let tabs): tabs.selectedContent
         default: []
         }
     }
 
-    /// This element and, for a container, its children's, depth first.
-    var flattened: [Element] {
-        [self] + children.flatMap(\.flattened)
+    /// This element and, for a container, its children's, depth first (every tab's).
+    var everything: [Element] {
+        let inside: [Element]
+        if case .tabs(let tabs) = kind { inside = tabs.tabs.flatMap(\.content) } else { inside = children }
+        return [self] + inside.flatMap(\.everything)
     }
 }
 
 /// What kind of element it is, as a test names it ("the button Login", "the list").
 public enum Role: String, Sendable, CaseIterable {
-    case text, field, secureField, button, choice, list, image, spinner, alert, stack, section, facts
+    case text, field, secureField, button, choice, list, image, spinner, alert, stack, section, facts, tabs
 }
 
 extension ElementConvertible {

@@ -171,6 +171,9 @@ public struct List: ElementConvertible {
     public let isLoading: Live<Bool>
     public let hasMore: Live<Bool>
     public let rowsOnScreen: (@MainActor @Sendable (Range<Int>) -> Void)?
+    /// Whether rows show an image (`imageURL`, or a placeholder where the layer draws one), and
+    /// its shape; `nil`: rows without images.
+    public let thumbnails: ImageShape?
     /// Runs as the highlight moves over the rows (arrow keys in a terminal), before any is
     /// selected: a screen that shows the highlighted row's details follows it.
     public let highlight: (@MainActor @Sendable (Int) -> Void)?
@@ -181,6 +184,7 @@ public struct List: ElementConvertible {
         emptyText: some LiveConvertible<String> = Live.constant(""),
         isLoading: some LiveConvertible<Bool> = Live.constant(false),
         hasMore: some LiveConvertible<Bool> = Live.constant(false),
+        thumbnails: ImageShape? = nil,
         onSelect select: (@MainActor @Sendable (Int) -> Void)? = nil,
         onReachEnd loadMore: (@MainActor @Sendable () -> Void)? = nil,
         onRowsOnScreen rowsOnScreen: (@MainActor @Sendable (Range<Int>) -> Void)? = nil,
@@ -194,6 +198,7 @@ public struct List: ElementConvertible {
         self.isLoading = isLoading.live
         self.hasMore = hasMore.live
         self.rowsOnScreen = rowsOnScreen
+        self.thumbnails = thumbnails
         self.highlight = highlight
     }
 
@@ -220,17 +225,27 @@ public struct List: ElementConvertible {
 public struct Image: ElementConvertible {
     public let url: Live<String?>
     public let alt: Live<String>
+    public let shape: ImageShape
+    /// Whether the image shows even without a URL (a layer may draw a placeholder).
+    public let showsWithoutURL: Bool
 
-    public init(url: some LiveConvertible<String?>, alt: some LiveConvertible<String>) {
+    public init(url: some LiveConvertible<String?>, alt: some LiveConvertible<String>, shape: ImageShape = .square, showsWithoutURL: Bool = false) {
         self.url = url.live
         self.alt = alt.live
+        self.shape = shape
+        self.showsWithoutURL = showsWithoutURL
     }
 
-    public init(url: some LiveConvertible<String?>, alt: String) {
-        self.init(url: url, alt: Live.constant(alt))
+    public init(url: some LiveConvertible<String?>, alt: String, shape: ImageShape = .square, showsWithoutURL: Bool = false) {
+        self.init(url: url, alt: Live.constant(alt), shape: shape, showsWithoutURL: showsWithoutURL)
     }
 
     public var element: Element { Element(.image(self)) }
+}
+
+/// How an image is shaped: a poster (2:3, portrait) or a photo (square).
+public enum ImageShape: String, Sendable {
+    case poster, square
 }
 
 /// Shows that work is under way, with what it is, while `isActive` is `true`.
@@ -354,5 +369,50 @@ public struct Facts: ElementConvertible {
     }
 
     public var element: Element { Element(.facts(self)) }
+}
+
+/// Tabs: one of several contents shown at a time, chosen by a tab row two-way bound to the
+/// selected index (Movie info's Movies | Search).
+public struct Tabs: ElementConvertible {
+    /// One tab: its title and what it shows.
+    public struct Tab: Sendable {
+        public let title: String
+        public let content: [Element]
+
+        public init(_ title: String, @ScreenBuilder content: () -> [Element]) {
+            self.title = title
+            self.content = content()
+        }
+    }
+
+    public let selection: MutableProperty<Int>
+    public let tabs: [Tab]
+
+    public init(selection: MutableProperty<Int>, _ tabs: [Tab]) {
+        self.selection = selection
+        self.tabs = tabs
+    }
+
+    /// The content of the selected tab.
+    public var selectedContent: [Element] {
+        tabs.indices.contains(selection.value) ? tabs[selection.value].content : []
+    }
+
+    public var element: Element { Element(.tabs(self)) }
+}
+
+/// A key that runs something on a screen wherever the focus is, where the layer has keys (a
+/// terminal): `.character("r")` for r, `.control("r")` for Ctrl-R.
+public enum Shortcut: Sendable, Hashable {
+    case character(Character)
+    case control(Character)
+
+    /// How a hint names it: "r", "Ctrl-R".
+    public var name: String {
+        switch self {
+        case .character(let character): String(character)
+        case .control(let character): "Ctrl-" + character.uppercased()
+        }
+    }
 }
 

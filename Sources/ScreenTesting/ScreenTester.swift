@@ -133,12 +133,17 @@ public final class ScreenTester {
         button.press()
     }
 
-    /// Chooses `option` in the choice that offers it (a segmented control, a tab bar).
+    /// Chooses `option` in the choice or the tabs that offer it (a segmented control, a tab).
     public func choose(_ option: String) throws(ScreenTesterError) {
-        for element in try elements(.choice) {
-            guard case .choice(let choice) = element.kind, let index = choice.options.firstIndex(of: option) else { continue }
-            choice.selection.value = index
-            return
+        for element in try visibleElements() {
+            if case .choice(let choice) = element.kind, let index = choice.options.firstIndex(of: option) {
+                choice.selection.value = index
+                return
+            }
+            if case .tabs(let tabs) = element.kind, let index = tabs.tabs.firstIndex(where: { $0.title == option }) {
+                tabs.selection.value = index
+                return
+            }
         }
         throw .notFound("option \"\(option)\"", screen: text)
     }
@@ -187,6 +192,14 @@ public final class ScreenTester {
         let count = list.rows.value.count
         if count > 0 { list.rowsOnScreen?(0..<count) }
         if list.hasMore.value && !list.isLoading.value { list.loadMore?() }
+    }
+
+    /// Presses a key the screen has a shortcut for (while its condition holds).
+    public func press(key: Shortcut) throws(ScreenTesterError) {
+        guard let shortcut = try screen().shortcuts.first(where: { $0.key == key && $0.isActive.value }) else {
+            throw .notFound("shortcut \(key.name)", screen: text)
+        }
+        shortcut.action()
     }
 
     /// Goes back: dismisses the alert if one is shown, otherwise pops the screen.
@@ -258,6 +271,7 @@ public final class ScreenTester {
         case .stack: []
         case .section(let section): [section.title]
         case .facts(let facts): facts.facts.map(\.label) + facts.lines
+        case .tabs(let tabs): tabs.tabs.map(\.title)
         }
     }
 }

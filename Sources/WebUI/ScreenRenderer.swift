@@ -11,18 +11,29 @@ import Signals
 /// ```
 @MainActor
 public enum ScreenRenderer {
-    /// Maps an image URL to what the page loads (a live URL, or an offline placeholder).
-    public typealias ImageSource = @Sendable (String) -> String
+    /// An image a screen shows: its URL (if any), what it shows, the row or screen it belongs
+    /// to, and its shape.
+    public struct ImageRequest: Sendable {
+        public let url: String?
+        public let alt: String
+        public let key: String
+        public let shape: ImageShape
+        /// A row's thumbnail (small) or an image of its own (large).
+        public let isThumbnail: Bool
+    }
+
+    /// What the page loads for an image (a live URL, or an offline placeholder); `nil`: none.
+    public typealias ImageSource = @MainActor (ImageRequest) -> String?
 
     /// The page that shows `screen`.
-    public static func page(for screen: Screen, images: @escaping ImageSource = { $0 }) -> NavigationStack.Page {
+    public static func page(for screen: Screen, images: @escaping ImageSource = { $0.url }) -> NavigationStack.Page {
         let content = Stack(.vertical, screen.content.map { element(for: $0, images: images) })
         screen.appear?()
         return NavigationStack.Page(title: screen.title.value, content: content)
     }
 
     /// The element that shows one element of a screen, bound to its values (until it goes).
-    public static func element(for element: ScreenKit.Element, images: @escaping ImageSource = { $0 }) -> Element {
+    public static func element(for element: ScreenKit.Element, images: @escaping ImageSource = { $0.url }) -> Element {
         let shown = widget(for: element, images: images)
         var hidden = element.visibility.map { $0.signal.map { !$0 } }
         if case .text(let text) = element.kind {
@@ -69,9 +80,14 @@ public enum ScreenRenderer {
         case .list(let list):
             return listView(for: list, images: images)
         case .image(let image):
-            let view = Image(source: "", description: image.alt.value)
-            image.url.signal.map { url in url.map(images) ?? "" }.bind(to: view, \.source)
-            image.url.signal.map { $0 == nil }.removeDuplicates().bind(to: view, \.isHidden)
+            let view = Image(source: "", description: image.alt.value, class: image.shape == .poster ? "poster-large" : "photo")
+            let alt = image.alt, showsWithoutURL = image.showsWithoutURL
+            _ = image.url.signal.take(during: view.lifetime).asDriver().drive { [weak view] url in
+                let source = url != nil || showsWithoutURL
+                    ? images(ImageRequest(url: url, alt: alt.value, key: alt.value, shape: image.shape, isThumbnail: false)) : nil
+                view?.source = source ?? ""
+                view?.isHidden = source == nil
+            }
             return view
         case .spinner(let spinner):
             let view = Spinner(label: spinner.label)
@@ -88,6 +104,13 @@ public enum ScreenRenderer {
             return Stack(stack.axis == .vertical ? .vertical : .horizontal, stack.content.map { self.element(for: $0, images: images) })
         case .section(let section):
             return Stack(.vertical, class: "section", [Label(section.title, tag: "h3")] + section.content.map { self.element(for: $0, images: images) })
+        case .tabs(let tabs):
+            let bar = TabBar(tabs.tabs.map { tab in
+                (title: tab.title, content: Stack(.vertical, tab.content.map { self.element(for: $0, images: images) }) as Element)
+            })
+            bar.selectedIndex = tabs.selection.value
+            bar.bind(to: tabs.selection)
+            return bar
         case .facts(let facts):
             return Element("dl", ["class": "facts"], children: facts.facts.flatMap { fact -> [Element] in
                 let value = Element("dd", text: fact.value.value)
@@ -98,12 +121,16 @@ public enum ScreenRenderer {
     }
 
     private static func listView(for list: ScreenKit.List, images: @escaping ImageSource) -> ListView {
-        let view = ListView(emptyText: list.emptyText.value)
+        let view = ListView(emptyText: list.emptyText.value, class: list.thumbnails.map { $0 == .poster ? "posters" : "photos" })
         list.emptyText.signal.bind(to: view, \.emptyText)
+        let shape = list.thumbnails
         list.rows.signal.asDriver().drive { [weak view] rows in
             view?.rows = rows.map { row in
-                ListView.Row(key: row.id, title: row.title, detail: [row.detail, row.trailing].filter { !$0.isEmpty }.joined(separator: " · ").nilIfEmpty,
-                             image: row.imageURL.map(images), imageDescription: row.imageAlt)
+                let image = shape.flatMap { shape in
+                    images(ImageRequest(url: row.imageURL, alt: row.imageAlt, key: row.id, shape: shape, isThumbnail: true))
+                }
+                return ListView.Row(key: row.id, title: row.title, detail: [row.detail, row.trailing].filter { !$0.isEmpty }.joined(separator: " · ").nilIfEmpty,
+                                    image: image, imageDescription: row.imageAlt)
             }
         }.disposed(by: view.bag)
         if let select = list.select {
@@ -128,7 +155,7 @@ extension ScreenRegistry where Screen == NavigationStack.Page {
     public func register<ViewModel: AnyObject>(
         _ type: ViewModel.Type,
         described: @escaping @MainActor (ViewModel) -> ScreenKit.Screen,
-        images: @escaping ScreenRenderer.ImageSource = { $0 }
+        images: @escaping ScreenRenderer.ImageSource = { $0.url }
     ) {
         register(type) { ScreenRenderer.page(for: described($0), images: images) }
     }

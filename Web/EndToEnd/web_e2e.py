@@ -501,12 +501,13 @@ def movies(page):
         page.check_images_drawn(shot, ".posters img.thumb", "the results' posters")
     title = results[0].split("  ")[0] if results else ""
     page.click_row(results[0] if results else "?")
+    # The facts: "Released", "Runtime", … (dt) with their values (dd).
+    facts = lambda: dict(zip(page.visible_texts("dl.facts dt"), page.visible_texts("dl.facts dd")))
     detail = wait_until(lambda: page.heading() == title and page.images_loaded("img.poster-large") and
-                        any(t.startswith("Released: ") and len(t) > 10 for t in page.visible_texts("section.page span")) and
-                        any(t.startswith("Runtime: ") for t in page.visible_texts("section.page span")) and
+                        len(facts().get("Released", "")) > 3 and facts().get("Runtime") and
                         not page.visible_texts(".spinner"))
     check("Movies (MI-S5): a result opens its detail: poster, release date, runtime, loaded", detail,
-          f"heading {page.heading()!r}, {[t for t in page.visible_texts('section.page span') if ':' in t][:3]}")
+          f"heading {page.heading()!r}, {list(facts().items())[:3]}")
     shot, _ = page.screenshot("movies-detail")
     page.check_images_drawn(shot, "img.poster-large", "the large poster")
     page.check_text_drawn(shot, "section.page h2", "the movie's title")

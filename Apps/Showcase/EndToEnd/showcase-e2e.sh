@@ -239,7 +239,7 @@ requests_are() { [ "$(paste -sd' ' "$FAKE_LOG")" = "$*" ] || { echo "    request
 wait_requests() { local deadline=$((SECONDS + 10)); while (( SECONDS < deadline )); do requests_are "$@" >/dev/null && return 0; sleep 0.1; done; requests_are "$@"; }
 
 keys "clear; TMDB_API_KEY=e2e TMDB_BASE_URL=$FAKE_URL $BIN movies" Enter
-check "MI-R: a failed list says why and how to retry" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for 'HTTP 503' && wait_for '(r: retry)'"
+check "MI-R: a failed list says why and how to retry" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for 'HTTP 503' && wait_for '[ Retry ]'"
 keys r
 check "MI-R: r asks for the same list again" wait_requests /3/movie/now_playing /3/movie/now_playing
 quit_app

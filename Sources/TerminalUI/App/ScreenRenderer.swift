@@ -19,14 +19,49 @@ public enum ScreenRenderer {
     /// The page that shows `screen`.
     public static func page(for screen: Screen) -> NavigationStack.Page {
         var views = screen.content.map(view(for:))
-        views.append(StatusLine(hint))
+        views.append(StatusLine(screen.hint ?? hint))
         let view = Stack(.vertical, spacing: 1, views)
-        // The focus goes to the first field; on a screen without one, to its list.
-        if !screen.allElements.contains(where: { $0.role == .field || $0.role == .secureField }) {
+        preferFirstField(in: view)
+        bindShortcuts(screen.shortcuts, to: view)
+        // The focus goes to the first field; on a screen without one (in the tab shown), to
+        // its first list.
+        func shownNow(_ element: Element) -> [Element] { [element] + element.children.flatMap(shownNow) }
+        if !screen.content.flatMap(shownNow).contains(where: { $0.role == .field || $0.role == .secureField }) {
             firstList(in: view)?.prefersFocus = true
         }
         screen.appear?()
         return NavigationStack.Page(title: screen.title.value, view: view)
+    }
+
+    /// The screen's shortcuts, as the page's key commands, each while its condition holds.
+    private static func bindShortcuts(_ shortcuts: [(key: ScreenKit.Shortcut, isActive: Live<Bool>, action: @MainActor @Sendable () -> Void)], to view: View) {
+        guard !shortcuts.isEmpty else { return }
+        let conditions: [Signal<Bool, Never>] = shortcuts.map { $0.isActive.signal }
+        _ = Signal<[Bool], Never>.combineLatest(conditions).take(during: view.lifetime).asDriver().drive { [weak view] active in
+            var commands: [Key: @MainActor () -> Void] = [:]
+            for (shortcut, isActive) in zip(shortcuts, active) where isActive {
+                let key: Key = switch shortcut.key {
+                case .character(let character): .character(character)
+                case .control(let character): .control(character)
+                }
+                if commands[key] == nil { commands[key] = shortcut.action }
+            }
+            view?.keyCommands = commands
+        }
+    }
+
+    /// The first text field of a screen (or of a tab) is its main control: it takes the focus
+    /// first, and what is typed while the focus is elsewhere (a tab row, a button) goes to it.
+    private static func preferFirstField(in view: View) {
+        func first(_ view: View) -> TextField? {
+            if let field = view as? TextField { return field }
+            for child in view.children {
+                if child is TabBar { continue }  // each tab chooses its own
+                if let field = first(child) { return field }
+            }
+            return nil
+        }
+        first(view)?.prefersFocus = true
     }
 
     private static func firstList(in view: View) -> ListView? {
@@ -107,6 +142,15 @@ public enum ScreenRenderer {
         case .section(let section):
             let view = Stack(.vertical, [Label(section.title, style: .bold)] + section.content.map(view(for:)))
             return containsList(element) ? view : fitting(view)
+        case .tabs(let tabs):
+            let bar = TabBar(tabs.tabs.map { tab in
+                let content = Stack(.vertical, spacing: 1, tab.content.map(view(for:)))
+                preferFirstField(in: content)
+                return (title: tab.title, content: content as View)
+            })
+            bar.selectedIndex = tabs.selection.value
+            bar.bind(to: tabs.selection)
+            return bar
         case .facts(let facts):
             let width = facts.labelWidth
             let lines = facts.facts.map { fact -> View in

@@ -26,8 +26,8 @@ public enum Screens {
         registry.register(PersonDetailViewModel.self, described: PersonScreens.detail)
         registry.register(LoginViewModel.self, described: LoginScreens.login)
         registry.register(LoginSuccessViewModel.self, described: LoginScreens.success)
-        registry.register(MoviesTabsViewModel.self, movies)
-        registry.register(MovieDetailViewModel.self, movieDetail)
+        registry.register(MoviesTabsViewModel.self, described: MovieScreens.movies)
+        registry.register(MovieDetailViewModel.self, described: MovieScreens.detail)
         registry.register(CategoryListViewModel.self, described: GoodsScreens.categories)
         registry.register(GoodsListViewModel.self, described: GoodsScreens.goodsList)
         registry.register(GoodsDetailViewModel.self, described: GoodsScreens.detail)
@@ -128,78 +128,6 @@ public enum Screens {
             StatusLine("Enter or Esc: back to the results"),
         ])
         return .init(title: "Photo", view: view)
-    }
-
-    // MARK: Movies
-
-    nonisolated static func movieRows(_ cells: [MovieCellViewModel]) -> [ListView.Row] {
-        cells.map { ListView.Row(["\($0.title)  \($0.ratingText)", "\($0.releaseDateText) · \($0.overview)"]) }
-    }
-
-    static func movies(_ viewModel: MoviesTabsViewModel) -> NavigationStack.Page {
-        let listModel = viewModel.list, searchModel = viewModel.search
-        let segments = SegmentedControl(listModel.segments)
-        segments.bind(to: listModel.selectedIndex)
-        let listSpinner = Spinner(label: "Loading…")
-        listModel.isFetching.signal.bind(to: listSpinner, \.isAnimating)
-        // MI-R: a failed list says why and how to retry.
-        let listInfo = Label(style: Style(foreground: .red), wraps: true)
-        listModel.errorText.signal.combineLatest(listModel.canRetry.signal) { error, canRetry in
-            (error ?? "") + (canRetry ? " (r: retry)" : "")
-        }.bind(to: listInfo, \.text)
-        let list = ListView()
-        list.prefersFocus = true
-        // MI-P: the movies, then the loading-more row or the end marker.
-        listModel.movies.signal.map(movieRows).combineLatest(listModel.footerText.signal) { rows, footer in
-            rows + (footer.map { [ListView.Row($0)] } ?? [])
-        }.bind(to: list, \.rows)
-        list.selected.sink(value: { listModel.select(index: $0) }).disposed(by: list.bag)
-        list.reachedEnd.sink(value: { listModel.next() }).disposed(by: list.bag)
-        let moviesTab = Stack(.vertical, [segments, listSpinner, listInfo, list])
-
-        let query = TextField(placeholder: "Search movies")
-        query.prefersFocus = true
-        query.bind(to: searchModel.query)
-        let searchSpinner = Spinner(label: "Searching…")
-        searchModel.isFetching.signal.bind(to: searchSpinner, \.isAnimating)
-        let searchInfo = Label(style: .dim, wraps: true)
-        searchModel.infoText.signal.combineLatest(searchModel.canRetry.signal) { info, canRetry in
-            (info ?? "") + (canRetry ? " (Ctrl-R: retry)" : "")
-        }.bind(to: searchInfo, \.text)
-        let results = ListView()
-        searchModel.movies.signal.map(movieRows).bind(to: results, \.rows)
-        results.selected.sink(value: { searchModel.select(index: $0) }).disposed(by: results.bag)
-        let searchTab = Stack(.vertical, [query, searchSpinner, searchInfo, results])
-
-        let tabs = TabBar([(title: viewModel.tabs[0], content: moviesTab), (title: viewModel.tabs[1], content: searchTab)])
-        tabs.bind(to: viewModel.selectedTab)
-        let view = Stack(.vertical, [tabs, StatusLine("←→: switch • Enter: details • Esc: back")])
-        // MI-R: retry keys for the tab shown, wherever the focus is (the tab row too). Typed
-        // text goes to the search field, so the search retries with Ctrl-R only.
-        viewModel.selectedTab.signal.asDriver().drive { [weak view] tab in
-            view?.keyCommands = tab == 0
-                ? [.character("r"): { listModel.retry() }, .control("r"): { listModel.retry() }]
-                : [.control("r"): { searchModel.retry() }]
-        }.disposed(by: view.bag)
-        return .init(title: "Movies", view: view)
-    }
-
-    static func movieDetail(_ viewModel: MovieDetailViewModel) -> NavigationStack.Page {
-        let release = Label(), rating = Label(), genres = Label(), runtime = Label(), cast = Label(wraps: true)
-        let trailer = Label(style: .underline), overview = Label(wraps: true), error = Label(style: Style(foreground: .red))
-        viewModel.releaseText.signal.map { "Released: \($0)" }.bind(to: release, \.text)
-        viewModel.ratingText.signal.map { "Rating:   \($0)" }.bind(to: rating, \.text)
-        viewModel.genresText.signal.map { "Genres:   \($0)" }.bind(to: genres, \.text)
-        viewModel.runtimeText.signal.map { "Runtime:  \($0)" }.bind(to: runtime, \.text)
-        viewModel.castText.signal.map { "Cast:     \($0)" }.bind(to: cast, \.text)
-        viewModel.trailerURL.signal.map { $0.map { "Trailer:  \($0.absoluteString)" } ?? "" }.bind(to: trailer, \.text)
-        viewModel.overview.signal.bind(to: overview, \.text)
-        viewModel.errorText.signal.map { $0 ?? "" }.bind(to: error, \.text)
-        let spinner = Spinner(label: "Loading details…")
-        viewModel.isLoading.signal.bind(to: spinner, \.isAnimating)
-        viewModel.load()
-        let view = Stack(.vertical, [spinner, error, release, rating, genres, runtime, cast, trailer, Label(""), overview])
-        return .init(title: viewModel.title, view: view)
     }
 
     // MARK: Goods

@@ -21,6 +21,11 @@ public final class WebPages {
     /// How every view-model type is shown.
     public func registry() -> ScreenRegistry<NavigationStack.Page> {
         let registry = ScreenRegistry<NavigationStack.Page>()
+        // Described screens' images: the live URL, or an offline placeholder of the app's size.
+        let imageSource: ScreenRenderer.ImageSource = { [unowned self] request in
+            let (width, height) = request.shape == .poster ? (request.isThumbnail ? (120, 180) : (185, 278)) : (240, 240)
+            return self.images.source(request.url.flatMap { URL(string: $0) }, label: request.alt, key: request.key, width: width, height: height)
+        }
         registry.register(LauncherViewModel.self) { [unowned self] in self.launcher($0) }
         registry.register(FlickrSearchViewModel.self) { [unowned self] in self.flickrSearch($0) }
         registry.register(FlickrSearchResultsViewModel.self) { [unowned self] in self.flickrResults($0) }
@@ -29,8 +34,8 @@ public final class WebPages {
         registry.register(PersonDetailViewModel.self, described: PersonScreens.detail)
         registry.register(LoginViewModel.self, described: LoginScreens.login)
         registry.register(LoginSuccessViewModel.self, described: LoginScreens.success)
-        registry.register(MoviesTabsViewModel.self) { [unowned self] in self.movies($0) }
-        registry.register(MovieDetailViewModel.self) { [unowned self] in self.movieDetail($0) }
+        registry.register(MoviesTabsViewModel.self, described: MovieScreens.movies, images: imageSource)
+        registry.register(MovieDetailViewModel.self, described: MovieScreens.detail, images: imageSource)
         registry.register(CategoryListViewModel.self, described: GoodsScreens.categories)
         registry.register(GoodsListViewModel.self, described: GoodsScreens.goodsList)
         registry.register(GoodsDetailViewModel.self, described: GoodsScreens.detail)
@@ -140,83 +145,6 @@ public final class WebPages {
             back,
         ])
         return .init(title: "Photo", content: content)
-    }
-
-    // MARK: Movies
-
-    nonisolated static func movieRows(_ cells: [MovieCellViewModel], images: ImageSource) -> [ListView.Row] {
-        cells.map {
-            ListView.Row(key: String($0.id), title: "\($0.title)  \($0.ratingText)", detail: "\($0.releaseDateText) · \($0.overview)",
-                         image: images.source($0.posterURL, label: $0.title, key: String($0.id), width: 120, height: 180), imageDescription: "Poster of \($0.title)")
-        }
-    }
-
-    func movies(_ viewModel: MoviesTabsViewModel) -> NavigationStack.Page {
-        let listModel = viewModel.list, searchModel = viewModel.search
-        let images = self.images
-        let segments = SegmentedControl(listModel.segments)
-        segments.bind(to: listModel.selectedIndex)
-        let listSpinner = Spinner(label: "Loading…")
-        listModel.isFetching.signal.bind(to: listSpinner, \.isAnimating)
-        let listError = Label("", tag: "p", class: "error")
-        listModel.errorText.signal.map { $0 ?? "" }.bind(to: listError, \.text)
-        let retryList = Button("Retry") { listModel.retry() }
-        listModel.canRetry.signal.map { !$0 }.bind(to: retryList, \.isHidden)
-        let list = ListView(class: "posters")
-        listModel.movies.signal.map { Self.movieRows($0, images: images) }.bind(to: list, \.rows)
-        listModel.hasMore.signal.bind(to: list, \.loadsMore)
-        list.selected.sink(value: { listModel.select(index: $0) }).disposed(by: list.bag)
-        list.reachedEnd.sink(value: { listModel.next() }).disposed(by: list.bag)
-        let listFooter = Label("", tag: "p", class: "dim footer")
-        listModel.footerText.signal.map { $0 ?? "" }.bind(to: listFooter, \.text)
-        let moviesTab = Stack(.vertical, [segments, listSpinner, Stack(.horizontal, [listError, retryList]), list, listFooter])
-
-        let query = TextField(placeholder: "Search movies")
-        query.bind(to: searchModel.query)
-        let searchSpinner = Spinner(label: "Searching…")
-        searchModel.isFetching.signal.bind(to: searchSpinner, \.isAnimating)
-        let searchInfo = Label("", tag: "p", class: "dim")
-        searchModel.infoText.signal.map { $0 ?? "" }.bind(to: searchInfo, \.text)
-        let retrySearch = Button("Retry") { searchModel.retry() }
-        searchModel.canRetry.signal.map { !$0 }.bind(to: retrySearch, \.isHidden)
-        let results = ListView(class: "posters")
-        searchModel.movies.signal.map { Self.movieRows($0, images: images) }.bind(to: results, \.rows)
-        results.selected.sink(value: { searchModel.select(index: $0) }).disposed(by: results.bag)
-        let searchTab = Stack(.vertical, [query, searchSpinner, Stack(.horizontal, [searchInfo, retrySearch]), results])
-
-        let tabs = TabBar([(title: viewModel.tabs[0], content: moviesTab), (title: viewModel.tabs[1], content: searchTab)])
-        tabs.bind(to: viewModel.selectedTab)
-        // MI-R: a list that fails says so in a dialog too (the inline text and Retry stay).
-        presentAlerts(listModel.errorText.signal.compactMap { $0 }.map { ("Could not load movies", $0) }, on: tabs)
-        return .init(title: "Movies", content: tabs)
-    }
-
-    func movieDetail(_ viewModel: MovieDetailViewModel) -> NavigationStack.Page {
-        let release = Label(""), rating = Label(""), genres = Label(""), runtime = Label(""), cast = Label("", tag: "p")
-        let overview = Label("", tag: "p"), error = Label("", tag: "p", class: "error")
-        viewModel.releaseText.signal.map { "Released: \($0)" }.bind(to: release, \.text)
-        viewModel.ratingText.signal.map { "Rating: \($0)" }.bind(to: rating, \.text)
-        viewModel.genresText.signal.map { "Genres: \($0)" }.bind(to: genres, \.text)
-        viewModel.runtimeText.signal.map { "Runtime: \($0)" }.bind(to: runtime, \.text)
-        viewModel.castText.signal.map { "Cast: \($0)" }.bind(to: cast, \.text)
-        viewModel.overview.signal.bind(to: overview, \.text)
-        viewModel.errorText.signal.map { $0 ?? "" }.bind(to: error, \.text)
-        let trailer = Element("a", ["target": "_blank", "rel": "noopener", "hidden": ""], text: "Trailer")
-        viewModel.trailerURL.signal.asDriver().drive { [weak trailer] url in
-            trailer?.setAttribute("href", url?.absoluteString)
-            trailer?.isHidden = url == nil
-        }.disposed(by: trailer.bag)
-        let poster = Image(source: "", description: "Poster of \(viewModel.title)", class: "poster-large")
-        let images = self.images, key = String(viewModel.movieID), title = viewModel.title
-        viewModel.detail.signal.map { detail in
-            images.source(detail?.movie.posterURL, label: title, key: key, width: 185, height: 278)
-        }.bind(to: poster, \.source)
-        let spinner = Spinner(label: "Loading details…")
-        viewModel.isLoading.signal.bind(to: spinner, \.isAnimating)
-        viewModel.load()
-        let facts = Stack(.vertical, [Label(viewModel.title, tag: "h2"), release, rating, genres, runtime, cast, trailer])
-        let content = Stack(.vertical, [spinner, error, Stack(.horizontal, class: "top", [poster, facts]), overview])
-        return .init(title: viewModel.title, content: content)
     }
 
     // MARK: Goods
