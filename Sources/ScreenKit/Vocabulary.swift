@@ -362,10 +362,13 @@ public struct Facts: ElementConvertible {
     /// The longest label's length.
     public var labelWidth: Int { facts.map(\.label.count).max() ?? 0 }
 
-    /// Each fact as "label  value", the values aligned after the longest label.
+    /// Each fact that has a value as "label  value", the values aligned after the longest label.
     public var lines: [String] {
         let width = labelWidth
-        return facts.map { $0.prefix(labelWidth: width) + $0.value.value }
+        return facts.compactMap { fact in
+            let value = fact.value.value
+            return value.isEmpty ? nil : fact.prefix(labelWidth: width) + value
+        }
     }
 
     public var element: Element { Element(.facts(self)) }

@@ -113,9 +113,12 @@ public enum ScreenRenderer {
             return bar
         case .facts(let facts):
             return Element("dl", ["class": "facts"], children: facts.facts.flatMap { fact -> [Element] in
-                let value = Element("dd", text: fact.value.value)
+                let label = Element("dt", text: fact.label), value = Element("dd", text: fact.value.value)
                 fact.value.signal.bind(to: value, \.text)
-                return [Element("dt", text: fact.label), value]
+                for element in [label, value] {
+                    fact.value.signal.map(\.isEmpty).removeDuplicates().bind(to: element, \.isHidden)  // no value, no line
+                }
+                return [label, value]
             })
         }
     }

@@ -79,7 +79,7 @@ enum ShowcaseTour {
         ("login success", .login, typing("ada") + [.tab] + typing("lovelace") + [.enter], ["Welcome, Ada Lovelace!", "[ Back ]"]),
         ("movies", .movies, [], ["Now Playing", "› The Silent River", "←→"]),
         ("movies search", .movies, [.backTab, .backTab, .right] + typing("storm"), ["storm", "› Paper Storm"]),
-        ("movie detail", .movies, [.enter], ["The Silent River", "Rating:", "Runtime:"]),
+        ("movie detail", .movies, [.enter], ["The Silent River", "Rating    ⭐️", "Runtime   2h"]),
         ("goods categories", .goods, [], ["› 茶叶 Tea", "新品 New arrivals", "Esc: back"]),
         ("goods list", .goods, [.down, .enter], ["[ Refresh ]", "› Notebook", "¥16.12", "15 items"]),
         ("goods detail", .goods, [.down, .enter, .enter], ["商品详情", "Notebook", "Price: ¥16.12"]),

@@ -157,6 +157,7 @@ public enum ScreenRenderer {
                 let label = Label("")
                 let prefix = fact.prefix(labelWidth: width)
                 fact.value.signal.map { prefix + $0 }.bind(to: label, \.text)
+                fact.value.signal.map(\.isEmpty).removeDuplicates().bind(to: label, \.isHidden)  // no value, no line
                 return label
             }
             return fitting(Stack(.vertical, lines))
