@@ -72,8 +72,8 @@ let package = Package(
         appTests("Login", ["Login", "MVVM", "Signals", "SignalsTesting", "ScreenKit", "ScreenTesting"]),
         app("GoodsCatalog", ["Signals", "MVVM", "ScreenKit"]),
         appTests("GoodsCatalog", ["GoodsCatalog", "MVVM", "Signals", "SignalsTesting", "ScreenKit", "ScreenTesting"]),
-        app("FlickrSearch", ["Signals", "MVVM", "LiveHTTP"]),
-        appTests("FlickrSearch", ["FlickrSearch", "MVVM", "Signals", "SignalsTesting", "LiveHTTP", "LoopbackServer"]),
+        app("FlickrSearch", ["Signals", "MVVM", "LiveHTTP", "ScreenKit"]),
+        appTests("FlickrSearch", ["FlickrSearch", "MVVM", "Signals", "SignalsTesting", "LiveHTTP", "LoopbackServer", "ScreenKit", "ScreenTesting"]),
         app("MovieInfo", ["Signals", "MVVM", "LiveHTTP", "ScreenKit"]),
         appTests("MovieInfo", ["MovieInfo", "MVVM", "Signals", "SignalsTesting", "LiveHTTP", "LoopbackServer", "ScreenKit", "ScreenTesting"]),
         // A to-do list view model written from the README alone, compiled and tested so the API

@@ -33,8 +33,8 @@ public enum ScreenRenderer {
     }
 
     /// The element that shows one element of a screen, bound to its values (until it goes).
-    public static func element(for element: ScreenKit.Element, images: @escaping ImageSource = { $0.url }) -> Element {
-        let shown = widget(for: element, images: images)
+    public static func element(for element: ScreenKit.Element, images: @escaping ImageSource = { $0.url }, inRow: Bool = false) -> Element {
+        let shown = widget(for: element, images: images, inRow: inRow)
         var hidden = element.visibility.map { $0.signal.map { !$0 } }
         if case .text(let text) = element.kind {
             let empty = text.value.signal.map(\.isEmpty)
@@ -44,7 +44,7 @@ public enum ScreenRenderer {
         return shown
     }
 
-    private static func widget(for element: ScreenKit.Element, images: @escaping ImageSource) -> Element {
+    private static func widget(for element: ScreenKit.Element, images: @escaping ImageSource, inRow: Bool) -> Element {
         switch element.kind {
         case .text(let text):
             let label: Label
@@ -64,7 +64,8 @@ public enum ScreenRenderer {
             if let submit = field.submit {
                 input.submissions.sink(value: { _ in MainActor.assumeIsolated { submit() } }).disposed(by: input.bag)
             }
-            return Stack(.vertical, class: "field", [Label(field.label, class: "dim"), input])
+            // In a row the field is compact (its placeholder says what it is).
+            return inRow ? input : Stack(.vertical, class: "field", [Label(field.label, class: "dim"), input])
         case .button(let button):
             let view = Button(button.title.value)
             button.isEnabled.signal.bind(to: view, \.isEnabled)
@@ -101,7 +102,8 @@ public enum ScreenRenderer {
             }
             return anchor
         case .stack(let stack):
-            return Stack(stack.axis == .vertical ? .vertical : .horizontal, stack.content.map { self.element(for: $0, images: images) })
+            let row = stack.axis == .horizontal
+            return Stack(row ? .horizontal : .vertical, stack.content.map { self.element(for: $0, images: images, inRow: row) })
         case .section(let section):
             return Stack(.vertical, class: "section", [Label(section.title, tag: "h3")] + section.content.map { self.element(for: $0, images: images) })
         case .tabs(let tabs):

@@ -18,7 +18,7 @@ public enum ScreenRenderer {
 
     /// The page that shows `screen`.
     public static func page(for screen: Screen) -> NavigationStack.Page {
-        var views = screen.content.map(view(for:))
+        var views = screen.content.map { ScreenRenderer.view(for: $0) }
         views.append(StatusLine(screen.hint ?? hint))
         let view = Stack(.vertical, spacing: 1, views)
         preferFirstField(in: view)
@@ -73,8 +73,8 @@ public enum ScreenRenderer {
     }
 
     /// The widget of one element, bound to its values (until the widget goes).
-    public static func view(for element: Element) -> View {
-        let view = widget(for: element)
+    public static func view(for element: Element, inRow: Bool = false) -> View {
+        let view = widget(for: element, inRow: inRow)
         var hidden = element.visibility.map { $0.signal.map { !$0 } }
         if case .text(let text) = element.kind {
             // Empty text takes no room (an error line with no error, say).
@@ -85,7 +85,7 @@ public enum ScreenRenderer {
         return view
     }
 
-    private static func widget(for element: Element) -> View {
+    private static func widget(for element: Element, inRow: Bool) -> View {
         switch element.kind {
         case .text(let text):
             if text.style == .error {
@@ -102,7 +102,9 @@ public enum ScreenRenderer {
             if let submit = field.submit {
                 input.submissions.sink(value: { _ in MainActor.assumeIsolated { submit() } }).disposed(by: input.bag)
             }
-            return fitting(Stack(.vertical, [Label(field.label), input]))
+            // In a row the field is compact (its placeholder says what it is); down the screen
+            // its label stands above it.
+            return inRow ? input : fitting(Stack(.vertical, [Label(field.label), input]))
         case .button(let button):
             let view = Button(button.title.value)
             button.title.signal.bind(to: view, \.title)
@@ -137,14 +139,15 @@ public enum ScreenRenderer {
             return anchor
         case .stack(let stack):
             // A group down the screen is tight; across, its parts are a space apart.
-            let view = Stack(stack.axis == .vertical ? .vertical : .horizontal, spacing: stack.axis == .vertical ? 0 : 1, stack.content.map(view(for:)))
+            let row = stack.axis == .horizontal
+            let view = Stack(row ? .horizontal : .vertical, spacing: row ? 1 : 0, stack.content.map { self.view(for: $0, inRow: row) })
             return containsList(element) ? view : fitting(view)
         case .section(let section):
-            let view = Stack(.vertical, [Label(section.title, style: .bold)] + section.content.map(view(for:)))
+            let view = Stack(.vertical, [Label(section.title, style: .bold)] + section.content.map { ScreenRenderer.view(for: $0) })
             return containsList(element) ? view : fitting(view)
         case .tabs(let tabs):
             let bar = TabBar(tabs.tabs.map { tab in
-                let content = Stack(.vertical, spacing: 1, tab.content.map(view(for:)))
+                let content = Stack(.vertical, spacing: 1, tab.content.map { ScreenRenderer.view(for: $0) })
                 preferFirstField(in: content)
                 return (title: tab.title, content: content as View)
             })

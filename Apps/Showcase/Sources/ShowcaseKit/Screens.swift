@@ -19,9 +19,9 @@ public enum Screens {
     public static func registry() -> ScreenRegistry<NavigationStack.Page> {
         let registry = ScreenRegistry<NavigationStack.Page>()
         registry.register(LauncherViewModel.self, launcher)
-        registry.register(FlickrSearchViewModel.self, flickrSearch)
-        registry.register(FlickrSearchResultsViewModel.self, flickrResults)
-        registry.register(FlickrPhotoDetailViewModel.self, flickrPhotoDetail)
+        registry.register(FlickrSearchViewModel.self, described: FlickrScreens.search)
+        registry.register(FlickrSearchResultsViewModel.self, described: FlickrScreens.results)
+        registry.register(FlickrPhotoDetailViewModel.self, described: FlickrScreens.photo)
         registry.register(PersonBrowserViewModel.self, described: PersonScreens.browser)
         registry.register(PersonDetailViewModel.self, described: PersonScreens.detail)
         registry.register(LoginViewModel.self, described: LoginScreens.login)
@@ -48,86 +48,6 @@ public enum Screens {
             StatusLine("↑↓: choose • Enter: open • Esc: quit • Ctrl-C: quit"),
         ])
         return .init(title: viewModel.title, view: view)
-    }
-
-    // MARK: Flickr
-
-    static func flickrSearch(_ viewModel: FlickrSearchViewModel) -> NavigationStack.Page {
-        let field = TextField(placeholder: "Search Flickr (more than 3 characters)")
-        field.bind(to: viewModel.searchText)
-        field.submissions.sink(value: { _ in viewModel.executeSearch.execute() }).disposed(by: field.bag)
-        let go = Button("Go")
-        go.bind(to: viewModel.executeSearch)
-        let spinner = Spinner(label: "Searching Flickr…")
-        viewModel.isSearching.signal.bind(to: spinner, \.isAnimating)
-        // FS-P: a search that found nothing says so here.
-        let noResults = Label(style: .dim)
-        viewModel.noResultsText.signal.map { $0 ?? "" }.bind(to: noResults, \.text)
-        let recent = ListView(emptyText: "No searches yet")
-        recent.rows = []
-        viewModel.recentRows.signal
-            .map { rows in rows.map { ListView.Row("\($0.text)  ·  \($0.totalText) photos") } }
-            .bind(to: recent, \.rows)
-        recent.selected.sink(value: { viewModel.selectRecentSearch(at: $0) }).disposed(by: recent.bag)
-        let view = Stack(.vertical, spacing: 1, [
-            Stack(.horizontal, spacing: 1, [field, go]),
-            spinner,
-            noResults,
-            Label("Recent searches", style: .bold),
-            recent,
-            StatusLine(hint),
-        ])
-        // FS-V5: connection errors become the alert; the typed text stays.
-        viewModel.alerts.asDriver().drive { [weak view] alert in
-            view?.host?.present(title: alert.title, message: alert.message, button: alert.dismiss)
-        }.disposed(by: view.bag)
-        return .init(title: viewModel.title, view: view)
-    }
-
-    static func flickrResults(_ viewModel: FlickrSearchResultsViewModel) -> NavigationStack.Page {
-        let list = ListView(emptyText: "No photos found.")
-        // Each photo with its counts, then FS-P's row: loading more, or the end marker.
-        viewModel.rows.signal
-            .flatMapLatest { items in
-                Property.combineLatest(items.map(\.countsRowText)).signal.map { counts in
-                    zip(items, counts).map { item, counts in ListView.Row([item.title, "  " + counts]) }
-                }
-            }
-            .combineLatest(viewModel.footerText.signal) { rows, footer in
-                rows + (footer.map { [ListView.Row($0)] } ?? [])
-            }
-            .bind(to: list, \.rows)
-        list.prefersFocus = true
-        // FS-VM4: Enter on a photo opens its detail.
-        list.selected.sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
-        // FS-P: reaching the end loads the next page.
-        list.reachedEnd.sink(value: { viewModel.next() }).disposed(by: list.bag)
-        // FS-V8: rows tell their item view models when they scroll in and out of view.
-        list.visibleRows.sink(value: { range in
-            for (index, item) in viewModel.items.enumerated() { item.isVisible.value = range.contains(index) }
-        }).disposed(by: list.bag)
-        let summary = Label(style: .dim)
-        viewModel.summaryText.signal.bind(to: summary, \.text)
-        let view = Stack(.vertical, spacing: 1, [summary, list, StatusLine("Enter: details • Esc: back • Counts load for rows on screen for a second")])
-        return .init(title: viewModel.title, view: view)
-    }
-
-    static func flickrPhotoDetail(_ viewModel: FlickrPhotoDetailViewModel) -> NavigationStack.Page {
-        let counts = Label()
-        viewModel.countsText.signal.bind(to: counts, \.text)
-        let back = Button("Back") { viewModel.back() }
-        back.prefersFocus = true
-        let view = Stack(.vertical, [
-            Label(viewModel.title, style: .bold),
-            Label(viewModel.ownerText, style: .dim),
-            counts,
-            Label("Page:  " + viewModel.pageText),
-            Label("Image: " + viewModel.imageURL.absoluteString),
-            Label("Large: " + viewModel.largeImageURL.absoluteString),
-            back,
-            StatusLine("Enter or Esc: back to the results"),
-        ])
-        return .init(title: "Photo", view: view)
     }
 
     // MARK: Goods

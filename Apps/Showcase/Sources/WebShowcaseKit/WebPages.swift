@@ -23,13 +23,13 @@ public final class WebPages {
         let registry = ScreenRegistry<NavigationStack.Page>()
         // Described screens' images: the live URL, or an offline placeholder of the app's size.
         let imageSource: ScreenRenderer.ImageSource = { [unowned self] request in
-            let (width, height) = request.shape == .poster ? (request.isThumbnail ? (120, 180) : (185, 278)) : (240, 240)
+            let (width, height) = request.shape == .poster ? (request.isThumbnail ? (120, 180) : (185, 278)) : (request.isThumbnail ? (150, 150) : (640, 480))
             return self.images.source(request.url.flatMap { URL(string: $0) }, label: request.alt, key: request.key, width: width, height: height)
         }
         registry.register(LauncherViewModel.self) { [unowned self] in self.launcher($0) }
-        registry.register(FlickrSearchViewModel.self) { [unowned self] in self.flickrSearch($0) }
-        registry.register(FlickrSearchResultsViewModel.self) { [unowned self] in self.flickrResults($0) }
-        registry.register(FlickrPhotoDetailViewModel.self) { [unowned self] in self.flickrPhotoDetail($0) }
+        registry.register(FlickrSearchViewModel.self, described: FlickrScreens.search, images: imageSource)
+        registry.register(FlickrSearchResultsViewModel.self, described: FlickrScreens.results, images: imageSource)
+        registry.register(FlickrPhotoDetailViewModel.self, described: FlickrScreens.photo, images: imageSource)
         registry.register(PersonBrowserViewModel.self, described: PersonScreens.browser)
         registry.register(PersonDetailViewModel.self, described: PersonScreens.detail)
         registry.register(LoginViewModel.self, described: LoginScreens.login)
@@ -62,89 +62,6 @@ public final class WebPages {
             list,
         ])
         return .init(title: viewModel.title, content: content)
-    }
-
-    // MARK: Flickr
-
-    func flickrSearch(_ viewModel: FlickrSearchViewModel) -> NavigationStack.Page {
-        let field = TextField(placeholder: "Search Flickr (more than 3 characters)")
-        field.setAttribute("autofocus", "")
-        field.bind(to: viewModel.searchText)
-        field.submissions.sink(value: { _ in viewModel.executeSearch.execute() }).disposed(by: field.bag)
-        let go = Button("Go")
-        go.bind(to: viewModel.executeSearch)
-        let spinner = Spinner(label: "Searching Flickr…")
-        viewModel.isSearching.signal.bind(to: spinner, \.isAnimating)
-        let noResults = Label("", tag: "p", class: "dim")
-        viewModel.noResultsText.signal.map { $0 ?? "" }.bind(to: noResults, \.text)
-        let recent = ListView(emptyText: "No searches yet")
-        let images = self.images
-        viewModel.recentRows.signal
-            .map { rows in
-                rows.map { row in
-                    ListView.Row(key: row.text, title: row.text, detail: "\(row.totalText) photos",
-                                 image: images.source(row.thumbnail, label: row.text, key: row.text, width: 150, height: 150), imageDescription: row.text)
-                }
-            }
-            .bind(to: recent, \.rows)
-        recent.selected.sink(value: { viewModel.selectRecentSearch(at: $0) }).disposed(by: recent.bag)
-        let content = Stack(.vertical, [
-            Stack(.horizontal, [field, go]),
-            spinner,
-            noResults,
-            Label("Recent searches", tag: "h2"),
-            recent,
-        ])
-        // FS-V5: connection errors become a dialog; the typed text stays.
-        presentAlerts(viewModel.alerts.map { ($0.title, $0.message) }, on: content)
-        return .init(title: viewModel.title, content: content)
-    }
-
-    func flickrResults(_ viewModel: FlickrSearchResultsViewModel) -> NavigationStack.Page {
-        let list = ListView(emptyText: "No photos found.", class: "photos")
-        let images = self.images
-        viewModel.rows.signal
-            .flatMapLatest { items in
-                Property.combineLatest(items.map(\.countsRowText)).signal.map { counts in
-                    zip(items, counts).map { item, counts in
-                        ListView.Row(key: item.photo.identifier, title: item.title, detail: counts,
-                                     image: images.source(item.url, label: item.title, key: item.photo.identifier, width: 150, height: 150), imageDescription: item.title)
-                    }
-                }
-            }
-            .bind(to: list, \.rows)
-        viewModel.hasMore.signal.bind(to: list, \.loadsMore)
-        list.selected.sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
-        list.reachedEnd.sink(value: { viewModel.next() }).disposed(by: list.bag)
-        // FS-V8: rows tell their item view models when they scroll in and out of view.
-        list.visibleRows.sink(value: { range in
-            for (index, item) in viewModel.items.enumerated() { item.isVisible.value = range.contains(index) }
-        }).disposed(by: list.bag)
-        let summary = Label("", tag: "p", class: "dim")
-        viewModel.summaryText.signal.bind(to: summary, \.text)
-        let footer = Label("", tag: "p", class: "dim footer")
-        viewModel.footerText.signal.map { $0 ?? "" }.bind(to: footer, \.text)
-        let content = Stack(.vertical, [summary, list, footer])
-        return .init(title: viewModel.title, content: content)
-    }
-
-    func flickrPhotoDetail(_ viewModel: FlickrPhotoDetailViewModel) -> NavigationStack.Page {
-        let counts = Label("")
-        viewModel.countsText.signal.bind(to: counts, \.text)
-        let image = Image(source: images.source(viewModel.largeImageURL, label: viewModel.title, key: viewModel.photo.identifier, width: 640, height: 480),
-                          description: viewModel.title, class: "photo")
-        let page = viewModel.photo.pageURL.map { Element("a", ["href": $0.absoluteString, "target": "_blank", "rel": "noopener"], text: viewModel.pageText) }
-            ?? Label(viewModel.pageText, class: "dim")
-        let back = Button("Back") { viewModel.back() }
-        let content = Stack(.vertical, [
-            image,
-            Label(viewModel.title, tag: "h2"),
-            Label(viewModel.ownerText, class: "dim"),
-            counts,
-            Stack(.horizontal, [Label("Page:", class: "dim"), page]),
-            back,
-        ])
-        return .init(title: "Photo", content: content)
     }
 
     // MARK: Goods
