@@ -85,7 +85,7 @@ let package = Package(
         // What both showcases share, with no view layer: the apps, their services, the launcher.
         .target(
             name: "ShowcaseCore",
-            dependencies: ["Signals", "MVVM", "LiveHTTP", "FlickrSearch", "PersonProfile", "Login", "MovieInfo", "GoodsCatalog"],
+            dependencies: ["Signals", "MVVM", "LiveHTTP", "FlickrSearch", "PersonProfile", "Login", "MovieInfo", "GoodsCatalog", "ScreenKit"],
             path: "Apps/Showcase/Sources/ShowcaseCore",
             swiftSettings: strict
         ),

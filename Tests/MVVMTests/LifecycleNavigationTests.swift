@@ -201,3 +201,23 @@ import Testing
         #expect(!navigator.pop(root), "the first screen stays")
     }
 }
+
+/// Issue 25: one registry of described screens serves every layer: a layer's registry takes
+/// them all, each drawn its way.
+@MainActor @Suite struct ScreenRegistryDrawingTests {
+    final class A: Sendable {}
+    final class B: Sendable {}
+
+    @Test func aLayerTakesEveryScreenOfAnotherRegistryDrawnItsWay() throws {
+        let described = ScreenRegistry<String>()
+        described.register(A.self) { _ in "screen A" }
+        described.register(B.self) { _ in "screen B" }
+        let drawn = ScreenRegistry<Int>()
+        drawn.register(all: described, drawing: { $0.count * 10 })
+        #expect(try drawn.screen(for: A()) == 80)
+        #expect(try drawn.screen(for: B()) == 80)
+        drawn.register(B.self) { _ in 1 }   // a layer's own screen replaces the drawn one
+        #expect(try drawn.screen(for: B()) == 1)
+        #expect(throws: UnregisteredScreenError.self) { try drawn.screen(for: Navigator()) }
+    }
+}

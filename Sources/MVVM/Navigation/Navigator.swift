@@ -227,7 +227,7 @@ public struct UnregisteredScreenError: Error, CustomStringConvertible {
 /// naming the type, which the view layer reports.
 @MainActor
 public final class ScreenRegistry<Screen> {
-    private var factories: [ObjectIdentifier: (AnyObject) -> Screen] = [:]
+    fileprivate var factories: [ObjectIdentifier: (AnyObject) -> Screen] = [:]
 
     public init() {}
 
@@ -236,6 +236,18 @@ public final class ScreenRegistry<Screen> {
         // SAFETY: the factory is stored under ObjectIdentifier(ViewModel.self) and `screen(for:)`
         // calls it only for a view model whose dynamic type is exactly that.
         factories[ObjectIdentifier(type)] = { viewModel in make(unsafeDowncast(viewModel, to: ViewModel.self)) }
+    }
+
+    /// Registers every screen of `other`, each drawn by `draw`: one registry of screens
+    /// described once (ScreenKit's) serves every view layer.
+    ///
+    /// ```swift
+    /// pages.register(all: screens, drawing: ScreenRenderer.page(for:))
+    /// ```
+    public func register<Other>(all other: ScreenRegistry<Other>, drawing draw: @escaping @MainActor (Other) -> Screen) {
+        for (type, make) in other.factories {
+            factories[type] = { viewModel in draw(make(viewModel)) }
+        }
     }
 
     /// Builds the screen of `viewModel`; throws, naming the type, if none is registered.

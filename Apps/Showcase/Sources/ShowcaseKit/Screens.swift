@@ -13,24 +13,14 @@ import TerminalUI
 /// view models: the views hold no presentation logic.
 @MainActor
 public enum Screens {
-    static let hint = "Tab: next • Enter: choose • Esc: back • Ctrl-C: quit"
+    static let hint = ScreenRenderer.hint
 
     /// How every view-model type is shown.
     public static func registry() -> ScreenRegistry<NavigationStack.Page> {
         let registry = ScreenRegistry<NavigationStack.Page>()
+        // Every app's screens, described once, drawn by TerminalUI.
+        registry.register(all: ShowcaseScreens.registry(), drawing: ScreenRenderer.page(for:))
         registry.register(LauncherViewModel.self, launcher)
-        registry.register(FlickrSearchViewModel.self, described: FlickrScreens.search)
-        registry.register(FlickrSearchResultsViewModel.self, described: FlickrScreens.results)
-        registry.register(FlickrPhotoDetailViewModel.self, described: FlickrScreens.photo)
-        registry.register(PersonBrowserViewModel.self, described: PersonScreens.browser)
-        registry.register(PersonDetailViewModel.self, described: PersonScreens.detail)
-        registry.register(LoginViewModel.self, described: LoginScreens.login)
-        registry.register(LoginSuccessViewModel.self, described: LoginScreens.success)
-        registry.register(MoviesTabsViewModel.self, described: MovieScreens.movies)
-        registry.register(MovieDetailViewModel.self, described: MovieScreens.detail)
-        registry.register(CategoryListViewModel.self, described: GoodsScreens.categories)
-        registry.register(GoodsListViewModel.self, described: GoodsScreens.goodsList)
-        registry.register(GoodsDetailViewModel.self, described: GoodsScreens.detail)
         registry.register(GoodsDataControllerCategories.self, dataControllerCategories)
         registry.register(GoodsDataControllerPage.self, dataControllerList)
         return registry

@@ -26,29 +26,12 @@ public final class WebPages {
             let (width, height) = request.shape == .poster ? (request.isThumbnail ? (120, 180) : (185, 278)) : (request.isThumbnail ? (150, 150) : (640, 480))
             return self.images.source(request.url.flatMap { URL(string: $0) }, label: request.alt, key: request.key, width: width, height: height)
         }
+        // Every app's screens, described once, drawn by WebUI.
+        registry.register(all: ShowcaseScreens.registry(), drawing: { ScreenRenderer.page(for: $0, images: imageSource) })
         registry.register(LauncherViewModel.self) { [unowned self] in self.launcher($0) }
-        registry.register(FlickrSearchViewModel.self, described: FlickrScreens.search, images: imageSource)
-        registry.register(FlickrSearchResultsViewModel.self, described: FlickrScreens.results, images: imageSource)
-        registry.register(FlickrPhotoDetailViewModel.self, described: FlickrScreens.photo, images: imageSource)
-        registry.register(PersonBrowserViewModel.self, described: PersonScreens.browser)
-        registry.register(PersonDetailViewModel.self, described: PersonScreens.detail)
-        registry.register(LoginViewModel.self, described: LoginScreens.login)
-        registry.register(LoginSuccessViewModel.self, described: LoginScreens.success)
-        registry.register(MoviesTabsViewModel.self, described: MovieScreens.movies, images: imageSource)
-        registry.register(MovieDetailViewModel.self, described: MovieScreens.detail, images: imageSource)
-        registry.register(CategoryListViewModel.self, described: GoodsScreens.categories)
-        registry.register(GoodsListViewModel.self, described: GoodsScreens.goodsList)
-        registry.register(GoodsDetailViewModel.self, described: GoodsScreens.detail)
         registry.register(GoodsDataControllerCategories.self) { [unowned self] in self.dataControllerCategories($0) }
         registry.register(GoodsDataControllerPage.self) { [unowned self] in self.dataControllerList($0) }
         return registry
-    }
-
-    /// Shows each value of `alerts` as a dialog over the page of `element`.
-    private func presentAlerts(_ alerts: Signal<(title: String, message: String), Never>, on element: Element) {
-        alerts.asDriver().drive { [weak element] alert in
-            element?.document?.present(title: alert.title, message: alert.message)
-        }.disposed(by: element.bag)
     }
 
     // MARK: Launcher
