@@ -24,15 +24,16 @@ public enum ShowcaseApp: String, CaseIterable, Sendable {
         }
     }
 
-    /// One line about the app and the tutorial it comes from.
+    /// One line about what the app does, for the launcher (which tutorial it comes from is in the
+    /// docs: Apps/<app> and docs/SpecIDs.md).
     public var summary: String {
         switch self {
-        case .flickr: return "Search photos, recent searches, counts for visible rows (ReactiveCocoa, seed 000)"
-        case .person: return "People loaded from a service, formatted by view models; Enter opens one (seed 001)"
-        case .login: return "Login enabled at 3+3 characters; success, failure and error (seed 002)"
-        case .movies: return "TMDb lists in tabs and a throttled search (RxSwift, seed 003)"
-        case .goods: return "Categories, a paged goods list and details, with bindings (seed 004)"
-        case .goodsDataController: return "The same goods list without bindings: DataController and delegate (seed 004)"
+        case .flickr: return "Search photos as you would on Flickr, with your recent searches and each photo's counts"
+        case .person: return "A few famous people: their names and birthdays; Enter opens one"
+        case .login: return "Sign in: try ada/lovelace, grace/hopper or alan/turing"
+        case .movies: return "Movies now playing, popular, upcoming and top rated, and a movie search"
+        case .goods: return "A shop's categories, their goods page by page, and each item's details"
+        case .goodsDataController: return "The same shop, its list written without bindings (a DataController)"
         }
     }
 }

@@ -17,6 +17,20 @@ public enum ShowcaseScreens {
         LoginScreens.register(in: registry)
         MovieScreens.register(in: registry)
         GoodsScreens.register(in: registry)
+        registry.register(LauncherViewModel.self, launcher)
         return registry
+    }
+
+    /// The launcher: every app, with what it shows; Enter (or a click) opens one.
+    public static func launcher(_ viewModel: LauncherViewModel) -> Screen {
+        Screen(viewModel.title) {
+            Text("Apps from the MVVM tutorials, running on MVVMKit. Enter opens one.", style: .secondary)
+            List(
+                "Apps",
+                rows: Live.constant(viewModel.rows.enumerated().map { ListRow(id: String($0.offset), title: $0.element.title, detail: $0.element.summary) }),
+                onSelect: { viewModel.select(index: $0) }
+            )
+        }
+        .hint("↑↓: choose • Enter: open • Esc: quit • Ctrl-C: quit")
     }
 }

@@ -20,24 +20,9 @@ public enum Screens {
         let registry = ScreenRegistry<NavigationStack.Page>()
         // Every app's screens, described once, drawn by TerminalUI.
         registry.register(all: ShowcaseScreens.registry(), drawing: ScreenRenderer.page(for:))
-        registry.register(LauncherViewModel.self, launcher)
         registry.register(GoodsDataControllerCategories.self, dataControllerCategories)
         registry.register(GoodsDataControllerPage.self, dataControllerList)
         return registry
-    }
-
-    // MARK: Launcher
-
-    static func launcher(_ viewModel: LauncherViewModel) -> NavigationStack.Page {
-        let list = ListView()
-        list.rows = viewModel.rows.map { ListView.Row([$0.title, $0.summary]) }
-        list.selected.sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
-        let view = Stack(.vertical, spacing: 1, [
-            Label("Apps from the MVVM tutorials, running on MVVMKit. Enter opens one.", style: .dim),
-            list,
-            StatusLine("↑↓: choose • Enter: open • Esc: quit • Ctrl-C: quit"),
-        ])
-        return .init(title: viewModel.title, view: view)
     }
 
     // MARK: Goods

@@ -28,23 +28,9 @@ public final class WebPages {
         }
         // Every app's screens, described once, drawn by WebUI.
         registry.register(all: ShowcaseScreens.registry(), drawing: { ScreenRenderer.page(for: $0, images: imageSource) })
-        registry.register(LauncherViewModel.self) { [unowned self] in self.launcher($0) }
         registry.register(GoodsDataControllerCategories.self) { [unowned self] in self.dataControllerCategories($0) }
         registry.register(GoodsDataControllerPage.self) { [unowned self] in self.dataControllerList($0) }
         return registry
-    }
-
-    // MARK: Launcher
-
-    func launcher(_ viewModel: LauncherViewModel) -> NavigationStack.Page {
-        let list = ListView()
-        list.rows = viewModel.rows.enumerated().map { ListView.Row(key: String($0), title: $1.title, detail: $1.summary) }
-        list.selected.sink(value: { viewModel.select(index: $0) }).disposed(by: list.bag)
-        let content = Stack(.vertical, [
-            Label("Apps from the MVVM tutorials, running on MVVMKit: the same view models as the terminal showcase.", tag: "p", class: "dim"),
-            list,
-        ])
-        return .init(title: viewModel.title, content: content)
     }
 
     // MARK: Goods
