@@ -35,7 +35,8 @@ public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Se
     private let enabledIf: Property<Bool>
     /// Whether the work is running: the one state `apply` decides on and `isExecuting` and
     /// `isEnabled` read, so a button never reads enabled while a press would be refused. It is
-    /// set with a compare-and-set, and its changes reach observers in the order they were made.
+    /// set with a compare-and-set (`update`), and its changes reach observers in the order they
+    /// were made.
     private let executing = MutableProperty(false)
     private let valuesSubject = PublishSubject<Output, Never>()
     private let errorsSubject = PublishSubject<Failure, Never>()
@@ -113,7 +114,11 @@ public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Se
             let enabled = enabledIf.value
             // Starting and `isExecuting` turning true are one atomic step: no moment exists
             // where the action is running but reads enabled.
-            guard enabled, executing.set(true, if: { running in !running }) else {
+            guard enabled, executing.update({ running in
+                guard !running else { return false }
+                running = true
+                return true
+            }) else {
                 observer.sendFailed(.disabled)
                 return NopDisposable()
             }

@@ -21,13 +21,21 @@ public final class ViewModelLifecycle: Sendable {
 
     /// Marks the view model active (its screen appeared). Does nothing if already active.
     public func activate() {
-        // A compare-and-set: observers of `isActive` see only changes, never a repeat.
-        _ = active.set(true, if: { !$0 })
+        set(active: true)
     }
 
     /// Marks the view model inactive (its screen went away). Does nothing if already inactive.
     public func deactivate() {
-        _ = active.set(false, if: { $0 })
+        set(active: false)
+    }
+
+    /// A compare-and-set: observers of `isActive` see only changes, never a repeat.
+    private func set(active isActive: Bool) {
+        _ = active.update { current in
+            guard current != isActive else { return false }
+            current = isActive
+            return true
+        }
     }
 
     /// Emits each time the view model becomes active (not for the initial state).

@@ -44,6 +44,18 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
         /// items and the failure need not be Equatable).
         var itemsVersion = 0
         var errorVersion = 0
+
+        /// A request for `page` starts: it supersedes any other, and clears the last failure.
+        /// Returns its generation.
+        mutating func begin(page: Int) -> Int {
+            generation += 1
+            loadingPage = page
+            if error != nil {
+                error = nil
+                errorVersion += 1
+            }
+            return generation
+        }
     }
 
     /// The request in flight and the start it belongs to.
@@ -134,13 +146,8 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
         _ = state.update { state in
             next = nil
             guard let key = state.key, state.loadingPage == nil, state.hasMore, state.page >= firstPage else { return false }
-            state.generation += 1
-            state.loadingPage = state.page + 1
-            if state.error != nil {
-                state.error = nil
-                state.errorVersion += 1
-            }
-            next = (key, state.page + 1, state.generation)
+            let page = state.page + 1
+            next = (key, page, state.begin(page: page))
             return true
         }
         guard let next else { return }
@@ -161,13 +168,7 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
                 state.page = firstPage - 1
                 state.hasMore = true
             }
-            state.generation += 1
-            state.loadingPage = page
-            if state.error != nil {
-                state.error = nil
-                state.errorVersion += 1
-            }
-            generation = state.generation
+            generation = state.begin(page: page)
             return true
         }
         request(key: key, page: page, generation: generation)

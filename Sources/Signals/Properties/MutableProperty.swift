@@ -47,13 +47,6 @@ public final class MutableProperty<Value: Sendable>: Sendable {
         subject.modify(body)
     }
 
-    /// Sets the value to `value` only if `condition` holds for the current one, atomically, and
-    /// notifies observers only then; returns whether it set (a compare-and-set for the toolkit's
-    /// own state: `condition` runs under the property's lock, so never pass it user code).
-    package func set(_ value: Value, if condition: (Value) -> Bool) -> Bool {
-        subject.send(value, if: condition)
-    }
-
     /// Changes the value in place, atomically, only if `body` returns `true`, and notifies
     /// observers only then (``modify(_:)`` notifies every time). `body` runs with no lock held,
     /// perhaps more than once; keep it free of side effects. Returns whether it changed.

@@ -104,23 +104,13 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
     /// taking a place in line under the lock. With `version`, writes only if no other change
     /// landed since (returns `false` then, having written nothing); `modifier` is a `modify`
     /// call of this thread that ends here.
-    func write(
-        _ value: Value,
-        expecting version: UInt64?,
-        leaving modifier: UInt?,
-        when condition: ((Value) -> Bool)? = nil
-    ) -> Bool {
+    func write(_ value: Value, expecting version: UInt64?, leaving modifier: UInt?) -> Bool {
         let core = self.core
         var ticket: DeliveryQueue.Ticket?
-        var refused = false
         let outcome = latest.withLock { latest -> Bool? in
             if let modifier { latest.leaveModify(modifier) }
             if latest.isTerminated { return false }
             if let version, latest.version != version { return nil }
-            if let condition, !condition(latest.value) {
-                refused = true
-                return false
-            }
             if latest.modifying != 0 { refuseWriteInsideModify(latest.modifiers) }
             latest.value = value
             latest.version &+= 1
@@ -128,7 +118,7 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
             ticket = core.enterInLine(value)
             return false
         }
-        guard let direct = outcome, !refused else { return false }
+        guard let direct = outcome else { return false }
         if direct {
             core.deliver(value)
             core.queue.releaseAndDrain()
@@ -149,36 +139,24 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
     /// with a message saying so, rather than hanging.
     @discardableResult
     public func modify<Result: Sendable>(_ body: (inout Value) -> Result) -> Result {
-        let me = currentThreadID()
-        while true {
-            let (snapshot, version) = latest.withLock { latest -> (Value, UInt64) in
-                if latest.modifying != 0 { refuseWriteInsideModify(latest.modifiers) }
-                latest.enterModify(me)
-                return (latest.value, latest.version)
-            }
-            var changed = snapshot
-            let result = body(&changed)
-            // Changed by someone else meanwhile: run `body` again on the newer value.
-            if write(changed, expecting: version, leaving: me) { return result }
-        }
-    }
-
-    /// Sets the value to `value` and sends it, only if `condition` holds for the current value,
-    /// atomically: a compare-and-set that sends nothing when it refuses. Returns whether it set.
-    ///
-    /// `condition` runs under the subject's lock, so it is for the toolkit's own checks (is it
-    /// running, is it active), never for user code.
-    package func send(_ value: Value, if condition: (Value) -> Bool) -> Bool {
-        withoutActuallyEscaping(condition) { condition in
-            write(value, expecting: nil, leaving: nil, when: condition)
-        }
+        change { value in (body(&value), true) }
     }
 
     /// Changes the current value in place, atomically, if `body` says so: like ``modify(_:)``
     /// (`body` runs on a copy with no lock held, and again if another thread changed the value
-    /// meanwhile), but when `body` returns `false` nothing is set and nothing is sent. Returns
-    /// what `body` returned the last time it ran.
+    /// meanwhile), but when `body` returns `false` nothing is set and nothing is sent, so
+    /// observers see only changes. Returns what `body` returned the last time it ran.
     package func update(_ body: (inout Value) -> Bool) -> Bool {
+        change { value in
+            let write = body(&value)
+            return (write, write)
+        }
+    }
+
+    /// The compare-and-swap loop of `modify` and `update`: `body` runs on a copy of the value
+    /// with no lock held and says whether to write it; if another change landed meanwhile, it
+    /// runs again on the newer value.
+    private func change<Result>(_ body: (inout Value) -> (result: Result, write: Bool)) -> Result {
         let me = currentThreadID()
         while true {
             let (snapshot, version) = latest.withLock { latest -> (Value, UInt64) in
@@ -187,11 +165,13 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
                 return (latest.value, latest.version)
             }
             var changed = snapshot
-            guard body(&changed) else {
+            let (result, shouldWrite) = body(&changed)
+            guard shouldWrite else {
                 latest.withLock { $0.leaveModify(me) }
-                return false
+                return result
             }
-            if write(changed, expecting: version, leaving: me) { return true }
+            // Changed by someone else meanwhile: run `body` again on the newer value.
+            if write(changed, expecting: version, leaving: me) { return result }
         }
     }
 
