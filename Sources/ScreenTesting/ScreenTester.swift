@@ -25,7 +25,12 @@ public final class ScreenTester {
     public let registry: ScreenRegistry<Screen>
     public let scheduler: TestScheduler?
 
-    private var shown: (viewModel: AnyObject, screen: Screen)?
+    /// The screens built for the view models on the stack, kept while they are on it (as a
+    /// layer keeps a covered screen's page): coming back shows the screen as it was, and its
+    /// `onAppear` does not run again.
+    private var built: [(viewModel: AnyObject, screen: Screen)] = []
+    /// The view model whose screen's alerts are followed.
+    private weak var alertsOf: AnyObject?
     /// The subscriptions to the shown screen's alerts.
     private let alertSubscriptions = SerialDisposable()
     private let arrivedAlerts = Locked<[AlertMessage]>([])
@@ -52,21 +57,35 @@ public final class ScreenTester {
     /// The screen of the view model on top, built from the registry (once per view model shown).
     public func screen() throws(ScreenTesterError) -> Screen {
         guard let top = navigator.top else { throw .noScreen }
-        if let shown, shown.viewModel === top { return shown.screen }
+        let stack = navigator.stack
+        built.removeAll { entry in !stack.contains { $0 === entry.viewModel } }  // popped
+        let screen: Screen
+        let isNew: Bool
+        if let entry = built.first(where: { $0.viewModel === top }) {
+            screen = entry.screen
+            isNew = false
+        } else {
+            do { screen = try registry.screen(for: top) } catch { throw .unregistered(error.description) }
+            built.append((top, screen))
+            isNew = true
+        }
+        if alertsOf !== top { follow(alertsOf: screen, of: top) }
+        if isNew { screen.appear?() }
+        return screen
+    }
+
+    /// Shows the alerts `screen` sends from now on (and no other screen's).
+    private func follow(alertsOf screen: Screen, of viewModel: AnyObject) {
         alertSubscriptions.inner = nil
         arrivedAlerts.withLock { $0 = [] }
-        let screen: Screen
-        do { screen = try registry.screen(for: top) } catch { throw .unregistered(error.description) }
+        alertsOf = viewModel
         let alerts = CompositeDisposable()
         for element in screen.allElements {
             guard case .alert(let alert) = element.kind else { continue }
             let arrived = arrivedAlerts
             alerts += alert.messages.sink(value: { message in arrived.withLock { $0.append(message) } })
         }
-        shown = (top, screen)
         alertSubscriptions.inner = alerts
-        screen.appear?()
-        return screen
     }
 
     /// The alert shown over the screen, if any (the oldest not yet dismissed).

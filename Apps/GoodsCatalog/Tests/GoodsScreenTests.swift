@@ -46,6 +46,8 @@ import Testing
         try tester.press("Back")
         #expect(tester.title == "商品列表")
         #expect(try tester.rows().count == 44)
+        tester.run()
+        #expect(try tester.rows().count == 44, "coming back shows the list as it was: its first load does not run again")
     }
 
     /// GD-5: an empty category says so, and nothing else.
