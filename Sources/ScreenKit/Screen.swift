@@ -72,6 +72,11 @@ public struct Screen: Sendable {
         return screen
     }
 
+    /// What the screen shows now, depth first (see ``Element/shown``).
+    public var shownElements: [Element] {
+        content.flatMap(\.shown)
+    }
+
     /// Every element of the screen, depth first, the containers' children after them.
     public var allElements: [Element] {
         content.flatMap(\.everything)
@@ -128,6 +133,23 @@ public struct Element: Sendable, ElementConvertible {
 
     /// Whether the element is visible now.
     public var isVisible: Bool { visibility?.value ?? true }
+
+    /// When a layer hides the element: while it is not visible, and, for text, while the text
+    /// is empty (an error line with no error takes no room). `nil`: never.
+    public var hidden: Signal<Bool, Never>? {
+        var hidden = visibility.map { $0.signal.map { !$0 } }
+        if case .text(let text) = kind {
+            let empty = text.value.signal.map(\.isEmpty)
+            hidden = hidden.map { $0.combineLatest(empty) { $0 || $1 } } ?? empty
+        }
+        return hidden?.removeDuplicates()
+    }
+
+    /// This element and what it shows now, depth first: nothing while it is hidden, and of
+    /// tabs only the selected tab's content.
+    public var shown: [Element] {
+        isVisible ? [self] + children.flatMap(\.shown) : []
+    }
 
     /// The role a test finds the element by.
     public var role: Role {

@@ -247,10 +247,7 @@ public final class ScreenTester {
     }
 
     private func visibleElements() throws(ScreenTesterError) -> [Element] {
-        func visible(_ element: Element) -> [Element] {
-            element.isVisible ? [element] + element.children.flatMap(visible) : []
-        }
-        return try screen().content.flatMap(visible)
+        try screen().shownElements
     }
 
     private func field(_ label: String) throws(ScreenTesterError) -> ScreenKit.TextField {

@@ -35,12 +35,7 @@ public enum ScreenRenderer {
     /// The element that shows one element of a screen, bound to its values (until it goes).
     public static func element(for element: ScreenKit.Element, images: @escaping ImageSource = { $0.url }, inRow: Bool = false) -> Element {
         let shown = widget(for: element, images: images, inRow: inRow)
-        var hidden = element.visibility.map { $0.signal.map { !$0 } }
-        if case .text(let text) = element.kind {
-            let empty = text.value.signal.map(\.isEmpty)
-            hidden = hidden.map { $0.combineLatest(empty) { $0 || $1 } } ?? empty
-        }
-        hidden?.removeDuplicates().bind(to: shown, \.isHidden)
+        element.hidden?.bind(to: shown, \.isHidden)
         return shown
     }
 

@@ -7,9 +7,11 @@ import Signals
 /// for as long as the page is shown, and a hint line at the bottom.
 ///
 /// ```swift
-/// let registry = ScreenRegistry<Screen>()
-/// LoginScreens.register(in: registry)
-/// stack.bind(to: navigator, screens: registry)
+/// let screens = ScreenRegistry<Screen>()              // described once
+/// LoginScreens.register(in: screens)
+/// let pages = ScreenRegistry<NavigationStack.Page>()
+/// pages.register(all: screens, drawing: ScreenRenderer.page(for:))
+/// stack.bind(to: navigator, registry: pages)
 /// ```
 @MainActor
 public enum ScreenRenderer {
@@ -25,9 +27,8 @@ public enum ScreenRenderer {
         bindShortcuts(screen.shortcuts, to: view)
         // The focus goes to the first field; on a screen without one (in the tab shown), to
         // its first list.
-        func shownNow(_ element: Element) -> [Element] { [element] + element.children.flatMap(shownNow) }
-        if !screen.content.flatMap(shownNow).contains(where: { $0.role == .field || $0.role == .secureField }) {
-            firstList(in: view)?.prefersFocus = true
+        if !screen.shownElements.contains(where: { $0.role == .field || $0.role == .secureField }) {
+            first(ListView.self, in: view)?.prefersFocus = true
         }
         screen.appear?()
         return NavigationStack.Page(title: screen.title.value, view: view)
@@ -53,21 +54,14 @@ public enum ScreenRenderer {
     /// The first text field of a screen (or of a tab) is its main control: it takes the focus
     /// first, and what is typed while the focus is elsewhere (a tab row, a button) goes to it.
     private static func preferFirstField(in view: View) {
-        func first(_ view: View) -> TextField? {
-            if let field = view as? TextField { return field }
-            for child in view.children {
-                if child is TabBar { continue }  // each tab chooses its own
-                if let field = first(child) { return field }
-            }
-            return nil
-        }
-        first(view)?.prefersFocus = true
+        first(TextField.self, in: view, skipping: { $0 is TabBar })?.prefersFocus = true  // each tab chooses its own
     }
 
-    private static func firstList(in view: View) -> ListView? {
-        if let list = view as? ListView { return list }
-        for child in view.children {
-            if let list = firstList(in: child) { return list }
+    /// The first view of `type` in `view`'s tree, depth first, not looking inside `skipping`.
+    private static func first<Found: View>(_ type: Found.Type, in view: View, skipping: (View) -> Bool = { _ in false }) -> Found? {
+        if let found = view as? Found { return found }
+        for child in view.children where !skipping(child) {
+            if let found = first(type, in: child, skipping: skipping) { return found }
         }
         return nil
     }
@@ -75,13 +69,7 @@ public enum ScreenRenderer {
     /// The widget of one element, bound to its values (until the widget goes).
     public static func view(for element: Element, inRow: Bool = false) -> View {
         let view = widget(for: element, inRow: inRow)
-        var hidden = element.visibility.map { $0.signal.map { !$0 } }
-        if case .text(let text) = element.kind {
-            // Empty text takes no room (an error line with no error, say).
-            let empty = text.value.signal.map(\.isEmpty)
-            hidden = hidden.map { $0.combineLatest(empty) { $0 || $1 } } ?? empty
-        }
-        hidden?.removeDuplicates().bind(to: view, \.isHidden)
+        element.hidden?.bind(to: view, \.isHidden)
         return view
     }
 
