@@ -235,7 +235,8 @@ MUTANTS = [
 def run(cmd, timeout):
     """Runs `cmd` in ROOT in its own process group; returns (exit status or 'timeout', output)."""
     proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, start_new_session=True)
+                            # Tests print fuzzed bytes; a byte that is not UTF-8 must not stop the run.
+                            text=True, encoding="utf-8", errors="replace", start_new_session=True)
     try:
         out, _ = proc.communicate(timeout=timeout)
         return proc.returncode, out

@@ -88,7 +88,8 @@ class Server:
     def __init__(self, binary, *arguments):
         self.process = subprocess.Popen(
             [binary, "--port", "0", "--offline", "--session-grace", str(SESSION_GRACE), *arguments],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            errors="replace")
         atexit.register(self.stop)
         self.errors = []
         self.lock = threading.Lock()
