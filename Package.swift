@@ -78,21 +78,21 @@ let package = Package(
         appTests("MovieInfo", ["MovieInfo", "MVVM", "Signals", "SignalsTesting", "LiveHTTP", "LoopbackServer", "ScreenKit", "ScreenTesting"]),
         // A to-do list view model written from the README alone, compiled and tested so the API
         // it shows keeps working (issue 15).
-        .target(name: "TodoList", dependencies: ["Signals", "MVVM"], path: "Examples/TodoList/Sources", swiftSettings: strict),
-        .testTarget(name: "TodoListTests", dependencies: ["TodoList", "MVVM", "Signals", "SignalsTesting"], path: "Examples/TodoList/Tests", swiftSettings: strict),
+        .target(name: "TodoList", dependencies: ["Signals", "MVVM", "ScreenKit"], path: "Examples/TodoList/Sources", swiftSettings: strict),
+        .testTarget(name: "TodoListTests", dependencies: ["TodoList", "MVVM", "Signals", "SignalsTesting", "ScreenKit", "ScreenTesting"], path: "Examples/TodoList/Tests", swiftSettings: strict),
         // The showcase: every app's terminal screens and plain output (ShowcaseKit), and the
         // executable. Only these import a view layer.
         // What both showcases share, with no view layer: the apps, their services, the launcher.
         .target(
             name: "ShowcaseCore",
-            dependencies: ["Signals", "MVVM", "LiveHTTP", "FlickrSearch", "PersonProfile", "Login", "MovieInfo", "GoodsCatalog", "ScreenKit"],
+            dependencies: ["Signals", "MVVM", "LiveHTTP", "FlickrSearch", "PersonProfile", "Login", "MovieInfo", "GoodsCatalog", "TodoList", "ScreenKit"],
             path: "Apps/Showcase/Sources/ShowcaseCore",
             swiftSettings: strict
         ),
         // The browser pages of every app (served by Web/, the web package).
         .target(
             name: "WebShowcaseKit",
-            dependencies: ["ShowcaseCore", "WebUI", "Signals", "MVVM", "FlickrSearch", "PersonProfile", "Login", "MovieInfo", "GoodsCatalog"],
+            dependencies: ["ShowcaseCore", "WebUI", "Signals", "MVVM"],
             path: "Apps/Showcase/Sources/WebShowcaseKit",
             swiftSettings: strict
         ),
@@ -104,7 +104,7 @@ let package = Package(
         ),
         .target(
             name: "ShowcaseKit",
-            dependencies: ["ShowcaseCore", "Signals", "MVVM", "TerminalUI", "LiveHTTP", "FlickrSearch", "PersonProfile", "Login", "MovieInfo", "GoodsCatalog"],
+            dependencies: ["ShowcaseCore", "Signals", "MVVM", "ScreenKit", "TerminalUI"],
             path: "Apps/Showcase/Sources/ShowcaseKit",
             swiftSettings: strict
         ),

@@ -3,10 +3,10 @@ import ScreenKit
 import Signals
 import SignalsTesting
 
-/// Drives an app through its screen descriptions, as a person would, with no view layer: it
-/// shows the screen of the navigator's top view model, finds elements by their text, label or
-/// role, types, presses, chooses, selects rows, scrolls to a list's end, goes back, advances
-/// virtual time, and reads the whole screen as text.
+/// Drives an app through its screen descriptions in a test, as a person would, with no view
+/// layer: a ``ScreenDriver`` (find elements by their text, label or role, type, press, choose,
+/// select rows, scroll to a list's end, go back, read the whole screen as text) that also
+/// advances the virtual time the app runs on.
 ///
 /// ```swift
 /// let tester = ScreenTester(navigator: navigator, registry: registry, scheduler: scheduler)
@@ -15,219 +15,16 @@ import SignalsTesting
 /// try tester.press("Go")
 /// #expect(tester.contains("120 photos"))
 /// ```
-///
-/// It follows the navigator: after a press that pushes a view model, the tester shows the new
-/// top screen. Alerts the screen sends are shown over it (in `text`) until dismissed by pressing
-/// their button or going back.
 @MainActor
-public final class ScreenTester {
-    public let navigator: Navigator
-    public let registry: ScreenRegistry<Screen>
+public final class ScreenTester: ScreenDriver {
     public let scheduler: TestScheduler?
 
-    /// The screens built for the view models on the stack, kept while they are on it (as a
-    /// layer keeps a covered screen's page): coming back shows the screen as it was, and its
-    /// `onAppear` does not run again.
-    private var built: [(viewModel: AnyObject, screen: Screen)] = []
-    /// The view model whose screen's alerts are followed.
-    private weak var alertsOf: AnyObject?
-    /// The subscriptions to the shown screen's alerts.
-    private let alertSubscriptions = SerialDisposable()
-    private let arrivedAlerts = Locked<[AlertMessage]>([])
-
-    private let following = SerialDisposable()
-
     /// A tester showing the navigator's top screen now, and each new top screen as soon as the
-    /// navigator changes (as a view layer does: a screen's `onAppear` runs then).
+    /// navigator changes (as a view layer does: a screen's `onAppear` runs then); `scheduler`
+    /// is the virtual time the app runs on.
     public init(navigator: Navigator, registry: ScreenRegistry<Screen>, scheduler: TestScheduler? = nil) {
-        self.navigator = navigator
-        self.registry = registry
         self.scheduler = scheduler
-        following.inner = navigator.changes.asDriver().drive { [weak self] _ in
-            _ = try? self?.screen()
-        }
-        _ = try? screen()
-    }
-
-    deinit {
-        following.dispose()
-        alertSubscriptions.dispose()
-    }
-
-    /// The screen of the view model on top, built from the registry (once per view model shown).
-    public func screen() throws(ScreenTesterError) -> Screen {
-        guard let top = navigator.top else { throw .noScreen }
-        let stack = navigator.stack
-        built.removeAll { entry in !stack.contains { $0 === entry.viewModel } }  // popped
-        let screen: Screen
-        let isNew: Bool
-        if let entry = built.first(where: { $0.viewModel === top }) {
-            screen = entry.screen
-            isNew = false
-        } else {
-            do { screen = try registry.screen(for: top) } catch { throw .unregistered(error.description) }
-            built.append((top, screen))
-            isNew = true
-        }
-        if alertsOf !== top { follow(alertsOf: screen, of: top) }
-        if isNew { screen.appear?() }
-        return screen
-    }
-
-    /// Shows the alerts `screen` sends from now on (and no other screen's).
-    private func follow(alertsOf screen: Screen, of viewModel: AnyObject) {
-        alertSubscriptions.inner = nil
-        arrivedAlerts.withLock { $0 = [] }
-        alertsOf = viewModel
-        let alerts = CompositeDisposable()
-        for element in screen.allElements {
-            guard case .alert(let alert) = element.kind else { continue }
-            let arrived = arrivedAlerts
-            alerts += alert.messages.sink(value: { message in arrived.withLock { $0.append(message) } })
-        }
-        alertSubscriptions.inner = alerts
-    }
-
-    /// The alert shown over the screen, if any (the oldest not yet dismissed).
-    public var alert: AlertMessage? {
-        _ = try? screen()
-        return arrivedAlerts.value.first
-    }
-
-    /// The screen's title now.
-    public var title: String {
-        (try? screen())?.title.value ?? ""
-    }
-
-    /// The whole screen as text, as it is now (``PlainText``), the alert over it included.
-    public var text: String {
-        guard let screen = try? screen() else { return "(no screen)" }
-        return PlainText.render(screen, alert: alert)
-    }
-
-    /// Whether the screen's text contains `text`.
-    public func contains(_ text: String) -> Bool {
-        self.text.contains(text)
-    }
-
-    /// The visible element whose text, label or title is `name` (exactly, else the first that
-    /// contains it), of `role` if given.
-    public func element(_ name: String, role: Role? = nil) throws(ScreenTesterError) -> Element {
-        let candidates = try visibleElements().filter { role == nil || $0.role == role }
-        if let exact = candidates.first(where: { Self.names(of: $0).contains(name) }) { return exact }
-        if let partial = candidates.first(where: { Self.names(of: $0).contains { $0.contains(name) } }) { return partial }
-        throw .notFound(role.map { "\($0.rawValue) \"\(name)\"" } ?? "\"\(name)\"", screen: text)
-    }
-
-    /// Every visible element of `role`.
-    public func elements(_ role: Role) throws(ScreenTesterError) -> [Element] {
-        try visibleElements().filter { $0.role == role }
-    }
-
-    /// Types `text` into the field labelled `label`, replacing what it held (as the field's
-    /// two-way binding does with an edit).
-    public func type(_ text: String, into label: String) throws(ScreenTesterError) {
-        let field = try field(label)
-        field.text.value = text
-    }
-
-    /// Presses Enter in the field labelled `label`.
-    public func submit(_ label: String) throws(ScreenTesterError) {
-        let field = try field(label)
-        field.submit?()
-    }
-
-    /// Presses the button titled `title`: the alert's button if an alert is shown, otherwise a
-    /// visible button of the screen, which must be enabled and not busy (a person cannot press
-    /// it otherwise).
-    public func press(_ title: String) throws(ScreenTesterError) {
-        if let alert {
-            guard alert.dismiss == title else { throw .covered(by: alert, pressing: title) }
-            dismissAlert()
-            return
-        }
-        guard case .button(let button) = try element(title, role: .button).kind else { throw .notFound(title, screen: text) }
-        guard !button.isBusy.value else { throw .busy(title) }
-        guard button.isEnabled.value else { throw .disabled(title) }
-        button.press()
-    }
-
-    /// Chooses `option` in the choice or the tabs that offer it (a segmented control, a tab).
-    public func choose(_ option: String) throws(ScreenTesterError) {
-        for element in try visibleElements() {
-            if case .choice(let choice) = element.kind, let index = choice.options.firstIndex(of: option) {
-                choice.selection.value = index
-                return
-            }
-            if case .tabs(let tabs) = element.kind, let index = tabs.tabs.firstIndex(where: { $0.title == option }) {
-                tabs.selection.value = index
-                return
-            }
-        }
-        throw .notFound("option \"\(option)\"", screen: text)
-    }
-
-    /// The rows of the list labelled `label` (the first list if `nil`).
-    public func rows(of label: String? = nil) throws(ScreenTesterError) -> [ListRow] {
-        try list(label).rows.value
-    }
-
-    /// Selects the first row whose title is (or contains) `rowTitle`, in the list labelled
-    /// `label` (the first list if `nil`).
-    public func select(_ rowTitle: String, in label: String? = nil) throws(ScreenTesterError) {
-        let list = try list(label)
-        let rows = list.rows.value
-        guard let index = rows.firstIndex(where: { $0.title == rowTitle }) ?? rows.firstIndex(where: { $0.title.contains(rowTitle) }) else {
-            throw .notFound("row \"\(rowTitle)\"", screen: text)
-        }
-        try select(row: index, in: label)
-    }
-
-    /// Selects the row at `index`.
-    public func select(row index: Int, in label: String? = nil) throws(ScreenTesterError) {
-        let list = try list(label)
-        guard list.rows.value.indices.contains(index) else { throw .notFound("row \(index)", screen: text) }
-        list.rowsOnScreen?(index..<(index + 1))
-        list.select?(index)
-    }
-
-    /// Moves the highlight to the row at `index` without selecting it (arrow keys in a
-    /// terminal).
-    public func highlight(row index: Int, in label: String? = nil) throws(ScreenTesterError) {
-        let list = try list(label)
-        guard list.rows.value.indices.contains(index) else { throw .notFound("row \(index)", screen: text) }
-        list.highlight?(index)
-    }
-
-    /// Tells the list which rows are on screen (as a terminal or browser does while scrolling).
-    public func show(rows range: Range<Int>, in label: String? = nil) throws(ScreenTesterError) {
-        try list(label).rowsOnScreen?(range)
-    }
-
-    /// Scrolls to the end of the list: every row has been on screen, and the list asks for
-    /// more if it has more and is not loading.
-    public func scrollToEnd(of label: String? = nil) throws(ScreenTesterError) {
-        let list = try list(label)
-        let count = list.rows.value.count
-        if count > 0 { list.rowsOnScreen?(0..<count) }
-        if list.hasMore.value && !list.isLoading.value { list.loadMore?() }
-    }
-
-    /// Presses a key the screen has a shortcut for (while its condition holds).
-    public func press(key: Shortcut) throws(ScreenTesterError) {
-        guard let shortcut = try screen().shortcuts.first(where: { $0.key == key && $0.isActive.value }) else {
-            throw .notFound("shortcut \(key.name)", screen: text)
-        }
-        shortcut.action()
-    }
-
-    /// Goes back: dismisses the alert if one is shown, otherwise pops the screen.
-    public func back() {
-        if alert != nil {
-            dismissAlert()
-        } else {
-            navigator.pop()
-        }
+        super.init(navigator: navigator, registry: registry)
     }
 
     /// Advances virtual time (the scheduler given at `init`).
@@ -240,75 +37,5 @@ public final class ScreenTester {
     public func run() {
         precondition(scheduler != nil, "ScreenTester.run(): give the tester the TestScheduler the app runs on")
         scheduler?.run()
-    }
-
-    private func dismissAlert() {
-        arrivedAlerts.withLock { if !$0.isEmpty { $0.removeFirst() } }
-    }
-
-    private func visibleElements() throws(ScreenTesterError) -> [Element] {
-        try screen().shownElements
-    }
-
-    private func field(_ label: String) throws(ScreenTesterError) -> ScreenKit.TextField {
-        let fields = try visibleElements().compactMap { element -> ScreenKit.TextField? in
-            if case .field(let field) = element.kind { return field }
-            return nil
-        }
-        guard let field = fields.first(where: { $0.label == label })
-            ?? fields.first(where: { $0.placeholder == label || $0.label.contains(label) }) else {
-            throw .notFound("field \"\(label)\"", screen: text)
-        }
-        return field
-    }
-
-    private func list(_ label: String?) throws(ScreenTesterError) -> ScreenKit.List {
-        let lists = try elements(.list).compactMap { element -> ScreenKit.List? in
-            if case .list(let list) = element.kind { return list }
-            return nil
-        }
-        guard let list = label.map({ label in lists.first { $0.label == label } }) ?? lists.first else {
-            throw .notFound("list \(label.map { "\"\($0)\"" } ?? "")", screen: text)
-        }
-        return list
-    }
-
-    /// What a test may call an element by.
-    static func names(of element: Element) -> [String] {
-        switch element.kind {
-        case .text(let text): [text.value.value]
-        case .field(let field): [field.label, field.placeholder]
-        case .button(let button): [button.title.value]
-        case .choice(let choice): [choice.label] + choice.options
-        case .list(let list): [list.label] + list.rows.value.map(\.title)
-        case .image(let image): [image.alt.value]
-        case .spinner(let spinner): [spinner.label]
-        case .alert: []
-        case .stack: []
-        case .section(let section): [section.title]
-        case .facts(let facts): facts.facts.map(\.label) + facts.lines
-        case .tabs(let tabs): tabs.tabs.map(\.title)
-        }
-    }
-}
-
-/// Why a ``ScreenTester`` step could not be done; each says what the screen showed.
-public enum ScreenTesterError: Error, CustomStringConvertible, Equatable {
-    case noScreen
-    case unregistered(String)
-    case notFound(String, screen: String)
-    case disabled(String)
-    case busy(String)
-    case covered(by: AlertMessage, pressing: String)
-
-    public var description: String {
-        switch self {
-        case .noScreen: "the navigator shows nothing"
-        case .unregistered(let why): why
-        case .notFound(let what, let screen): "no \(what) on the screen:\n\(screen)"
-        case .disabled(let title): "the button \"\(title)\" is disabled"
-        case .busy(let title): "the button \"\(title)\" is busy"
-        case .covered(let alert, let title): "an alert (\(alert.title): \(alert.message)) covers the screen; press \"\(alert.dismiss)\", not \"\(title)\""
-        }
     }
 }

@@ -96,9 +96,6 @@ public final class Recorder<Value: Sendable, Failure: Error>: Sendable {
         events.compactMap(\.element.value)
     }
 
-    @available(*, deprecated, renamed: "recordedValues")
-    public var values: [Value] { recordedValues }
-
     /// The terminal event, if the stream has ended.
     public var completion: Completion<Failure>? {
         for recorded in events {

@@ -119,7 +119,7 @@ import Testing
         viewModel.results.value = ["Red sky", "Dusk"]
         try tester.select("Dusk")
         #expect(viewModel.selected.value == [1])
-        #expect(throws: ScreenTesterError.self) { try tester.press("Stop") }
+        #expect(throws: ScreenDriverError.self) { try tester.press("Stop") }
         let hidden = try tester.elements(.spinner)
         #expect(hidden.isEmpty, "a spinner that is not spinning is not on screen")
     }

@@ -449,6 +449,29 @@ def login(page):
           f"heading {page.heading()!r}")
 
 
+def todo(page):
+    """Issue 25: the to-do example's screen, described once, in the browser with no page code."""
+    page.scenario = "To-do"
+    page.open_app("To-do list", "To-dos")
+    field = page.field("section.page input[placeholder='What needs doing?']")
+    field.click()
+    page.type_keys(field, "Buy milk")
+    field.send_keys(Keys.ENTER)
+    added = wait_until(lambda: page.visible_texts("section.page li.row .title") == ["[ ] Buy milk"])
+    left = page.visible_texts("section.page p, section.page span")
+    check("To-do: Enter adds the typed to-do and the count follows", added and "1 item left" in left,
+          f"rows {page.visible_texts('section.page li.row .title')}, texts {left}")
+    page.click_row("[ ] Buy milk")
+    done = wait_until(lambda: page.visible_texts("section.page li.row .title") == ["[x] Buy milk"])
+    check("To-do: a click on a to-do marks it done", done and "0 items left" in page.visible_texts("section.page p, section.page span"),
+          page.visible_texts("section.page li.row .title"))
+    shot, _ = page.screenshot("todo")
+    page.check_text_drawn(shot, "section.page li.row .title", "the to-do")
+    page.button("Active").click()
+    active = wait_until(lambda: not page.visible_texts("section.page li.row .title"))
+    check("To-do: Active hides the done to-do", active, page.visible_texts("section.page li.row .title"))
+
+
 def person(page):
     page.scenario = "Person"
     page.open_app("Person", "Person")
@@ -497,9 +520,11 @@ def movies(page):
     page.type_keys(field, "storm")
     results = wait_until(lambda: page.visible_texts(".posters li.row .title"))
     check("Movies (MI-2): typing 'storm' on the Search tab finds movies", results and all("storm" in t.lower() for t in results), results)
+    # The posters first, then the screenshot (taken before them, it can catch one still grey).
+    posters = wait_until(lambda: page.images_loaded(".posters img.thumb"))
+    check("Movies: the results' posters on screen are loaded", posters, f"{posters} loaded")
     shot, _ = page.screenshot("movies-search")
-    if wait_until(lambda: page.images_loaded(".posters img.thumb")):
-        page.check_images_drawn(shot, ".posters img.thumb", "the results' posters")
+    page.check_images_drawn(shot, ".posters img.thumb", "the results' posters")
     title = results[0].split("  ")[0] if results else ""
     page.click_row(results[0] if results else "?")
     # The facts: "Released", "Runtime", … (dt) with their values (dd).
@@ -796,7 +821,7 @@ def main():
     chromium = find_program("CHROMIUM", "chromium", "chromium-browser", "google-chrome")
     chromedriver = find_program("CHROMEDRIVER", "chromedriver")
     scenarios = {
-        "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods,
+        "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods, "todo": todo,
         "sessions": sessions, "reconnect": reconnect, "untrusted": untrusted,
     }
 

@@ -20,7 +20,7 @@ import Testing
         #expect(tester.title == "Flickr Search")
         #expect(tester.contains("No searches yet"))
         try tester.type("sun", into: "Search")
-        #expect(throws: ScreenTesterError.disabled("Go")) { try tester.press("Go") }
+        #expect(throws: ScreenDriverError.disabled("Go")) { try tester.press("Go") }
         try tester.type("sunset", into: "Search")
         try tester.press("Go")
         #expect(tester.contains("⋯ Searching Flickr…"))

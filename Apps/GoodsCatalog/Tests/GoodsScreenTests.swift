@@ -63,4 +63,38 @@ import Testing
         #expect(tester.contains("No goods in this category."))
         #expect(!tester.contains("0 items") && !tester.contains("end of list") && !tester.contains("Loading"))
     }
+
+    /// GD-4: the DataController variant, described once too: its list shows what the screen
+    /// controller hands its view, pages at the end, says when it ends, and opens a detail.
+    @Test func theDataControllerVariantPagesToItsEndAndOpensAnItem() throws {
+        let fixture = GoodsFixture()
+        let registry = ScreenRegistry<Screen>()
+        GoodsScreens.register(in: registry)
+        DataControllerScreens.register(in: registry)
+        fixture.navigator.push(GoodsDataControllerCategories(services: fixture.services))
+        let tester = ScreenTester(navigator: fixture.navigator, registry: registry, scheduler: fixture.scheduler)
+        #expect(tester.title == "分类 Categories (DataController)")
+        try tester.select("玩具 Toys")
+        #expect(tester.title == "商品列表 · 玩具 Toys")
+        #expect(tester.contains("Loading…"))
+        tester.run()
+        #expect(try tester.rows().count == 15)
+        #expect(tester.contains("15 items · ↓ at the end loads more"))
+        try tester.scrollToEnd()
+        tester.run()
+        #expect(tester.contains("16 items · end of list"))
+        try tester.scrollToEnd()
+        tester.run()
+        #expect(try tester.rows().count == 16, "no request past the end")
+        try tester.press("Refresh")
+        tester.run()
+        #expect(try tester.rows().count == 15, "Refresh loads page 1 again")
+        let first = try #require(try tester.rows().first)
+        try tester.select(row: 0)
+        tester.run()
+        #expect(tester.title == "商品详情")
+        #expect(tester.contains("Price: \(first.trailing)"))
+        tester.back()
+        #expect(tester.title == "商品列表 · 玩具 Toys")
+    }
 }

@@ -39,7 +39,7 @@ import Testing
         let tester = app.tester
         #expect(tester.title == "Login")
         #expect(tester.contains("[Login] (disabled)"))
-        #expect(throws: ScreenTesterError.disabled("Login")) { try tester.press("Login") }
+        #expect(throws: ScreenDriverError.disabled("Login")) { try tester.press("Login") }
         try tester.type("ada", into: "User name")
         try tester.type("lovelace", into: "Password")
         #expect(tester.contains("Password: ••••••••"), "the password is masked")

@@ -111,7 +111,7 @@ check "the typed text stayed" bash -c "tmux capture-pane -t $SESSION -p | sed -n
 quit_app
 
 # MI-1, MI-2: tab switching from Now Playing to Top Rated, and a search showing at most 5 results
-top_rated_first=$("$BIN" movies --plain --list top-rated | sed -n 4p | sed -E 's/^ *1\. (.*)  ⭐.*/\1/')
+top_rated_first=$("$BIN" movies --plain --list top-rated | grep -m1 '^- ' | sed -E 's/^- (.*)  ⭐.*/\1/')
 open_app movies
 check "MI-1: movies start on Now Playing" wait_for "Now Playing"
 wait_for "› "  # the list has loaded
@@ -180,6 +180,15 @@ check "GD-4: DataController list loads" wait_for "15 items"
 keys End
 check "DataController list reaches the end" wait_for "16 items · end of list"
 quit_app
+
+# Issue 25: the to-do example's screen, described once, in the terminal with no screen code
+open_app todo
+check "to-do: the screen opens, Add disabled" bash -c "$(declare -f screen styled wait_for button_dim); SESSION=$SESSION; wait_for 'Nothing to do yet.' && button_dim Add"
+literal "Buy milk"
+keys Enter
+check "to-do: Enter adds the typed to-do and the count follows" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for '[ ] Buy milk' && wait_for '1 item left'"
+quit_app
+check "to-do: plain mode prints the same screen" bash -c "env -i '$BIN' todo --plain | grep -qx '\[All\] (disabled)  \[Active\]  \[Done\]'"
 
 # PV-V: person labels (the people load from the offline service when the screen shows)
 open_app person

@@ -101,31 +101,39 @@ import TerminalUI
 /// Issue 17: options given to the interactive mode are used, not silently ignored.
 @MainActor @Suite struct InteractiveOptionsTests {
     @Test func flickrStartsWithTheSearch() {
-        let harness = ShowcaseHarness(.flickr, options: PlainOptions(search: "sunset"))
+        let harness = ShowcaseHarness(.flickr, options: ShowcaseOptions(search: "sunset"))
         defer { harness.close() }
         #expect(harness.showcase.navigator.top(FlickrSearchResultsViewModel.self)?.title == "sunset")
         #expect(harness.text.contains("120 photos"))
     }
 
     @Test func moviesStartOnTheListOrTheSearch() {
-        let popular = ShowcaseHarness(.movies, options: PlainOptions(list: "popular"))
+        let popular = ShowcaseHarness(.movies, options: ShowcaseOptions(list: "popular"))
         defer { popular.close() }
         #expect(popular.text.contains("Popular"))
         #expect(popular.showcase.navigator.top(MoviesTabsViewModel.self)?.list.endpoint.value == .popular)
-        let search = ShowcaseHarness(.movies, options: PlainOptions(search: "storm"))
+        let search = ShowcaseHarness(.movies, options: ShowcaseOptions(search: "storm"))
         defer { search.close() }
         #expect(search.text.contains("Paper Storm"))
     }
 
     @Test func goodsOpenTheCategoryAndLoginIsFilledIn() {
-        let goods = ShowcaseHarness(.goods, options: PlainOptions(category: "3"))
+        let goods = ShowcaseHarness(.goods, options: ShowcaseOptions(category: "3"))
         defer { goods.close() }
         #expect(goods.showcase.navigator.top(GoodsListViewModel.self)?.category.value.sortID == "3")
-        let login = ShowcaseHarness(.login, options: PlainOptions(user: "ada", password: "lovelace"))
+        let login = ShowcaseHarness(.login, options: ShowcaseOptions(user: "ada", password: "lovelace"))
         defer { login.close() }
-        #expect(login.showcase.navigator.top(LoginViewModel.self)?.isLoginEnabled.value == true)
-        let unknown = ShowcaseHarness(.goods, options: PlainOptions(category: "99"))
+        #expect(login.showcase.navigator.top(LoginSuccessViewModel.self)?.userNameText == "Signed in as ada", "the command line's login is done")
+        let unknown = ShowcaseHarness(.goods, options: ShowcaseOptions(category: "99"))
         defer { unknown.close() }
-        #expect(unknown.text.contains("Unknown category '99'"))
+        #expect(unknown.text.contains("unknown category '99'"))
+    }
+
+    @Test func anOptionNoScreenCanTakeIsSaid() {
+        let short = ShowcaseHarness(.flickr, options: ShowcaseOptions(search: "cat"))
+        defer { short.close() }
+        short.settle()
+        #expect(short.text.contains("the search needs more than 3 characters: cat"))
+        #expect(short.showcase.navigator.top(FlickrSearchViewModel.self)?.searchText.value == "cat", "what could be done is done")
     }
 }

@@ -7,39 +7,39 @@ import Testing
 
 /// SH-1 (issue 17): plain mode is scriptable: every failure has its message and a non-zero exit
 /// status; live mode that cannot start says so instead of falling back to offline data.
-@Suite struct PlainExitCodeTests {
+@MainActor @Suite struct PlainExitCodeTests {
     /// Nothing listens on port 9 of loopback: the live clients fail at once, without internet.
     static let nowhere = "http://127.0.0.1:9/"
 
-    func outcome(_ app: ShowcaseApp, _ options: PlainOptions, live environment: [String: String]) throws -> PlainOutcome {
+    func outcome(_ app: ShowcaseApp, _ options: ShowcaseOptions, live environment: [String: String]) throws -> PlainOutcome {
         try PlainShowcase(app: app, options: options, mode: .live, environment: Environment(environment)).outcome()
     }
 
-    func offline(_ app: ShowcaseApp, _ options: PlainOptions = PlainOptions()) throws -> PlainOutcome {
+    func offline(_ app: ShowcaseApp, _ options: ShowcaseOptions = ShowcaseOptions()) throws -> PlainOutcome {
         try PlainShowcase(app: app, options: options, mode: .offline, environment: Environment([:])).outcome()
     }
 
     /// SH-1: success is 0 with nothing for stderr.
     @Test func successIsZero() throws {
-        for (app, options) in [(ShowcaseApp.flickr, PlainOptions(search: "sunset")), (.movies, PlainOptions(list: "popular")),
-                               (.goods, PlainOptions(category: "3", page: 2)), (.login, PlainOptions(user: "ada", password: "lovelace")), (.person, PlainOptions())] {
+        for (app, options) in [(ShowcaseApp.flickr, ShowcaseOptions(search: "sunset")), (.movies, ShowcaseOptions(list: "popular")),
+                               (.goods, ShowcaseOptions(category: "3", page: 2)), (.login, ShowcaseOptions(user: "ada", password: "lovelace")), (.person, ShowcaseOptions())] {
             let result = try offline(app, options)
             #expect(result.exitCode == .success && result.failure == nil, "\(app)")
         }
-        #expect(try offline(.movies, PlainOptions(search: "zzzz")).exitCode == .success, "no result is not a failure")
+        #expect(try offline(.movies, ShowcaseOptions(search: "zzzz")).exitCode == .success, "no result is not a failure")
     }
 
     /// SH-1: a failed search or list exits 1, its reason as the message (the view state is
     /// still printed).
     @Test func aFailedSearchOrListExitsOne() throws {
-        let flickr = try outcome(.flickr, PlainOptions(search: "harbour"), live: ["FLICKR_API_KEY": "k", "FLICKR_BASE_URL": Self.nowhere])
+        let flickr = try outcome(.flickr, ShowcaseOptions(search: "harbour"), live: ["FLICKR_API_KEY": "k", "FLICKR_BASE_URL": Self.nowhere])
         #expect(flickr.exitCode == .failure)
         #expect(flickr.failure?.hasPrefix("Could not reach Flickr") == true)
-        #expect(flickr.output.contains("Connection Error"))
-        let movies = try outcome(.movies, PlainOptions(list: "popular"), live: ["TMDB_API_KEY": "k", "TMDB_BASE_URL": Self.nowhere])
+        #expect(flickr.output.contains("! Connection Error: Could not reach Flickr"))
+        let movies = try outcome(.movies, ShowcaseOptions(list: "popular"), live: ["TMDB_API_KEY": "k", "TMDB_BASE_URL": Self.nowhere])
         #expect(movies.exitCode == .failure)
         #expect(movies.failure?.hasPrefix("Could not reach TMDb") == true)
-        let search = try outcome(.movies, PlainOptions(search: "storm"), live: ["TMDB_API_KEY": "k", "TMDB_BASE_URL": Self.nowhere])
+        let search = try outcome(.movies, ShowcaseOptions(search: "storm"), live: ["TMDB_API_KEY": "k", "TMDB_BASE_URL": Self.nowhere])
         #expect(search.exitCode == .failure)
         #expect(search.failure?.hasPrefix("Could not reach TMDb") == true)
     }
@@ -47,12 +47,12 @@ import Testing
     /// SH-1: a login that is refused or fails exits 1 with its status; fields too short to log
     /// in are a usage error (64).
     @Test func aLoginThatDoesNotSucceedExitsNonZero() throws {
-        let refused = try offline(.login, PlainOptions(user: "grace", password: "hopper"))
+        let refused = try offline(.login, ShowcaseOptions(user: "grace", password: "hopper"))
         #expect(refused.exitCode == .failure && refused.failure?.contains("verification") == true)
-        let down = try offline(.login, PlainOptions(user: "alan", password: "turing"))
+        let down = try offline(.login, ShowcaseOptions(user: "alan", password: "turing"))
         #expect(down.exitCode == .failure && down.failure?.contains("The server is unavailable") == true)
-        #expect(try offline(.login, PlainOptions(user: "ad", password: "lovelace")).exitCode == .usage)
-        #expect(try offline(.flickr, PlainOptions(search: "cat")).exitCode == .usage)
+        #expect(try offline(.login, ShowcaseOptions(user: "ad", password: "lovelace")).exitCode == .usage)
+        #expect(try offline(.flickr, ShowcaseOptions(search: "cat")).exitCode == .usage)
     }
 
     /// SH-1: `--live` without a key, or with a base URL that is not http(s), is an error naming
@@ -83,11 +83,11 @@ import Testing
 
     /// Options an app does not take are named, not silently ignored.
     @Test func optionsThatDoNotApplyAreNamed() {
-        #expect(PlainOptions(list: "popular").misplaced(for: .flickr) == ["--list"])
-        #expect(PlainOptions(search: "storm", list: "popular").misplaced(for: .movies).isEmpty)
-        #expect(PlainOptions(search: "sunset").misplaced(for: nil) == ["--search"])
-        #expect(PlainOptions(user: "ada", password: "x").misplaced(for: .goods) == ["--user", "--password"])
-        #expect(PlainOptions().misplaced(for: nil).isEmpty)
+        #expect(ShowcaseOptions(list: "popular").misplaced(for: .flickr) == ["--list"])
+        #expect(ShowcaseOptions(search: "storm", list: "popular").misplaced(for: .movies).isEmpty)
+        #expect(ShowcaseOptions(search: "sunset").misplaced(for: nil) == ["--search"])
+        #expect(ShowcaseOptions(user: "ada", password: "x").misplaced(for: .goods) == ["--user", "--password"])
+        #expect(ShowcaseOptions().misplaced(for: nil).isEmpty)
     }
 
     /// Issue 17: `showcase movies --plain --list popular` sends one request, for Popular (not
@@ -95,7 +95,7 @@ import Testing
     @Test func aChosenListIsTheOnlyRequest() throws {
         let body = #"{"page":1,"total_results":1,"total_pages":1,"results":[{"id":7,"title":"Popular One","overview":"","release_date":"2020-01-02","vote_average":6.1,"vote_count":3}]}"#
         let server = try LoopbackServer { _ in .json(body) }
-        let result = try outcome(.movies, PlainOptions(list: "popular"), live: ["TMDB_API_KEY": "k", "TMDB_BASE_URL": server.baseURL.absoluteString])
+        let result = try outcome(.movies, ShowcaseOptions(list: "popular"), live: ["TMDB_API_KEY": "k", "TMDB_BASE_URL": server.baseURL.absoluteString])
         #expect(result.exitCode == .success)
         #expect(result.output.contains("Popular One"))
         #expect(server.requests.map(\.path) == ["/3/movie/popular"])

@@ -15,7 +15,7 @@ final class ShowcaseHarness {
     let terminal: InMemoryTerminal
     let app: TerminalApp
 
-    init(_ choice: ShowcaseApp?, options: PlainOptions = PlainOptions(), size: Size = Size(width: 100, height: 30)) {
+    init(_ choice: ShowcaseApp?, options: ShowcaseOptions = ShowcaseOptions(), size: Size = Size(width: 100, height: 30)) {
         showcase = InteractiveShowcase(app: choice, live: false, options: options, environment: Environment([:]), scheduler: scheduler)
         terminal = InMemoryTerminal(size: size)
         app = showcase.makeApp(device: terminal)

@@ -100,9 +100,6 @@ public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Se
     /// `values` is only ever a stream's async sequence).
     public var outputs: Signal<Output, Never> { valuesSubject.signal }
 
-    @available(*, deprecated, renamed: "outputs")
-    public var values: Signal<Output, Never> { outputs }
-
     /// The failures of every execution (not the refusals of a disabled action).
     public var errors: Signal<Failure, Never> { errorsSubject.signal }
 
@@ -155,7 +152,7 @@ public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Se
     }
 
     /// Applies the action and ignores the result stream (values and errors still reach
-    /// ``values`` and ``errors``). Returns the subscription, to cancel the work.
+    /// ``outputs`` and ``errors``). Returns the subscription, to cancel the work.
     @discardableResult
     public func execute(_ input: Input) -> any Disposable {
         apply(input).sink()

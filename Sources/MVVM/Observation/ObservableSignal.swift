@@ -40,15 +40,6 @@ public func observation<Root: Observable & AnyObject & SendableMetatype, Value: 
     }
 }
 
-@available(*, deprecated, renamed: "observation(of:_:)")
-@MainActor
-public func observe<Root: Observable & AnyObject & SendableMetatype, Value: Sendable>(
-    _ root: Root,
-    _ keyPath: KeyPath<Root, Value>
-) -> Signal<Value, Never> {
-    observation(of: root, keyPath)
-}
-
 /// What is observed: the object (weakly) and the key path, read on the main actor.
 @MainActor
 final class ObservationSource<Root: AnyObject, Value: Sendable>: Sendable {

@@ -2,8 +2,8 @@ import MVVM
 import ScreenKit
 
 /// The goods catalog's screens, described once (GD-1, GD-2, GD-3, GD-5): the terminal, the
-/// browser, plain text and the headless tester draw them. (Its DataController variant, GD-4,
-/// shows the same lists without bindings: each view layer keeps its own view for it.)
+/// browser, plain text and the headless tester draw them. Its DataController variant (GD-4) is
+/// described in ``DataControllerScreens``.
 public enum GoodsScreens {
     /// Registers the app's screens.
     @MainActor

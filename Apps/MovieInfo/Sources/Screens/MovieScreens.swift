@@ -44,7 +44,9 @@ public enum MovieScreens {
                     TextField("Search", text: search.query, placeholder: "Search movies")
                     Spinner("Searching…", isActive: search.isFetching)
                     HStack {
-                        Text(search.infoText, style: .secondary)
+                        // The hint or "No result for …"; why the search failed, as an error.
+                        Text(search.infoText.live.combine(search.canRetry.live) { info, failed in failed ? nil : info }, style: .secondary)
+                        Text(search.infoText.live.combine(search.canRetry.live) { info, failed in failed ? info : nil }, style: .error)
                         Button("Retry") { search.retry() }.visible(when: search.canRetry)
                     }
                     List("Results", rows: search.movies.live.map(rows), thumbnails: .poster, onSelect: { search.select(index: $0) })

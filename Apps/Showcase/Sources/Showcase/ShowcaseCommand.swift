@@ -35,20 +35,22 @@ struct ShowcaseCommand: AsyncParsableCommand {
           FLICKR_BASE_URL, TMDB_BASE_URL   other endpoints (proxies, tests)
 
         PLAIN MODE
-          --plain (automatic when output is not a terminal) prints the view state as text:
+          --plain (automatic when output is not a terminal) does what the options say on the
+          app's screens (types the search, presses Go) and prints the screen it ends on:
             showcase flickr --plain --search sunset
             showcase movies --plain --list popular        (now-playing, popular, upcoming, top-rated)
             showcase movies --plain --search storm
             showcase goods --plain --category 2 --page 2
             showcase login --plain --user ada --password lovelace     (also grace/hopper, alan/turing)
             showcase person --plain
+            showcase todo --plain
           Without --plain the same options choose where the app starts:
             showcase flickr --search sunset   opens on the results of that search
 
         EXIT STATUS
-          0    done; the view state is on stdout
-          1    the app reported a failure (a search or list failed, a login was refused or
-               failed); the view state is on stdout, the message on stderr
+          0    done; the screen is on stdout
+          1    the screen shows a failure (a search or list failed, a login was refused or
+               failed); the screen is on stdout, the message on stderr
           64   bad arguments: an unknown app, list or category, an option the app does not
                take, a search or login too short to run
           78   live mode cannot start (no API key, a base URL that is not http(s)); nothing
@@ -56,7 +58,7 @@ struct ShowcaseCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "The app to open: flickr, person, login, movies, goods, goods-dc.")
+    @Argument(help: "The app to open: flickr, person, login, movies, goods, goods-dc, todo.")
     var app: String?
 
     @Flag(help: "Use the live APIs (needs FLICKR_API_KEY or TMDB_API_KEY).")
@@ -65,7 +67,7 @@ struct ShowcaseCommand: AsyncParsableCommand {
     @Flag(help: "Use the embedded catalogs even with keys set; with --live, fall back to them when live mode cannot start.")
     var offline = false
 
-    @Flag(help: "Print the view state as text instead of running the terminal UI.")
+    @Flag(help: "Print the screen as text instead of running the terminal UI.")
     var plain = false
 
     @Option(help: "flickr, movies: the search text (interactive: start with that search).")
@@ -77,17 +79,17 @@ struct ShowcaseCommand: AsyncParsableCommand {
     @Option(help: "goods, goods-dc: the category id (interactive: open it).")
     var category: String?
 
-    @Option(help: "goods, goods-dc, plain mode: how many pages to load.")
+    @Option(help: "goods, goods-dc: how many pages to load.")
     var page: Int = 1
 
-    @Option(help: "login: the user name (interactive: filled in).")
+    @Option(help: "login: the user name (with --password: signed in).")
     var user: String?
 
-    @Option(help: "login: the password (interactive: filled in).")
+    @Option(help: "login: the password (with --user: signed in).")
     var password: String?
 
-    var options: PlainOptions {
-        PlainOptions(search: search, list: list, category: category, page: page, user: user, password: password)
+    var options: ShowcaseOptions {
+        ShowcaseOptions(search: search, list: list, category: category, page: page, user: user, password: password)
     }
 
     var isPlain: Bool { plain || !POSIXTerminal.isInteractive }
@@ -110,7 +112,7 @@ struct ShowcaseCommand: AsyncParsableCommand {
         let chosen = app.flatMap(ShowcaseApp.init(rawValue:))
         let environment = Environment()
         if isPlain {
-            try runPlain(chosen ?? .flickr, environment: environment)
+            try await runPlain(chosen ?? .flickr, environment: environment)
             return
         }
         let showcase = await InteractiveShowcase(app: chosen, live: live, offline: offline, options: options, environment: environment)
@@ -126,6 +128,7 @@ struct ShowcaseCommand: AsyncParsableCommand {
 
     /// SH-1: the view state on stdout; every failure's message on stderr and a non-zero exit
     /// status (see EXIT STATUS in the help).
+    @MainActor
     func runPlain(_ app: ShowcaseApp, environment: Environment) throws {
         let mode: ServiceMode
         do {

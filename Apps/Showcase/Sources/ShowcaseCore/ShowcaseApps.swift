@@ -8,10 +8,11 @@ import MovieInfo
 import PersonProfile
 import Signals
 
-/// The seed apps the showcase runs.
+/// The apps the showcase runs: the tutorials' apps, and the README's to-do list.
 public enum ShowcaseApp: String, CaseIterable, Sendable {
     case flickr, person, login, movies, goods
     case goodsDataController = "goods-dc"
+    case todo
 
     public var title: String {
         switch self {
@@ -21,6 +22,7 @@ public enum ShowcaseApp: String, CaseIterable, Sendable {
         case .movies: return "Movies"
         case .goods: return "Goods catalog"
         case .goodsDataController: return "Goods catalog (DataController)"
+        case .todo: return "To-do list"
         }
     }
 
@@ -34,6 +36,7 @@ public enum ShowcaseApp: String, CaseIterable, Sendable {
         case .movies: return "Movies now playing, popular, upcoming and top rated, and a movie search"
         case .goods: return "A shop's categories, their goods page by page, and each item's details"
         case .goodsDataController: return "The same shop, its list written without bindings (a DataController)"
+        case .todo: return "Add, check off, search and save to-dos (the README's example view model)"
         }
     }
 }

@@ -5,6 +5,7 @@ import MVVM
 import MovieInfo
 import PersonProfile
 import ScreenKit
+import TodoList
 
 /// The one registry of the apps' screens, described once: the terminal, the browser, plain text
 /// and the headless tester all draw from it.
@@ -17,6 +18,8 @@ public enum ShowcaseScreens {
         LoginScreens.register(in: registry)
         MovieScreens.register(in: registry)
         GoodsScreens.register(in: registry)
+        DataControllerScreens.register(in: registry)
+        TodoScreens.register(in: registry)
         registry.register(LauncherViewModel.self, launcher)
         return registry
     }

@@ -1,9 +1,4 @@
-import FlickrSearch
-import GoodsCatalog
-import Login
 import MVVM
-import MovieInfo
-import PersonProfile
 import ShowcaseCore
 import Signals
 import WebUI
@@ -71,14 +66,7 @@ public final class WebShowcase: WebSessionContent {
         pages.images = ImageSource(isLive: mode == .live)
         let factory = ServiceFactory(mode: mode, environment: configuration.environment, scheduler: configuration.scheduler, navigator: navigator)
         do {
-            switch app {
-            case .flickr: navigator.push(FlickrSearchViewModel(services: try factory.flickr()))
-            case .person: navigator.push(PersonBrowserViewModel(services: factory.person()))
-            case .login: navigator.push(LoginViewModel(services: factory.login()))
-            case .movies: navigator.push(MoviesTabsViewModel(services: try factory.movies()))
-            case .goods: navigator.push(CategoryListViewModel(services: factory.goods()))
-            case .goodsDataController: navigator.push(GoodsDataControllerCategories(services: factory.goods()))
-            }
+            _ = try app.start(factory)
         } catch {
             document.present(title: "Could not start \(app.title)", message: "\(error)")
         }

@@ -61,12 +61,6 @@ extension Signal {
             return current
         })
     }
-
-    /// On failure, subscribes again, up to `count` more times.
-    @available(*, deprecated, renamed: "retry(upTo:)", message: "count is the re-subscriptions after the first failure; RxSwift's retry(n) is retry(upTo: n - 1)")
-    public func retry(_ count: Int) -> Signal {
-        retry(upTo: count)
-    }
 }
 
 /// Attempts made so far, and the trampoline that turns synchronous failures into a loop.

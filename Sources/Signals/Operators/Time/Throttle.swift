@@ -70,10 +70,3 @@ extension Signal {
         })
     }
 }
-
-extension Signal {
-    @available(*, deprecated, message: "use throttle(for:on:keeping:) with .latest or .first")
-    public func throttle(for interval: Duration, on scheduler: some Scheduler, latest: Bool) -> Signal {
-        throttle(for: interval, on: scheduler, keeping: latest ? .latest : .first)
-    }
-}

@@ -71,15 +71,3 @@ extension Signal {
         })
     }
 }
-
-extension Signal {
-    @available(*, deprecated, renamed: "timeout(for:on:failure:)")
-    public func timeout(_ interval: Duration, on scheduler: some Scheduler, failure: @escaping @Sendable () -> Failure) -> Signal {
-        timeout(for: interval, on: scheduler, failure: failure)
-    }
-
-    @available(*, deprecated, renamed: "timeout(for:on:fallback:)")
-    public func timeout(_ interval: Duration, on scheduler: some Scheduler, fallback: Signal) -> Signal {
-        timeout(for: interval, on: scheduler, fallback: fallback)
-    }
-}

@@ -1,0 +1,76 @@
+import MVVM
+import ScreenKit
+import Signals
+
+// The to-do list's screen, described once (issue 25): the showcase shows it in a terminal, in a
+// browser and in plain mode, and its tests drive it headless, with no code for any one layer.
+
+/// The to-do list's screen.
+public enum TodoScreens {
+    /// Registers the screen of ``TodoListViewModel``.
+    @MainActor
+    public static func register(in registry: ScreenRegistry<Screen>) {
+        registry.register(TodoListViewModel.self, list)
+    }
+
+    /// A new to-do's title (Enter adds it) and Add; which to-dos to show and a search; the
+    /// to-dos (choosing one marks it done or not done; Ctrl-D deletes the one you are on); how
+    /// many are left; Save, and why a save failed.
+    public static func list(_ viewModel: TodoListViewModel) -> Screen {
+        // The row a person is on, for Ctrl-D: the screen's own state, not the view model's.
+        let current = MutableProperty(0)
+        let visible = viewModel.visible
+        return Screen("To-dos") {
+            HStack {
+                TextField("New to-do", text: viewModel.newTitle, placeholder: "What needs doing?", onSubmit: viewModel.add)
+                Button("Add", action: viewModel.add)
+            }
+            HStack {
+                for filter in TodoFilter.allCases {
+                    Button(filter.title, isEnabled: viewModel.filter.live.map { $0 != filter }) { viewModel.filter.value = filter }
+                }
+            }
+            TextField("Search", text: viewModel.query, placeholder: "Search the to-dos")
+            List(
+                "To-dos",
+                rows: visible.live.map { todos in todos.map { ListRow(id: String($0.id), title: ($0.isDone ? "[x] " : "[ ] ") + $0.title) } },
+                emptyText: viewModel.todos.live.map { $0.isEmpty ? "Nothing to do yet." : "No to-do here." },
+                onSelect: { index in
+                    current.value = index
+                    if visible.value.indices.contains(index) { viewModel.toggle(id: visible.value[index].id) }
+                },
+                onHighlight: { current.value = $0 }
+            )
+            Text(viewModel.remainingText, style: .secondary)
+            Button("Save", action: viewModel.save)
+            Alert(viewModel.save.errors.map { AlertMessage(title: "Could not save", message: "\($0)") })
+        }
+        .shortcut(.control("d"), when: visible.live.map { !$0.isEmpty }) {
+            let todos = visible.value
+            if todos.indices.contains(current.value) { viewModel.remove(id: todos[current.value].id) }
+        }
+        .hint("Enter: add, or mark done • Ctrl-D: delete • Esc: back")
+    }
+}
+
+extension TodoFilter {
+    /// What a button that shows these to-dos says.
+    public var title: String {
+        switch self {
+        case .all: "All"
+        case .active: "Active"
+        case .done: "Done"
+        }
+    }
+}
+
+/// A store that keeps the saved to-dos in memory (the showcase's, and tests').
+public actor InMemoryTodoStore: TodoStore {
+    public private(set) var saved: [Todo] = []
+
+    public init() {}
+
+    public func save(_ todos: [Todo]) async throws {
+        saved = todos
+    }
+}
