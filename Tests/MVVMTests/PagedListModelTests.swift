@@ -125,11 +125,16 @@ import Testing
     /// made so far (old ones too, which must change nothing). After each step the list equals
     /// the model: items, page, has-more, loading exactly while a request is live, the error;
     /// the request made (key and page), the cancelled ones disposed; and each stream has sent
-    /// each change once.
-    @Test func randomProgramsMatchTheReference() async {
+    /// each change once. `pagesSay`: the pages say whether more follow (`init(fetchPage:)`):
+    /// key 2's truly (page < pages), key 1's always "more" (an empty page after the first must
+    /// end the list anyway); otherwise a short page is the last.
+    @Test(arguments: [false, true]) func randomProgramsMatchTheReference(pagesSay: Bool) async {
         await propertyCheck(count: 300, input: Gen.int(in: 0...1_199).array(of: 1...50)) { program in
             let server = Server(counts: [0: 0, 1: 45, 2: 37], pageSize: 15)
-            let list = PagedList<Int, String, TestError>(pageSize: 15) { key, page, _ in server.fetch(key, page) }
+            @Sendable func says(_ key: Int, _ page: Int) -> Bool { key == 1 || page * 15 < (server.counts[key] ?? 0) }
+            let list = pagesSay
+                ? PagedList<Int, String, TestError> { key, page in server.fetch(key, page).map { PagedList.Page(items: $0, hasMore: says(key, page)) } }
+                : PagedList<Int, String, TestError>(pageSize: 15) { key, page, _ in server.fetch(key, page) }
             let items = Recorder<[String], Never>()
             items.subscribe(to: list.items.signal)
             let loading = Recorder<Bool, Never>()
@@ -182,7 +187,9 @@ import Testing
                             }
                             if request.page == 1 { model.items = answer } else { model.items += answer }
                             if request.page == 1 || !answer.isEmpty { model.page = request.page }
-                            model.fullPage = answer.count >= 15
+                            model.fullPage = pagesSay
+                                ? says(request.key, request.page) && (request.page == 1 || !answer.isEmpty)
+                                : answer.count >= 15
                             model.live = nil
                         }
                         server.answer(index)

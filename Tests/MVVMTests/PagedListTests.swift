@@ -78,6 +78,42 @@ import Testing
         #expect(loading.recordedValues == [false, true, false, true, false, true, false])
     }
 
+    /// Pages that say whether more follow (TMDb's `page < total_pages`): a full last page ends
+    /// the list with no request past it, and a page that says "more" but is empty ends it too
+    /// (a list that never ends otherwise asks forever).
+    @Test func pagesThatSayWhetherMoreFollow() {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let catalog = Catalog(scheduler: scheduler, counts: [1: 30, 2: 30])
+        // Key 1 counts its 2 pages; key 2 always says there is more.
+        let list = PagedList<Int, String, TestError> { key, page in
+            catalog.fetch(key, page, 15).map { PagedList.Page(items: $0, hasMore: key == 2 || page < 2) }
+        }
+        #expect(list.pageSize == nil)
+        list.load(key: 1)
+        scheduler.run()
+        list.loadNextPage()
+        scheduler.run()
+        #expect(list.items.value.count == 30)
+        #expect(!list.hasMore.value, "page 2 of 2 is the last, full as it is")
+        list.loadNextPage()
+        scheduler.run()
+        #expect(catalog.requests.value.map(\.page) == [1, 2], "no request past the last page")
+        list.load(key: 2)
+        scheduler.run()
+        list.loadNextPage()
+        scheduler.run()
+        #expect(list.hasMore.value, "it says more")
+        list.loadNextPage()
+        scheduler.run()
+        #expect(list.items.value.count == 30)
+        #expect(list.page.value == 2, "an empty page is not a page")
+        #expect(!list.hasMore.value, "an empty page ends the list whatever it says")
+        list.loadNextPage()
+        scheduler.run()
+        #expect(catalog.requests.value.filter { $0.key == 2 }.map(\.page) == [1, 2, 3])
+    }
+
     @Test func noDuplicatePageRequestWhileLoading() {
         let scheduler = TestScheduler()
         defer { scheduler.cancelAll() }

@@ -2,7 +2,8 @@ import Signals
 
 /// A list loaded page by page for a key (a category, a query), as seed 004's goods list does:
 /// the first page replaces the items, the next page appends, and a page shorter than the page
-/// size ends paging.
+/// size ends paging (or, with ``init(firstPage:fetchPage:)``, a page that says it is the last:
+/// TMDb's `page < total_pages`, a `next` link).
 ///
 /// ```swift
 /// let goods = PagedList<Int, Goods, ServiceError>(pageSize: 15) { sortID, page, size in
@@ -31,6 +32,20 @@ import Signals
 /// lock held.
 public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure: Error>: Sendable {
     public typealias Fetch = @Sendable (_ key: Key, _ page: Int, _ pageSize: Int) -> Signal<[Item], Failure>
+    /// Loads one page that says whether another follows.
+    public typealias FetchPage = @Sendable (_ key: Key, _ page: Int) -> Signal<Page, Failure>
+
+    /// One page as a service that counts its pages answers it: its items, and whether another
+    /// page follows.
+    public struct Page: Sendable {
+        public var items: [Item]
+        public var hasMore: Bool
+
+        public init(items: [Item], hasMore: Bool) {
+            self.items = items
+            self.hasMore = hasMore
+        }
+    }
 
     private struct State: Sendable {
         var key: Key?
@@ -64,11 +79,11 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
         var request: (any Disposable)?
     }
 
-    /// Items per page.
-    public let pageSize: Int
+    /// Items per page; `nil` when the pages say whether more follow.
+    public let pageSize: Int?
     /// The number of the first page (1 for seed 004's API).
     public let firstPage: Int
-    private let fetch: Fetch
+    private let fetch: FetchPage
     /// The one source of truth; its changes reach observers in the order they were made.
     private let state: MutableProperty<State>
     private let live = Locked(Live())
@@ -78,7 +93,7 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
     public let items: Property<[Item]>
     /// Whether a page is loading: `true` exactly while a request is live.
     public let isLoading: Property<Bool>
-    /// Whether another page may exist (the last page was full).
+    /// Whether another page may exist (the last page was full, or said so).
     public let hasMore: Property<Bool>
     /// The last page loaded (`firstPage - 1` before any).
     public let page: Property<Int>
@@ -87,9 +102,29 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
     /// Every failure.
     public var errors: Signal<Failure, Never> { errorsSubject.signal }
 
-    /// Creates an empty list; `fetch` loads one page of one key.
-    public init(pageSize: Int, firstPage: Int = 1, fetch: @escaping Fetch) {
+    /// Creates an empty list; `fetch` loads one page of one key, and a page shorter than
+    /// `pageSize` is the last.
+    public convenience init(pageSize: Int, firstPage: Int = 1, fetch: @escaping Fetch) {
         precondition(pageSize > 0, "PagedList: pageSize must be positive")
+        self.init(pageSize: pageSize, firstPage: firstPage) { key, page in
+            fetch(key, page, pageSize).map { Page(items: $0, hasMore: $0.count >= pageSize) }
+        }
+    }
+
+    /// Creates an empty list whose pages say whether another follows (a service that counts
+    /// its pages: TMDb's `page < total_pages`); `fetchPage` loads one page of one key. An empty
+    /// page after the first is the end, whatever it says.
+    ///
+    /// ```swift
+    /// let movies = PagedList<Endpoint, Movie, MovieError> { endpoint, page in
+    ///     service.movies(endpoint, page: page).map { PagedList.Page(items: $0.results, hasMore: $0.page < $0.totalPages) }
+    /// }
+    /// ```
+    public convenience init(firstPage: Int = 1, fetchPage: @escaping FetchPage) {
+        self.init(pageSize: nil, firstPage: firstPage, fetch: fetchPage)
+    }
+
+    private init(pageSize: Int?, firstPage: Int, fetch: @escaping FetchPage) {
         self.pageSize = pageSize
         self.firstPage = firstPage
         self.fetch = fetch
@@ -184,8 +219,8 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
         }
         older?.dispose()
         guard state.value.generation == generation else { return }  // already superseded
-        let request = fetch(key, page, pageSize).sink(
-            value: { [weak self] items in self?.received(items, page: page, generation: generation) },
+        let request = fetch(key, page).sink(
+            value: { [weak self] answer in self?.received(answer, page: page, generation: generation) },
             completion: { [weak self] completion in
                 switch completion {
                 case .failed(let error): self?.failed(error, generation: generation)
@@ -204,7 +239,8 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
         stale?.dispose()
     }
 
-    private func received(_ items: [Item], page: Int, generation: Int) {
+    private func received(_ answer: Page, page: Int, generation: Int) {
+        let items = answer.items
         _ = state.update { state in
             guard state.generation == generation, state.loadingPage == page else { return false }
             if page == firstPage {
@@ -219,7 +255,7 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
             // An empty page after the first is not a page: a list whose length is an exact
             // multiple of the page size ends on its last full page, not on an empty "next" one.
             if page == firstPage || !items.isEmpty { state.page = page }
-            state.hasMore = items.count >= pageSize
+            state.hasMore = answer.hasMore && (page == firstPage || !items.isEmpty)
             state.loadingPage = nil
             return true
         }

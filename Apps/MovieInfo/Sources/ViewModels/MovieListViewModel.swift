@@ -2,18 +2,13 @@ import Foundation
 import MVVM
 import Signals
 
-/// What a movie list shows at one moment.
+/// What the movie search shows at one moment.
 struct MovieListState: Sendable {
     var movies: [Movie] = []
     var isFetching = false
     var error: String?
     /// Whether the request failed (MI-R: it can be retried).
     var failed = false
-    /// MI-P: the last page loaded (0 before any), whether TMDb has more, and whether the next
-    /// page is on its way.
-    var page = 0
-    var hasMore = false
-    var loadingMore = false
 
     /// The states of one request: fetching with no movies, then what `answer` makes of the
     /// response, or the error text.
@@ -44,7 +39,8 @@ extension MovieServices {
 ///
 /// MI-P: ``next()`` (the end of the list) loads the next page (`page=`) and appends it while
 /// TMDb has more (`page < total_pages`); `footerText` is "Loading more…", the end marker, or
-/// `nil`. A failed page keeps the movies and says why; ``retry()`` asks for it again.
+/// `nil`. A failed page keeps the movies and says why; ``retry()`` asks for it again. The
+/// paging is a `PagedList` whose pages say whether more follow.
 public final class MovieListViewModel: Sendable {
     public static let endText = "— end of list —"
     public static let loadingMoreText = "Loading more…"
@@ -64,15 +60,22 @@ public final class MovieListViewModel: Sendable {
     /// comes into view).
     public let hasMore: Property<Bool>
 
-    private let state = MutableProperty(MovieListState())
-    private let retries = PublishSubject<Void, Never>()
-    /// MI-P: the next page's request, cancelled by a new endpoint.
-    private let moreRequest = SerialDisposable()
-    private let generation = Locked(0)
+    /// The list's paging: one state, changed atomically (a new endpoint drops the old one's
+    /// pages and cancels its request).
+    private let list: PagedList<Endpoint, Movie, MovieError>
     private let subscription: any Disposable
     private let services: MovieServices
     /// The lifecycle of the screen this list is part of.
     let lifecycle: ViewModelLifecycle
+
+    /// What the list's parts say together.
+    private struct Status: Sendable, Equatable {
+        var loading: Bool
+        var page: Int
+        var failed: Bool
+        var hasMore: Bool
+        var empty: Bool
+    }
 
     /// `lifecycle`: the lifecycle of the screen showing this list (the tabs' one); the detail
     /// opens only while that screen is visible. `first`: the list fetched first (Now Playing
@@ -82,87 +85,55 @@ public final class MovieListViewModel: Sendable {
         self.services = services
         self.lifecycle = lifecycle
         endpoint = selectedIndex.readOnly.map { Endpoint(index: $0) ?? .nowPlaying }
-        movies = state.readOnly.map { $0.movies.map(MovieCellViewModel.init) }
-        isFetching = state.readOnly.map(\.isFetching)
-        errorText = state.readOnly.map(\.error)
-        canRetry = state.readOnly.map(\.failed)
-        hasMore = state.readOnly.map { $0.page >= 1 && $0.hasMore && !$0.isFetching && !$0.failed }
-        footerText = state.readOnly.map { state in
-            if state.loadingMore { return Self.loadingMoreText }
-            if state.isFetching || state.failed || state.page == 0 || state.movies.isEmpty { return nil }
-            return state.hasMore ? nil : Self.endText
-        }
         let service = services.movies
-        let endpoint = self.endpoint
-        let moreRequest = self.moreRequest
-        let generation = self.generation
-        subscription = endpoint.signal
-            .removeDuplicates()
-            .merge(with: retries.signal.map { endpoint.value })
-            .flatMapLatest { endpoint in
-                // A new list (or a retry of page 1): the next page of the old one is dropped.
-                generation.withLock { $0 += 1 }
-                moreRequest.inner = nil
-                return MovieListState.states(of: service.fetchMovies(from: endpoint)) {
-                    MovieListState(movies: $0.results, isFetching: false, error: nil, page: 1, hasMore: $0.page < $0.totalPages)
-                }
-            }
-            .subscribe(state.observer)
+        let list = PagedList<Endpoint, Movie, MovieError> { endpoint, page in
+            (page == 1 ? service.fetchMovies(from: endpoint) : service.fetchMovies(from: endpoint, page: page))
+                .map { PagedList.Page(items: $0.results, hasMore: $0.page < $0.totalPages) }
+        }
+        self.list = list
+        movies = list.items.mapEach(MovieCellViewModel.init)
+        errorText = list.error.map { $0?.description }
+        canRetry = list.error.map { $0 != nil }
+        let parts = Property.combineLatest(list.isLoading, list.page, canRetry)
+        let status = Property.combineLatest(parts, list.hasMore, list.items.map(\.isEmpty)) { parts, hasMore, empty in
+            Status(loading: parts.0, page: parts.1, failed: parts.2, hasMore: hasMore, empty: empty)
+        }
+        isFetching = status.map { $0.loading && $0.page < 1 }.removeDuplicates()
+        hasMore = status.map { $0.hasMore && !$0.loading && !$0.failed }.removeDuplicates()
+        footerText = status.map { status in
+            if status.loading && status.page >= 1 { return Self.loadingMoreText }
+            if status.loading || status.failed || status.page < 1 || status.empty { return nil }
+            return status.hasMore ? nil : Self.endText
+        }.removeDuplicates()
+        // Each endpoint chosen loads its first page (a new one drops the old one's movies).
+        subscription = endpoint.signal.removeDuplicates().sink { list.load(key: $0) }
     }
 
     /// MI-P: the next page of the selected list, appended; nothing while loading, after the
     /// last page, or before the first arrived.
     public func next() {
-        let current = state.value
-        guard current.page >= 1, current.hasMore, !current.isFetching, !current.loadingMore else { return }
-        let page = current.page + 1
-        let endpoint = self.endpoint.value
-        let started = generation.withLock { $0 }
-        let generation = self.generation
-        let state = self.state
-        state.modify { $0.loadingMore = true; $0.error = nil; $0.failed = false }
-        moreRequest.inner = services.movies.fetchMovies(from: endpoint, page: page).sink(
-            value: { response in
-                guard generation.withLock({ $0 }) == started else { return }
-                state.modify { state in
-                    state.movies += response.results
-                    if !response.results.isEmpty { state.page = page }
-                    state.hasMore = !response.results.isEmpty && response.page < response.totalPages
-                    state.loadingMore = false
-                }
-            },
-            completion: { completion in
-                guard generation.withLock({ $0 }) == started else { return }
-                if case .failed(let error) = completion {
-                    state.modify { $0.loadingMore = false; $0.error = error.description; $0.failed = true }
-                } else {
-                    state.modify { $0.loadingMore = false }
-                }
-            }
-        )
+        list.loadNextPage()
     }
 
     deinit {
         subscription.dispose()
-        moreRequest.dispose()
     }
 
     /// MI-R: fetches the selected list again after a failure (the user need not switch lists);
     /// does nothing otherwise.
     public func retry() {
-        let current = state.value
-        guard current.failed else { return }
-        if current.page >= 1 && !current.movies.isEmpty {
-            next()  // the next page failed: ask for it again, keeping the movies
+        guard list.error.value != nil else { return }
+        if list.page.value >= 1 {
+            list.loadNextPage()  // the next page failed: ask for it again, keeping the movies
         } else {
-            retries.send(())
+            list.refresh()
         }
     }
 
     /// Opens the detail of the movie at `index`.
     public func select(index: Int) {
-        let list = state.value.movies
-        guard list.indices.contains(index) else { return }
-        services.showDetail(of: list[index], whileActive: lifecycle)
+        let movies = list.items.value
+        guard movies.indices.contains(index) else { return }
+        services.showDetail(of: movies[index], whileActive: lifecycle)
     }
 }
