@@ -4,7 +4,7 @@ import Signals
 import SignalsTesting
 
 /// Drives an app through its screen descriptions in a test, as a person would, with no view
-/// layer: a ``ScreenDriver`` (find elements by their text, label or role, type, press, choose,
+/// layer: a `ScreenDriver` (find elements by their text, label or role, type, press, choose,
 /// select rows, scroll to a list's end, go back, read the whole screen as text) that also
 /// advances the virtual time the app runs on.
 ///

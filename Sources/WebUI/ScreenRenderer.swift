@@ -7,7 +7,7 @@ import Signals
 /// long as the page is shown.
 ///
 /// ```swift
-/// registry.register(LoginViewModel.self, described: LoginScreens.login)
+/// registry.register(CounterViewModel.self, described: counterScreen)   // a screen described once
 /// ```
 @MainActor
 public enum ScreenRenderer {

@@ -8,7 +8,7 @@ import Signals
 ///
 /// ```swift
 /// let screens = ScreenRegistry<Screen>()              // described once
-/// LoginScreens.register(in: screens)
+/// screens.register(CounterViewModel.self, counterScreen)
 /// let pages = ScreenRegistry<NavigationStack.Page>()
 /// pages.register(all: screens, drawing: ScreenRenderer.page(for:))
 /// stack.bind(to: navigator, registry: pages)

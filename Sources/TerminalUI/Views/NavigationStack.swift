@@ -2,8 +2,8 @@ import MVVM
 import Signals
 
 /// Screens on a stack: a title bar with a back hint, and the top screen below it. Esc (when the
-/// focused view does not use it) goes back. Bound to a ``Navigator``, it follows the view
-/// models' pushes and pops, building each screen with a ``ScreenRegistry``.
+/// focused view does not use it) goes back. Bound to a `Navigator`, it follows the view
+/// models' pushes and pops, building each screen with a `ScreenRegistry`.
 @MainActor
 public final class NavigationStack: View {
     /// A screen: its title and its view.

@@ -12,8 +12,8 @@ public enum SizePolicy: Sendable, Equatable {
 }
 
 /// A piece of the terminal UI: it is laid out in a frame, draws into the screen buffer, and may
-/// take focus and handle keys. Views live on the main actor; each owns a ``Lifetime`` and a
-/// ``DisposeBag``, so bindings to a view end when it goes away.
+/// take focus and handle keys. Views live on the main actor; each owns a `Lifetime` and a
+/// `DisposeBag`, so bindings to a view end when it goes away.
 @MainActor
 open class View: LifetimeOwner {
     private nonisolated let lifetimeToken = Lifetime.Token()
