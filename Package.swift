@@ -59,7 +59,7 @@ let package = Package(
         .target(name: "WebUITestSupport", dependencies: ["WebUI"], path: "Tests/Support/WebUITestSupport", swiftSettings: strict),
         .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
         // Every marble diagram in the doc comments of Signals and MVVM, run (T-BEYOND2).
-        .testTarget(name: "DocumentationTests", dependencies: ["Signals", "MVVM", "SignalsTesting"], swiftSettings: strict),
+        .testTarget(name: "DocumentationTests", dependencies: ["Signals", "MVVM", "SignalsTesting", "MovieInfo"], swiftSettings: strict),
         // A loopback HTTP server for the live clients' tests (never a product).
         .target(name: "LoopbackServer", path: "Tests/Support/LoopbackServer", swiftSettings: strict),
 

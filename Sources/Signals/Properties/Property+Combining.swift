@@ -56,6 +56,43 @@ extension Property {
     }
 }
 
+extension Property {
+    /// A property holding any number of properties' values as a tuple, made once per change of
+    /// any of them (RxSwift's `combineLatest` of up to eight, and beyond). Up to three, the
+    /// fixed-arity overloads are chosen; `map` the tuple to derive one value:
+    ///
+    /// ```swift
+    /// let canSend = Property.combineLatest(name, email, age, terms).map { name, email, age, terms in
+    ///     !name.isEmpty && email.contains("@") && age >= 18 && terms
+    /// }
+    /// ```
+    public static func combineLatest<each Part: PropertyProtocol>(
+        _ properties: repeat each Part
+    ) -> Property<(repeat (each Part).Value)> where Value == (repeat (each Part).Value) {
+        var signals: [Signal<any Sendable, Never>] = []
+        var reads: [@Sendable () -> any Sendable] = []
+        var kept: [any Sendable] = []
+        for property in repeat each properties {
+            let property = property.readOnly
+            signals.append(property.signal.map { $0 as any Sendable })
+            reads.append { property.value }
+            kept.append(property)
+        }
+        let current = reads
+        return Property(
+            deriving: Signal<[any Sendable], Never>.combineLatest(signals).map { values in
+                var reader = ValuesReader(values)
+                return (repeat reader.next((each Part).Value.self))
+            },
+            current: {
+                var reader = ValuesReader(current.map { $0() })
+                return (repeat reader.next((each Part).Value.self))
+            },
+            keeping: kept
+        )
+    }
+}
+
 extension Property where Value: Equatable {
     /// This property, with observers told only of changes to a different value: setting the
     /// same value again is not a change. `value` is always the current one.

@@ -253,4 +253,30 @@ import Testing
         source.value = 4
         #expect(seen.value == [10, 20, 30])
     }
+
+    /// Issue 31: `Property.combineLatest` of four (it used to stop at three) and of eight,
+    /// mutable and read-only mixed: exact reads at once, one tuple per change, in order.
+    @Test func combineLatestOfFourAndEightProperties() {
+        let name = MutableProperty(""), email = MutableProperty("a@b"), age = MutableProperty(17)
+        let terms = MutableProperty(false)
+        let canSend = Property.combineLatest(name, email.readOnly, age, terms).map { name, email, age, terms in
+            !name.isEmpty && email.contains("@") && age >= 18 && terms
+        }
+        let sent = Locked<[Bool]>([])
+        let subscription = canSend.signal.sink { value in sent.withLock { $0.append(value) } }
+        defer { subscription.dispose() }
+        name.value = "Ada"
+        age.value = 36
+        #expect(!canSend.value)
+        terms.value = true
+        #expect(canSend.value, "read exactly, at once")
+        #expect(sent.value == [false, false, false, true])
+        let parts = (1...8).map { MutableProperty($0) }
+        let eight = Property.combineLatest(parts[0], parts[1], parts[2], parts[3], parts[4], parts[5], parts[6], parts[7])
+        let sum = eight.map { a, b, c, d, e, f, g, h in [a, b, c, d, e, f, g, h] }
+        #expect(sum.value == [1, 2, 3, 4, 5, 6, 7, 8])
+        parts[7].value = 80
+        parts[0].value = 10
+        #expect(sum.value == [10, 2, 3, 4, 5, 6, 7, 80])
+    }
 }

@@ -196,3 +196,56 @@ extension Signal {
         })
     }
 }
+
+extension Signal {
+    /// The latest values of this stream and any number of others, as a tuple in their order,
+    /// whenever any emits once all have emitted: RxSwift's `combineLatest` of up to eight and
+    /// beyond, without a chain of pairs.
+    ///
+    /// ```swift
+    /// let form = name.signal.combineLatest(email.signal, age.signal, country.signal, city.signal,
+    ///                                      street.signal, phone.signal, terms.signal)
+    /// // Signal<(String, String, Int, String, String, String, String, Bool), Never>
+    /// let canSend = form.map { name, email, age, _, _, _, _, terms in !name.isEmpty && terms }
+    /// ```
+    ///
+    /// Completes when all have completed, or as soon as one completes without having emitted;
+    /// fails as soon as one fails (as the two-stream ``combineLatest(_:)``). Up to six streams,
+    /// the fixed-arity overloads are chosen; this one takes any count.
+    public func combineLatest<each Other: Sendable>(
+        _ others: repeat Signal<each Other, Failure>
+    ) -> Signal<(Value, repeat each Other), Failure> {
+        erasedCombineLatest(repeat each others).map { values in
+            var reader = ValuesReader(values)
+            return (reader.next(Value.self), repeat reader.next((each Other).self))
+        }
+    }
+
+    /// `combineLatest` over the streams' values as `any Sendable`, in their order.
+    private func erasedCombineLatest<each Other: Sendable>(
+        _ others: repeat Signal<each Other, Failure>
+    ) -> Signal<[any Sendable], Failure> {
+        var erased: [Signal<any Sendable, Failure>] = [map { $0 as any Sendable }]
+        for other in repeat each others {
+            erased.append(other.map { $0 as any Sendable })
+        }
+        return Signal<[any Sendable], Failure>.combineLatest(erased)
+    }
+}
+
+/// Reads back, in order, values erased to `any Sendable`.
+struct ValuesReader {
+    private let values: [any Sendable]
+    private var index = 0
+
+    init(_ values: [any Sendable]) {
+        self.values = values
+    }
+
+    mutating func next<Element>(_: Element.Type) -> Element {
+        defer { index += 1 }
+        // SAFETY: the values were erased from streams in the order of their types, and are read
+        // back in that order, so the `index`th is an `Element`.
+        return values[index] as! Element
+    }
+}

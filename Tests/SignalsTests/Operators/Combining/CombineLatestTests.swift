@@ -42,6 +42,31 @@ extension OperatorCase {
         #expect(other.marbles(of: three) == "-(abc)|")
     }
 
+    /// Issue 31: eight streams (and more) in one call, typed, with no chain of pairs; the values
+    /// keep their order and types; each emission of any input gives one tuple; a failure of any
+    /// input fails the whole, and one completing empty completes it.
+    @Test func combineLatestOfEightAndMore() {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let letters = ["a", "b", "c", "d", "e", "f", "g"].map { scheduler.cold("\($0)|").signal }
+        let number = scheduler.cold("-1-2|").signal.map { Int($0)! }
+        let eight = letters[0].combineLatest(letters[1], letters[2], letters[3], letters[4], letters[5], letters[6], number)
+        let joined = eight.map { a, b, c, d, e, f, g, n in [a, b, c, d, e, f, g].joined() + String(n * 10) }
+        #expect(scheduler.marbles(of: joined) == "-(abcdefg10)-(abcdefg20)|")
+        let other = TestScheduler()
+        defer { other.cancelAll() }
+        let nine = other.cold("a-b|").signal.combineLatest(
+            other.cold("1|").signal, other.cold("2|").signal, other.cold("3|").signal, other.cold("4|").signal,
+            other.cold("5|").signal, other.cold("6|").signal, other.cold("7|").signal, other.cold("--#").signal)
+        #expect(other.marbles(of: nine.map { "\($0.0)\($0.8)" }) == "--#", "the ninth fails before it sends")
+        let third = TestScheduler()
+        defer { third.cancelAll() }
+        let withEmpty = third.cold("-a-b-|").signal.combineLatest(third.cold("x|").signal, third.cold("y|").signal,
+                                                                   third.cold("z|").signal, third.cold("w|").signal,
+                                                                   third.cold("v|").signal, third.cold("--|").signal)
+        #expect(third.marbles(of: withEmpty.map { $0.0 }) == "--|", "an input that completes empty completes it")
+    }
+
     /// combineLatest against its reference: after both have sent, each value pairs with the
     /// other's latest; completes when both have completed, or at once when one completes having
     /// sent nothing (nothing could ever be emitted).
