@@ -219,6 +219,60 @@ final class ProfileViewModel: LifetimeOwner {
     }
 }
 
+// MARK: Paging.md
+
+struct LibraryError: Error {}
+
+final class BookSearchViewModel: Sendable {
+    let query = MutableProperty("")
+    let books: PagedList<String, String, LibraryError>
+    private let subscription: any Disposable
+
+    init(search: @escaping @Sendable (String, Int) -> Signal<[String], LibraryError>, scheduler: any Scheduler) {
+        let books = PagedList<String, String, LibraryError>(pageSize: 10, newKey: .keepsItems) { query, page, _ in
+            search(query, page)
+        }
+        self.books = books
+        subscription = query.changes
+            .debounce(for: .milliseconds(300), on: scheduler)
+            .filter { !$0.isEmpty }
+            .sink { books.load(key: $0) }
+    }
+
+    deinit { subscription.dispose() }
+
+    /// The view's "the end of the list is on screen".
+    func reachedEnd() { books.loadNextPage() }
+
+    /// A book starred on its detail screen, starred in the list too, with no request.
+    func starred(_ title: String) {
+        books.modifyItems(where: { $0 == title }) { $0 += " ★" }
+    }
+}
+
+@Test func aSearchPagesAndKeepsItsResultsWhileTheNextQueryRuns() {
+    let scheduler = TestScheduler()
+    defer { scheduler.cancelAll() }
+    let search: @Sendable (String, Int) -> Signal<[String], LibraryError> = { query, page in
+        let first = (page - 1) * 10
+        return .just((first..<min(first + 10, 25)).map { "\(query) \($0 + 1)" })
+    }
+    let viewModel = BookSearchViewModel(search: search, scheduler: scheduler)
+    viewModel.query.value = "rivers"
+    scheduler.advance(by: .seconds(1))
+    viewModel.reachedEnd()
+    viewModel.reachedEnd()
+    #expect(viewModel.books.items.value.count == 25)
+    #expect(!viewModel.books.hasMore.value)      // 5 on page 3: the last
+    viewModel.starred("rivers 2")
+    #expect(viewModel.books.items.value[1] == "rivers 2 ★")
+    viewModel.query.value = "lakes"
+    scheduler.advance(by: .milliseconds(100))
+    #expect(viewModel.books.items.value.count == 25)   // kept while typing
+    scheduler.advance(by: .seconds(1))
+    #expect(viewModel.books.items.value.first == "lakes 1")
+}
+
 // MARK: the check
 
 @Suite struct MVVMArticlesTests {
@@ -231,7 +285,7 @@ final class ProfileViewModel: LifetimeOwner {
         }
         let source = normalized(try String(contentsOf: here, encoding: .utf8))
         var count = 0
-        for article in ["DriversAndBindings", "Actions", "LifecycleAndNavigation", "ObservingObservableViewModels"] {
+        for article in ["DriversAndBindings", "Actions", "LifecycleAndNavigation", "ObservingObservableViewModels", "Paging"] {
             let text = try String(contentsOf: catalog.appendingPathComponent(article + ".md"), encoding: .utf8)
             for block in ArticleCode.blocks(in: text, language: "swift") {
                 count += 1

@@ -127,14 +127,17 @@ import Testing
     /// the request made (key and page), the cancelled ones disposed; and each stream has sent
     /// each change once. `pagesSay`: the pages say whether more follow (`init(fetchPage:)`):
     /// key 2's truly (page < pages), key 1's always "more" (an empty page after the first must
-    /// end the list anyway); otherwise a short page is the last.
-    @Test(arguments: [false, true]) func randomProgramsMatchTheReference(pagesSay: Bool) async {
+    /// end the list anyway); otherwise a short page is the last. `keeps`: a new key keeps the
+    /// items until its first page answers (`newKey: .keepsItems`).
+    @Test(arguments: zip([false, true, false, true], [false, false, true, true]))
+    func randomProgramsMatchTheReference(pagesSay: Bool, keeps: Bool) async {
         await propertyCheck(count: 300, input: Gen.int(in: 0...1_199).array(of: 1...50)) { program in
             let server = Server(counts: [0: 0, 1: 45, 2: 37], pageSize: 15)
             @Sendable func says(_ key: Int, _ page: Int) -> Bool { key == 1 || page * 15 < (server.counts[key] ?? 0) }
+            let newKey: PagedList<Int, String, TestError>.NewKeyItems = keeps ? .keepsItems : .clears
             let list = pagesSay
-                ? PagedList<Int, String, TestError> { key, page in server.fetch(key, page).map { PagedList.Page(items: $0, hasMore: says(key, page)) } }
-                : PagedList<Int, String, TestError>(pageSize: 15) { key, page, _ in server.fetch(key, page) }
+                ? PagedList<Int, String, TestError>(newKey: newKey) { key, page in server.fetch(key, page).map { PagedList.Page(items: $0, hasMore: says(key, page)) } }
+                : PagedList<Int, String, TestError>(pageSize: 15, newKey: newKey) { key, page, _ in server.fetch(key, page) }
             let items = Recorder<[String], Never>()
             items.subscribe(to: list.items.signal)
             let loading = Recorder<Bool, Never>()
@@ -158,7 +161,7 @@ import Testing
                 case .load(let key):
                     if model.key != key {
                         model.key = key
-                        if !model.items.isEmpty { model.items = [] }
+                        if !keeps && !model.items.isEmpty { model.items = [] }
                         model.page = 0
                         model.fullPage = true
                     }

@@ -114,6 +114,57 @@ import Testing
         #expect(catalog.requests.value.filter { $0.key == 2 }.map(\.page) == [1, 2, 3])
     }
 
+    /// A list made with `newKey: .keepsItems` (a search): a new key keeps the items shown until
+    /// its first page answers, then replaces them; no next page of the old key is asked for
+    /// meanwhile; if the new key's first page fails, the items stay and the error says why.
+    @Test func aNewKeyCanKeepTheItemsUntilItsFirstPageAnswers() {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let catalog = Catalog(scheduler: scheduler, counts: [1: 30, 2: 30, 3: 30])
+        let list = PagedList<Int, String, TestError>(pageSize: 15, newKey: .keepsItems) { key, page, size in catalog.fetch(key, page, size) }
+        let items = scheduler.record(list.items.signal.map(\.count))
+        list.load(key: 1)
+        scheduler.run()
+        #expect(list.items.value.first == "1-0")
+        list.load(key: 2)
+        #expect(list.items.value.first == "1-0" && list.isLoading.value, "kept while the new key loads")
+        #expect(!list.hasMore.value, "no next page of the old key meanwhile")
+        list.loadNextPage()
+        scheduler.run()
+        #expect(list.items.value.first == "2-0" && list.items.value.count == 15, "replaced by the first page")
+        #expect(catalog.requests.value.map(\.key) == [1, 2])
+        catalog.failNext.withLock { $0 = true }
+        list.load(key: 3)
+        scheduler.run()
+        #expect(list.items.value.first == "2-0" && list.error.value != nil, "a failed new key leaves the items")
+        #expect(items.recordedValues == [0, 15, 15], "each change once")
+        let clearing = makeList(catalog)
+        clearing.load(key: 1)
+        scheduler.run()
+        clearing.load(key: 2)
+        #expect(clearing.items.value.isEmpty, "by default a new key empties the list at once")
+    }
+
+    /// `modifyItems(where:_:)` changes items in place: one change sent, no request, the count of
+    /// items changed returned; paging goes on from where it was.
+    @Test func itemsCanBeChangedInPlace() {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let catalog = Catalog(scheduler: scheduler, counts: [1: 30])
+        let list = makeList(catalog)
+        list.load(key: 1)
+        scheduler.run()
+        let items = scheduler.record(list.items.signal)
+        #expect(list.modifyItems(where: { $0 == "1-3" }) { $0 += " ★" } == 1)
+        #expect(list.items.value[3] == "1-3 ★")
+        #expect(list.modifyItems(where: { $0 == "nothing" }) { $0 = "" } == 0)
+        #expect(items.recordedValues.count == 2, "the items, then the one change")
+        #expect(catalog.requests.value.count == 1, "no request")
+        list.loadNextPage()
+        scheduler.run()
+        #expect(list.items.value.count == 30 && list.items.value[3] == "1-3 ★")
+    }
+
     @Test func noDuplicatePageRequestWhileLoading() {
         let scheduler = TestScheduler()
         defer { scheduler.cancelAll() }

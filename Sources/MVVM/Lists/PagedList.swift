@@ -2,7 +2,7 @@ import Signals
 
 /// A list loaded page by page for a key (a category, a query), as seed 004's goods list does:
 /// the first page replaces the items, the next page appends, and a page shorter than the page
-/// size ends paging (or, with ``init(firstPage:fetchPage:)``, a page that says it is the last:
+/// size ends paging (or, with ``init(firstPage:newKey:fetchPage:)``, a page that says it is the last:
 /// TMDb's `page < total_pages`, a `next` link).
 ///
 /// ```swift
@@ -14,15 +14,22 @@ import Signals
 /// goods.refresh()              // page 1 again (pull to refresh)
 /// ```
 ///
-/// - Loading a new key empties the list at once (its items belong to another key) and starts
-///   from the first page; refreshing keeps the items until the first page answers, then
-///   replaces them. Either cancels whatever was in flight: its answer never arrives.
+/// - Loading a new key starts from the first page and, by default, empties the list at once
+///   (its items belong to another key: a category switch); with `newKey: .keepsItems` the items
+///   stay until the first page answers (a search keeps its results while the next query runs),
+///   though no next page of the old key can be asked for meanwhile. Refreshing keeps the items
+///   until the first page answers, then replaces them. Each cancels whatever was in flight: its
+///   answer never arrives.
 /// - `loadNextPage()` does nothing while a page is loading or when there is no more, so a list
 ///   that asks for more at its end never sends a duplicate request.
 /// - On failure, the items and page stay as they were (for a new key: empty), `error` holds the
 ///   failure and `errors` emits it; the same page can be asked again.
 /// - A request that ends without an answer (cancelled by `take(untilInactive:)` when the user
 ///   left the screen, say) stops the loading and keeps what the list had.
+/// - ``modifyItems(where:_:)`` changes items in place (a star count changed on a detail
+///   screen), with no request.
+///
+/// The whole contract, a table of states with the test of each row, is in the Paging article.
 ///
 /// **Threads.** Every method may be called from any thread. The state is one value changed
 /// atomically, so `isLoading.value` is `true` exactly while a request is live, every request
@@ -73,6 +80,15 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
         }
     }
 
+    /// What loading a new key does to the items already shown.
+    public enum NewKeyItems: Sendable {
+        /// Empties the list at once: the items belong to another key (a category switch).
+        case clears
+        /// Keeps them until the new key's first page answers, then replaces them (a search keeps
+        /// its results while the next query runs); if it fails, they stay.
+        case keepsItems
+    }
+
     /// The request in flight and the start it belongs to.
     private struct Live {
         var generation = 0
@@ -83,6 +99,8 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
     public let pageSize: Int?
     /// The number of the first page (1 for seed 004's API).
     public let firstPage: Int
+    /// What loading a new key does to the items shown.
+    public let newKey: NewKeyItems
     private let fetch: FetchPage
     /// The one source of truth; its changes reach observers in the order they were made.
     private let state: MutableProperty<State>
@@ -104,9 +122,9 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
 
     /// Creates an empty list; `fetch` loads one page of one key, and a page shorter than
     /// `pageSize` is the last.
-    public convenience init(pageSize: Int, firstPage: Int = 1, fetch: @escaping Fetch) {
+    public convenience init(pageSize: Int, firstPage: Int = 1, newKey: NewKeyItems = .clears, fetch: @escaping Fetch) {
         precondition(pageSize > 0, "PagedList: pageSize must be positive")
-        self.init(pageSize: pageSize, firstPage: firstPage) { key, page in
+        self.init(pageSize: pageSize, firstPage: firstPage, newKey: newKey) { key, page in
             fetch(key, page, pageSize).map { Page(items: $0, hasMore: $0.count >= pageSize) }
         }
     }
@@ -120,13 +138,14 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
     ///     service.movies(endpoint, page: page).map { PagedList.Page(items: $0.results, hasMore: $0.page < $0.totalPages) }
     /// }
     /// ```
-    public convenience init(firstPage: Int = 1, fetchPage: @escaping FetchPage) {
-        self.init(pageSize: nil, firstPage: firstPage, fetch: fetchPage)
+    public convenience init(firstPage: Int = 1, newKey: NewKeyItems = .clears, fetchPage: @escaping FetchPage) {
+        self.init(pageSize: nil, firstPage: firstPage, newKey: newKey, fetch: fetchPage)
     }
 
-    private init(pageSize: Int?, firstPage: Int, fetch: @escaping FetchPage) {
+    private init(pageSize: Int?, firstPage: Int, newKey: NewKeyItems, fetch: @escaping FetchPage) {
         self.pageSize = pageSize
         self.firstPage = firstPage
+        self.newKey = newKey
         self.fetch = fetch
         let state = MutableProperty(State(page: firstPage - 1))
         self.state = state
@@ -161,8 +180,9 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
     /// The current key.
     public var key: Key? { state.value.key }
 
-    /// Loads the first page of `key`. A new key empties the list at once; the same key again
-    /// works as ``refresh()``.
+    /// Loads the first page of `key`. A new key empties the list at once (or, with
+    /// `newKey: .keepsItems`, when its first page answers); the same key again works as
+    /// ``refresh()``.
     public func load(key: Key) {
         start(key: key, page: firstPage)
     }
@@ -189,14 +209,33 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
         request(key: next.key, page: next.page, generation: next.generation)
     }
 
+    /// Changes, in place, every item for which `matches` is true (a star count changed on a
+    /// detail screen), with no request; returns how many changed. The closures are user code:
+    /// they run with no lock held (again, if another thread changed the list meanwhile).
+    @discardableResult
+    public func modifyItems(where matches: @Sendable (Item) -> Bool, _ change: @Sendable (inout Item) -> Void) -> Int {
+        var changed = 0
+        _ = state.update { state in
+            changed = 0
+            for index in state.items.indices where matches(state.items[index]) {
+                change(&state.items[index])
+                changed += 1
+            }
+            if changed > 0 { state.itemsVersion += 1 }
+            return changed > 0
+        }
+        return changed
+    }
+
     private func start(key: Key, page: Int) {
         var generation = 0
         // The key's `==` is user code: `update` runs it with no lock held (and again if another
         // thread changed the list meanwhile).
+        let clears = newKey == .clears
         _ = state.update { state in
             if state.key != key {
                 state.key = key
-                if !state.items.isEmpty {
+                if clears && !state.items.isEmpty {
                     state.items = []
                     state.itemsVersion += 1
                 }
