@@ -3,7 +3,7 @@ import Signals
 
 /// A list of rows, each with a key: changing rows patches only the rows that changed, rows added
 /// at the end are appended, and rows taken off the end are removed; any other change sends the
-/// list's rows once. A click (or Enter) on a row arrives as ``selected``, the rows on screen as
+/// list's rows once. A click (or Enter) on a row arrives as ``chosen``, the rows on screen as
 /// ``visibleRows``, and the end of the list coming into view as ``reachedEnd`` (while
 /// ``loadsMore`` is set).
 @MainActor
@@ -57,8 +57,9 @@ public final class ListView: Element {
         set { update(newValue) }
     }
 
-    /// The index of each row the user chose.
-    public var selected: Signal<Int, Never> { selectedSubject.signal }
+    /// The index of each row the user chooses (a click, or Enter on a focused row): ScreenKit's
+    /// `onSelect`.
+    public var chosen: Signal<Int, Never> { selectedSubject.signal }
     /// The rows on screen, as the page scrolls.
     public var visibleRows: Signal<ClosedRange<Int>, Never> { visibleSubject.signal }
     /// The end of the list came into view (only while ``loadsMore``).

@@ -134,7 +134,7 @@ public enum ScreenRenderer {
             }
         }.disposed(by: view.bag)
         if let select = list.select {
-            view.selected.sink(value: { index in MainActor.assumeIsolated { select(index) } }).disposed(by: view.bag)
+            view.chosen.sink(value: { index in MainActor.assumeIsolated { select(index) } }).disposed(by: view.bag)
         }
         if let loadMore = list.loadMore {
             list.hasMore.signal.bind(to: view, \.loadsMore)

@@ -123,6 +123,11 @@ MUTANTS = [
      "Sources/MVVM/Lists/PagedList.swift",
      [("            if state.key != key {\n", "            if true {\n")],
      "PagedListModelTests|PagedListTests"),
+    # --- TerminalUI ---------------------------------------------------------------------------
+    ("F1", "issue 31: going back puts the focus on the page's first control, not where the user was",
+     "Sources/TerminalUI/Views/NavigationStack.swift",
+     [("if let view = savedFocus.last?.view, view.canFocus, view.host != nil {", "if false, let view = savedFocus.last?.view, view.canFocus, view.host != nil {")],
+     "FocusTests"),
     # --- Navigator and lifecycle ------------------------------------------------------------
     ("N1", "SH-3: push(_:from:) pushes over a screen the user has left",
      "Sources/MVVM/Navigation/Navigator.swift",

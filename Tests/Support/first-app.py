@@ -120,6 +120,8 @@ def main():
     check("Borrow says why it failed", lambda s: "Rivers, volume 3 is already out." in s)
     keys("Escape")
     check("Esc goes back to the same book", lambda s: re.search(r"› Rivers, volume 3 +out", s) and "Subject" in s)
+    keys("Down")
+    check("the focus is back on the list: Down moves the highlight", lambda s: "› Rivers, volume 4" in s)
     keys("Escape")
     check("Esc on the first screen quits, with status 0", lambda s: "status=0" in s)
     subprocess.run(["tmux", "kill-session", "-t", SESSION])

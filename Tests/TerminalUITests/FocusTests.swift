@@ -39,6 +39,27 @@ import Testing
         #expect(segments.selectedIndex == 2)
     }
 
+    /// Issue 31: going back puts the focus where the user was (the list row they opened), not
+    /// on the screen's first field; a page never covered starts on its main control.
+    @Test func goingBackPutsTheFocusWhereTheUserWas() {
+        let field = TextField(placeholder: "Search")
+        field.prefersFocus = true
+        let list = ListView()
+        list.rows = (0..<10).map { ListView.Row("Book \($0)") }
+        let stack = NavigationStack(root: .init(title: "Search", view: Stack(.vertical, [field, list])))
+        let harness = Harness(stack, size: Size(width: 40, height: 20))
+        #expect(harness.screen.focused === field)
+        harness.press(.tab, .down, .down)
+        #expect(harness.screen.focused === list && list.selection == 2)
+        stack.push(.init(title: "Book 2", view: Button("Borrow")))
+        harness.app.drawNow()
+        harness.press(.escape)
+        #expect(stack.pages.count == 1)
+        #expect(harness.screen.focused === list, "back on the list the user left")
+        harness.press(.down)
+        #expect(list.selection == 3, "keys go on acting on the list")
+    }
+
     @Test func typedTextGoesToTheMainTextField() {
         let tabs = SegmentedControl(["Movies", "Search"])
         let field = TextField(placeholder: "Search movies")

@@ -96,7 +96,7 @@ final class Harness {
         let ends = Recorder<Void, Never>()
         ends.subscribe(to: list.reachedEnd)
         let selections = Recorder<Int, Never>()
-        selections.subscribe(to: list.selected)
+        selections.subscribe(to: list.chosen)
         let harness = Harness(list, size: Size(width: 30, height: 10))
         #expect(harness.line(0) == "› Row 0")
         #expect(visible.recordedValues.last == 0..<10)

@@ -177,7 +177,7 @@ public enum ScreenRenderer {
             }
         }.bind(to: view, \.rows)
         if let select = list.select {
-            view.selected.sink(value: { index in MainActor.assumeIsolated { select(index) } }).disposed(by: view.bag)
+            view.chosen.sink(value: { index in MainActor.assumeIsolated { select(index) } }).disposed(by: view.bag)
         }
         if let loadMore = list.loadMore {
             let hasMore = list.hasMore, isLoading = list.isLoading
@@ -186,7 +186,7 @@ public enum ScreenRenderer {
             }).disposed(by: view.bag)
         }
         if let highlight = list.highlight {
-            view.selectionChanges.sink(value: { index in MainActor.assumeIsolated { highlight(index) } }).disposed(by: view.bag)
+            view.highlightChanges.sink(value: { index in MainActor.assumeIsolated { highlight(index) } }).disposed(by: view.bag)
         }
         if let rowsOnScreen = list.rowsOnScreen {
             view.visibleRows.sink(value: { range in MainActor.assumeIsolated { rowsOnScreen(range) } }).disposed(by: view.bag)

@@ -1,8 +1,9 @@
 import Signals
 
-/// A scrolling list of rows with a selection. Up/Down, PageUp/PageDown and Home/End move the
-/// selection (scrolling as needed); Enter selects. It reports which rows are visible and asks
-/// for more when the selection reaches the last row.
+/// A scrolling list of rows with a highlighted row (``selection``). Up/Down, PageUp/PageDown and
+/// Home/End move the highlight (scrolling as needed; ``highlightChanges``); Enter chooses the
+/// highlighted row (``chosen``). It reports which rows are visible and asks for more when the
+/// highlight reaches the last row (``reachedEnd``).
 @MainActor
 public final class ListView: View {
     /// One row: lines of text (a row may take several lines) and an optional style.
@@ -47,12 +48,14 @@ public final class ListView: View {
         heightPolicy = .fill
     }
 
-    /// The index of each row the user picks with Enter.
-    public nonisolated var selected: Signal<Int, Never> { selections.signal }
+    /// The index of each row the user chooses with Enter (to open it): ScreenKit's `onSelect`.
+    /// Moving the highlight is ``highlightChanges``.
+    public nonisolated var chosen: Signal<Int, Never> { selections.signal }
     /// The rows on screen, each time they change.
     public nonisolated var visibleRows: Signal<Range<Int>, Never> { visible.signal.removeDuplicates() }
-    /// The highlighted row, each time the user moves it.
-    public nonisolated var selectionChanges: Signal<Int, Never> { moves.signal }
+    /// The highlighted row (``selection``), each time the user moves it with the arrows, Page
+    /// Up/Down, Home or End: ScreenKit's `onHighlight`. Choosing a row is ``chosen``.
+    public nonisolated var highlightChanges: Signal<Int, Never> { moves.signal }
     /// Emits when the selection reaches the last row (load more).
     public nonisolated var reachedEnd: Signal<Void, Never> { nearEnd.signal }
 

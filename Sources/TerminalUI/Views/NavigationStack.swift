@@ -20,6 +20,13 @@ public final class NavigationStack: View {
     public private(set) var pages: [Page] = []
     /// For each page, the view model it shows (when bound to a navigator).
     private var owners: [ObjectIdentifier?] = []
+    /// For each covered page, the view that had the focus when it was covered: going back puts
+    /// the focus there again (the list row the user opened, not the screen's first field).
+    private var savedFocus: [WeakFocus] = []
+
+    private struct WeakFocus {
+        weak var view: View?
+    }
     private var onBack: (@MainActor () -> Void)?
     private var subscription: (any Disposable)?
 
@@ -37,8 +44,10 @@ public final class NavigationStack: View {
     }
 
     private func push(_ page: Page, owner: ObjectIdentifier?) {
+        if !savedFocus.isEmpty { savedFocus[savedFocus.count - 1] = WeakFocus(view: host?.focused) }
         pages.append(page)
         owners.append(owner)
+        savedFocus.append(WeakFocus())
         setChildren([page.view])
         host?.resetFocus()
     }
@@ -49,10 +58,19 @@ public final class NavigationStack: View {
     }
 
     private func remove(at index: Int) {
+        let wasTop = index == pages.count - 1
         pages.remove(at: index)
         owners.remove(at: index)
+        savedFocus.remove(at: index)
+        guard wasTop else { return }
         if let top = pages.last { setChildren([top.view]) } else { setChildren([]) }
-        host?.resetFocus()
+        // Back where the user was: the view that had the focus when this page was covered, if
+        // it is still there and can take it; else the page's main control.
+        if let view = savedFocus.last?.view, view.canFocus, view.host != nil {
+            host?.focus(view)
+        } else {
+            host?.resetFocus()
+        }
     }
 
     /// Goes back as Esc does: through the navigator when bound, so the view models follow.
@@ -71,6 +89,7 @@ public final class NavigationStack: View {
         // The pages a previous binding (or `init(root:)`) made give way to the navigator's.
         pages = []
         owners = []
+        savedFocus = []
         onBack = { navigator.pop() }
         // `follow` subscribes, then takes the stack: `show` skips a view model that already has
         // its page.
