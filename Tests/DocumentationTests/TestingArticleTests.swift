@@ -28,6 +28,13 @@ import Testing
         #expect(scheduler.marbles(of: clicks.signal, subscribeAt: 2) == "--^b-c-|")
     }
 
+    @Test func subscriptionMarksAreInAbsoluteTime() {
+        let scheduler = TestScheduler()
+        let source = scheduler.cold("-a-|")
+        #expect(scheduler.marbles(of: source.signal, subscribeAt: 3) == "---^a-|")
+        #expect(source.subscriptions == ["---^--!"])                  // ticks 3 to 6, not 0 to 3
+    }
+
     @Test func typedValuesAndErrors() {
         let scheduler = TestScheduler()
         let numbers = scheduler.cold("-1-2-#", values: ["1": 1, "2": 2], error: TestError("offline"))
