@@ -20,7 +20,24 @@ public enum PlainText {
             lines.append("")
             lines.append("! \(alert.title): \(alert.message) [\(alert.dismiss)]")
         }
-        return lines.joined(separator: "\n")
+        // What the screen shows comes from users and services: it must not drive the terminal
+        // the text is printed on (an escape sequence in a search or a title).
+        return lines.map(printable).joined(separator: "\n")
+    }
+
+    /// `line` as text a terminal shows and does not obey: a Tab as a space, every other control
+    /// character (escape, bell, a newline inside a value, C1 controls) dropped, as the terminal
+    /// layer does.
+    public static func printable(_ line: String) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in line.unicodeScalars {
+            if scalar == "\t" {
+                result.append(" ")
+            } else if scalar.properties.generalCategory != .control {
+                result.append(scalar)
+            }
+        }
+        return String(result)
     }
 
     /// The lines of one element (none while it is hidden).

@@ -123,4 +123,22 @@ import Testing
         let hidden = try tester.elements(.spinner)
         #expect(hidden.isEmpty, "a spinner that is not spinning is not on screen")
     }
+
+    /// What a screen shows comes from users and services; printed as plain text it must not
+    /// drive the terminal: escapes, bells and other controls are dropped, a Tab is a space, and
+    /// a newline inside a value cannot break the screen's lines.
+    @Test func plainTextNeverPrintsControlCharacters() {
+        let field = MutableProperty("sun\u{1B}]0;pwned\u{07}set\u{1B}[2J")
+        let screen = Screen("Title\u{9B}31m") {
+            TextField("Search", text: field)
+            Text("a\tb\u{7F}")
+            List("Rows", rows: Live.constant([ListRow(id: "1", title: "one\ntwo")]))
+        }
+        let text = PlainText.render(screen)
+        #expect(!text.unicodeScalars.contains { $0.properties.generalCategory == .control && $0 != "\n" })
+        #expect(text.contains("Search: sun]0;pwnedset[2J"))
+        #expect(text.contains("a b"))
+        #expect(text.contains("- onetwo"))
+        #expect(text.split(separator: "\n").count == 5, "one line each: title, rule, field, text, row")
+    }
 }
