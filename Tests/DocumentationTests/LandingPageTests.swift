@@ -36,17 +36,9 @@ import Testing
         var count = 0
         for page in ["Sources/Signals/Signals.docc/Signals.md", "Sources/SignalsTesting/SignalsTesting.docc/SignalsTesting.md"] {
             let text = try String(contentsOf: root.appendingPathComponent(page), encoding: .utf8)
-            var current: [Substring]?
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                if current == nil, line.hasPrefix("```swift") {
-                    current = []
-                } else if let block = current, line.hasPrefix("```") {
-                    count += 1
-                    #expect(source.contains(normalized(block.joined(separator: "\n"))), "this block of \(page) is not in LandingPageTests.swift:\n\(block.joined(separator: "\n"))")
-                    current = nil
-                } else if current != nil {
-                    current!.append(line)
-                }
+            for block in ArticleCode.blocks(in: text, language: "swift") {
+                count += 1
+                #expect(source.contains(normalized(block)), "this block of \(page) is not in LandingPageTests.swift:\n\(block)")
             }
         }
         #expect(count == 2)

@@ -71,18 +71,7 @@ final class MovieSearchViewModel: Sendable {
             text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
         }
         let source = normalized(try String(contentsOf: here, encoding: .utf8))
-        var blocks: [String] = []
-        var current: [Substring]?
-        for line in readme.split(separator: "\n", omittingEmptySubsequences: false) {
-            if current == nil, line.hasPrefix("```swift") {
-                current = []
-            } else if current != nil, line.hasPrefix("```") {
-                blocks.append(current!.joined(separator: "\n"))
-                current = nil
-            } else if current != nil {
-                current!.append(line)
-            }
-        }
+        let blocks = ArticleCode.blocks(in: readme, language: "swift")
         #expect(blocks.count == 2)
         for block in blocks {
             #expect(source.contains(normalized(block)), "this block of README.md is not in ReadmeTests.swift:\n\(block)")
