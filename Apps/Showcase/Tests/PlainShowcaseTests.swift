@@ -57,6 +57,8 @@ import Testing
         #expect(dataController.hasPrefix("商品列表 · 玩具 Toys"))
         #expect(rows(dataController).count == 16)
         #expect(dataController.hasSuffix("\n16 items · end of list"))
+        #expect(try run(.goodsDataController, ShowcaseOptions(category: "6")).contains("No goods in this category."),
+                "an empty category reads the same in both variants")
     }
 
     @Test func loginOutcomes() throws {

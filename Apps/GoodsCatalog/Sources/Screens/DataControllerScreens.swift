@@ -39,7 +39,8 @@ public enum DataControllerScreens {
                 rows: shown.map { shown in
                     (shown.bound?.cellViewModelArray ?? []).map { ListRow(id: $0.goodsID, title: $0.name, trailing: $0.price) }
                 },
-                emptyText: shown.map { $0.display.isEmpty ? "No goods" : $0.error == nil ? "Loading…" : "" },
+                // The error, if any, has its own line below.
+                emptyText: shown.map { $0.error == nil ? $0.display.emptyText : "" },
                 hasMore: shown.map { $0.bound?.hasMore ?? false },
                 onSelect: { index in
                     guard let cells = view.shown.value.bound?.cellViewModelArray, cells.indices.contains(index) else { return }
@@ -79,9 +80,4 @@ public final class DataControllerListView: GoodsListViewProtocol {
     public func show(error: String) {
         shown.modify { $0.error = error }
     }
-}
-
-extension PagedListDisplay {
-    /// Whether the list loaded and has nothing.
-    var isEmpty: Bool { self == .empty }
 }

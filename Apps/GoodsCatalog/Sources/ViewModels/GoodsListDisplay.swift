@@ -53,6 +53,18 @@ public enum PagedListDisplay: Sendable, Equatable {
     }
 }
 
+extension PagedListDisplay {
+    /// What the list says where its rows go while it has none: "Loading…", the error, or "No
+    /// goods in this category." (both the bound list and the DataController one).
+    public var emptyText: String {
+        switch self {
+        case .loading: return "Loading…"
+        case .failed(let message): return message
+        case .empty, .items: return "No goods in this category."
+        }
+    }
+}
+
 /// "1 item", "15 items".
 public enum CountText {
     public static func items(_ count: Int) -> String { count == 1 ? "1 item" : "\(count) items" }

@@ -55,13 +55,7 @@ public final class GoodsListViewModel: ViewModelLifecycleOwner {
             let (((count, isLoading), (hasMore, page)), failure) = parts
             return PagedListDisplay(count: count, isLoading: isLoading, hasMore: hasMore, page: page, failure: failure)
         }
-        emptyText = display.map { display in
-            switch display {
-            case .loading: return "Loading…"
-            case .failed(let message): return message
-            case .empty, .items: return "No goods in this category."
-            }
-        }
+        emptyText = display.map(\.emptyText)
         clicks = clickSubject.signal
     }
 

@@ -94,10 +94,8 @@ public final class MovieListViewModel: Sendable {
         movies = list.items.mapEach(MovieCellViewModel.init)
         errorText = list.error.map { $0?.description }
         canRetry = list.error.map { $0 != nil }
-        let parts = Property.combineLatest(list.isLoading, list.page, canRetry)
-        let status = Property.combineLatest(parts, list.hasMore, list.items.map(\.isEmpty)) { parts, hasMore, empty in
-            Status(loading: parts.0, page: parts.1, failed: parts.2, hasMore: hasMore, empty: empty)
-        }
+        let status = Property.combineLatest(list.isLoading, list.page, canRetry, list.hasMore, list.items.map(\.isEmpty))
+            .map { Status(loading: $0, page: $1, failed: $2, hasMore: $3, empty: $4) }
         isFetching = status.map { $0.loading && $0.page < 1 }.removeDuplicates()
         hasMore = status.map { $0.hasMore && !$0.loading && !$0.failed }.removeDuplicates()
         footerText = status.map { status in
