@@ -34,7 +34,7 @@ def files_of(article):
             files[caption] = "\n".join(lines[index + 1:end]) + "\n"
             caption, index = None, end
         elif line.strip():
-            caption = None if not line.startswith("In `") else caption
+            caption = None   # a caption names the block right after it, not a later one
         index += 1
     return files
 
