@@ -184,6 +184,32 @@ import Testing
         #expect(stale == 0, "key 0's answer landed as key 1's \(stale) times")
     }
 
+    /// The same race, made deterministic: a newer start publishes its first change (the items
+    /// emptied for the new key) before it cancels the older request, and an observer of that
+    /// change makes the older request answer then, on the same page number. The answer passed
+    /// its subscription's gate, so only the generation check keeps it out. (The race above
+    /// can miss on a loaded machine; this one cannot.)
+    @Test func anAnswerDeliveredWhileANewerStartBeginsNeverLands() {
+        let subjects = [PublishSubject<[String], TestError>(), PublishSubject<[String], TestError>()]
+        let list = PagedList<Int, String, TestError>(pageSize: 15) { key, _, _ in subjects[key].signal }
+        list.load(key: 0)
+        subjects[0].send(["0-0"])
+        list.refresh()  // page 1 of key 0 again; its answer is still to come
+        let answered = Locked(false)
+        let subscription = list.items.changes.sink { items in
+            guard items.isEmpty, !answered.withLock({ let was = $0; $0 = true; return was }) else { return }
+            subjects[0].send(["0-late"])  // key 0's page 1 answers while key 1's page 1 begins
+        }
+        defer { subscription.dispose() }
+        list.load(key: 1)
+        #expect(answered.value, "the older answer was sent while the newer start began")
+        #expect(list.key == 1)
+        #expect(list.items.value.isEmpty, "key 0's answer landed as key 1's: \(list.items.value)")
+        #expect(list.isLoading.value, "key 1's page 1 is still loading")
+        subjects[1].send(["1-0"])
+        #expect(list.items.value == ["1-0"])
+    }
+
     @Test func noDuplicatePageRequestWhileLoading() {
         let scheduler = TestScheduler()
         defer { scheduler.cancelAll() }
