@@ -5,6 +5,12 @@ let strict: [SwiftSetting] = [
     .swiftLanguageMode(.v6),
 ]
 
+let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
+
+/// FlyingFox's modules, only with the WebServer trait.
+let flyingFox: Target.Dependency = .product(name: "FlyingFox", package: "FlyingFox", condition: .when(traits: ["WebServer"]))
+let flyingSocks: Target.Dependency = .product(name: "FlyingSocks", package: "FlyingFox", condition: .when(traits: ["WebServer"]))
+
 let package = Package(
     name: "MVVMKit",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
@@ -17,14 +23,25 @@ let package = Package(
         .library(name: "ScreenTesting", targets: ["ScreenTesting"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "WebUI", targets: ["WebUI"]),
-        // For Web/ (the web package) only: the showcase's browser pages and what they need.
-        .library(name: "WebShowcaseKit", targets: ["WebShowcaseKit", "ShowcaseCore"]),
+        // WebUI's server (HTTP and the WebSocket, on FlyingFox). It is built with its server only
+        // when the `WebServer` trait is enabled; see the trait below.
+        .library(name: "WebServer", targets: ["WebServer"]),
+    ],
+    traits: [
+        // Off unless asked for: a package that depends on Signals, MVVM or a view layer alone
+        // neither resolves nor builds a server (every reference to FlyingFox is guarded by it;
+        // CI checks that on a consumer package). A web app's package enables it:
+        //   .package(url: "https://github.com/.../MVVMKit", from: "...", traits: ["WebServer"])
+        // and this package's own commands pass `--traits WebServer` (the README's).
+        .trait(name: "WebServer", description: "WebUI's server (the WebServer library, on FlyingFox), and `showcase --web`."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // Docs: `swift package generate-documentation` (a command plugin; no target depends on it).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // WebServer's HTTP and WebSocket layer, behind the WebServer trait.
+        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
     ],
     targets: [
         // The libraries (Sources/): Signals imports nothing of ours, MVVM only Signals, a view
@@ -39,9 +56,16 @@ let package = Package(
         // Its tests draw described screens with every renderer (the article's code too).
         .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "ScreenTesting", "MVVM", "Signals", "SignalsTesting", "TerminalUI", "WebUI"], swiftSettings: strict),
         .target(name: "TerminalUI", dependencies: ["Signals", "MVVM", "ScreenKit"], swiftSettings: strict),
-        // The browser view layer, without its server (that lives in Web/, a package of its own,
-        // so a user of the libraries never resolves or builds it).
+        // The browser view layer, without its server.
         .target(name: "WebUI", dependencies: ["Signals", "MVVM", "ScreenKit"], swiftSettings: strict),
+        // Its server: sessions over HTTP and a WebSocket. Without the trait the module is empty
+        // but for a message saying how to enable it.
+        .target(name: "WebServer", dependencies: ["WebUI", flyingFox, flyingSocks], swiftSettings: strict),
+        .testTarget(
+            name: "WebServerTests",
+            dependencies: ["WebServer", "WebUI", "MVVM", "Signals", "SignalsTesting", flyingFox],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "SignalsTests",
             dependencies: ["Signals", "SignalsTesting", .product(name: "PropertyBased", package: "swift-property-based")],
@@ -89,7 +113,7 @@ let package = Package(
             path: "Apps/Showcase/Sources/ShowcaseCore",
             swiftSettings: strict
         ),
-        // The browser pages of every app (served by Web/, the web package).
+        // The browser pages of every app (served by `showcase --web`).
         .target(
             name: "WebShowcaseKit",
             dependencies: ["ShowcaseCore", "WebUI", "Signals", "MVVM"],
@@ -110,7 +134,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "Showcase",
-            dependencies: ["ShowcaseKit", "ShowcaseCore", "TerminalUI", "LiveHTTP", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["ShowcaseKit", "ShowcaseCore", "TerminalUI", "LiveHTTP", "WebServer", "WebShowcaseKit", "WebUI", argumentParser],
             path: "Apps/Showcase/Sources/Showcase",
             swiftSettings: strict
         ),

@@ -200,6 +200,11 @@ open class ScreenDriver {
         try list(label).rows.value
     }
 
+    /// Whether the list labelled `label` (the first list if `nil`) says more rows may follow.
+    public func hasMore(in label: String? = nil) throws(ScreenDriverError) -> Bool {
+        try list(label).hasMore.value
+    }
+
     /// Selects the first row whose title is (or contains) `rowTitle`, in the list labelled
     /// `label` (the first list if `nil`).
     public func select(_ rowTitle: String, in label: String? = nil) throws(ScreenDriverError) {

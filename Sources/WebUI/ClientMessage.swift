@@ -18,14 +18,18 @@ public enum ClientEvent: Sendable, Equatable {
 /// too big, not JSON, of an unknown kind, or missing what its kind needs is a
 /// ``ClientMessageError`` saying why, never a crash.
 public enum ClientMessage: Sendable, Equatable {
-    /// The first message on a connection: the session it is for, and the last frame the page
-    /// applied (`nil` on a fresh page).
-    case hello(session: String, lastFrame: Int?)
+    /// The first message on a connection: the session it is for, the last frame the page
+    /// applied (`nil` on a fresh page), and the page's address (so that a page whose session is
+    /// gone, after a restart, gets a new one there).
+    case hello(session: String, lastFrame: Int?, address: String?)
     /// An event for an element; `sequence` is the page's count of its own messages, echoed back
     /// as the acknowledgement.
     case event(id: String, ClientEvent, sequence: Int?)
     /// The browser went back in its history to `depth` screens.
     case back(depth: Int, sequence: Int?)
+    /// The browser moved in its history (forward, or to an entry the server did not make) to
+    /// `address`, `depth` screens deep: show the screen for it.
+    case navigate(depth: Int, address: String, sequence: Int?)
     /// The tab is closing: dispose the session now.
     case bye
 
@@ -44,6 +48,7 @@ public enum ClientMessage: Sendable, Equatable {
         var f: Int?
         var l: Int?
         var d: Int?
+        var p: String?
     }
 
     /// The message's own number (`n`), if it is a JSON object under the size limit with one.
@@ -68,12 +73,17 @@ public enum ClientMessage: Sendable, Equatable {
         switch wire.t {
         case "hello":
             guard let s = wire.s, !s.isEmpty, s.count <= 64 else { throw .malformed("hello without a session id") }
-            return .hello(session: s, lastFrame: wire.q)
+            if let p = wire.p, p.utf8.count > 2048 { throw .malformed("an address over 2,048 bytes") }
+            return .hello(session: s, lastFrame: wire.q, address: wire.p)
         case "bye":
             return .bye
         case "b":
             guard let depth = wire.d, depth >= 1 else { throw .malformed("back without a depth ≥ 1") }
             return .back(depth: depth, sequence: wire.n)
+        case "u":
+            guard let depth = wire.d, depth >= 1 else { throw .malformed("navigation without a depth ≥ 1") }
+            guard let address = wire.p, WebLocation(address) != nil else { throw .malformed("navigation without an address") }
+            return .navigate(depth: depth, address: address, sequence: wire.n)
         case "i", "c", "s", "v", "e":
             guard let id = wire.id, !id.isEmpty, id.count <= 32 else { throw .malformed("\"\(wire.t)\" without an element id") }
             let event: ClientEvent

@@ -32,9 +32,20 @@ public final class Document {
     public var flushesAutomatically = true
     /// The browser went back to a depth (its history); the navigation stack sets it.
     public var onBack: ((Int) -> Void)?
+    /// The browser moved in its history to an address the server did not just put there
+    /// (forward, say), `depth` screens deep: the session's content shows the screen for it.
+    public var onNavigate: ((Int, WebLocation) -> Void)?
     /// The title and navigation depth last sent.
     public private(set) var title = ""
     public private(set) var depth = 1
+    /// The address of each screen on the stack, bottom first, asked before each frame; `nil`
+    /// while the screens are still being built (a session opened at a deep address), which
+    /// leaves the browser's history alone until they are. Without it the page keeps the
+    /// address it was opened at.
+    public var locations: (@MainActor () -> [WebLocation]?)?
+    /// The addresses last sent (one per depth), or `nil` before any.
+    public private(set) var sentLocations: [String]?
+    private var historyChanged = false
     /// Where refused messages are reported.
     public var log: (String) -> Void = { _ in }
 
@@ -102,8 +113,37 @@ public final class Document {
         for dialog in dialogs where dialog.depth > depth { dialog.removeFromParent() }
         self.depth = depth
         self.title = title
-        record(.history(depth: depth, title: title), for: root)
+        historyChanged = true
+        scheduleFlush()
     }
+
+    /// The history to send, if it changed and the screens are settled: the depth, the title and
+    /// the screens' addresses.
+    private func historyUpdate() -> Patch? {
+        var addresses: [String]?
+        if let locations {
+            guard let current = locations() else { return nil }  // still being built
+            addresses = current.map(\.description)
+            if let list = addresses, list.count != depth {
+                // One address per screen: the top's repeated, or the deepest ones kept.
+                addresses = list.count > depth ? Array(list.prefix(depth)) : list + Array(repeating: list.last ?? "/", count: depth - list.count)
+            }
+        }
+        guard historyChanged || addresses != sentLocations else { return nil }
+        historyChanged = false
+        if let addresses { sentLocations = addresses }
+        return .history(depth: depth, title: title, locations: addresses)
+    }
+
+    /// Says that ``locations`` may give other addresses (the screens are built, say) when no
+    /// change of the page says so: they are asked again at the end of the turn.
+    public func locationsChanged() {
+        historyChanged = true
+        scheduleFlush()
+    }
+
+    /// Whether the screens are built (no ``locations``, or it gives addresses).
+    public var isSettled: Bool { locations.map { $0() != nil } ?? true }
 
     /// Moves the keyboard focus to `element`.
     public func focus(_ element: Element) {
@@ -146,6 +186,7 @@ public final class Document {
     /// frame; returns its text, or `nil` when there was nothing to send.
     @discardableResult
     public func flush() -> String? {
+        if let history = historyUpdate() { pending.append(history) }
         guard !pending.isEmpty || ackPending else { return nil }
         frameNumber += 1
         var out = "{\"t\":\"p\",\"s\":\(frameNumber),\"a\":\(acknowledged),\"o\":["
@@ -161,15 +202,30 @@ public final class Document {
         return out
     }
 
-    /// A frame that replaces the whole page: for a page that missed frames.
-    func resetFrame() -> String {
+    /// A frame that replaces the whole page: for a page that missed frames, or (with `session`)
+    /// a page whose session ended and that now belongs to a new one.
+    func resetFrame(session: String? = nil) -> String {
         flush()
-        var out = "{\"t\":\"r\",\"s\":\(frameNumber),\"a\":\(acknowledged),\"d\":\(depth),\"title\":"
-        JSON.string(title, into: &out)
+        var out = "{\"t\":\"r\",\"s\":\(frameNumber),\"a\":\(acknowledged)"
+        if let history = historyJSON { out += ",\"h\":" + history }
+        if let session {
+            out += ",\"sid\":"
+            JSON.string(session, into: &out)
+        }
         out += ",\"html\":"
         JSON.string(bodyHTML, into: &out)
         out += "}"
         return out
+    }
+
+    /// The history as the page applies it, `[depth, title, addresses or null]`; `nil` while
+    /// the screens are being built.
+    public var historyJSON: String? {
+        guard isSettled else { return nil }
+        _ = historyUpdate()
+        var out = ""
+        Patch.history(depth: depth, title: title, locations: sentLocations).encode(into: &out)
+        return "[" + out.dropFirst(5)
     }
 
     // MARK: Events
@@ -200,6 +256,18 @@ public final class Document {
             }
             defer { if flushesAutomatically { flush() } }
             onBack?(depth)
+        case .navigate(let depth, let address, let sequence):
+            if let sequence {
+                guard sequence > acknowledged else { return }
+                acknowledged = sequence
+                ackPending = true
+            }
+            defer { if flushesAutomatically { flush() } }
+            guard let location = WebLocation(address) else { throw .malformed("navigation to an unreadable address") }
+            // The screen the browser shows may not be the one the server shows next: the
+            // history is said again either way.
+            historyChanged = true
+            onNavigate?(depth, location)
         case .hello, .bye:
             break
         }
@@ -226,6 +294,8 @@ public final class Document {
         root.setChildren([])
         overlay.setChildren([])
         onBack = nil
+        onNavigate = nil
+        locations = nil
         pending.removeAll()
         onFrame = nil
     }

@@ -2,24 +2,44 @@
 /// applies patches and sends events back) and the stylesheet. Written by hand: no framework, no
 /// build step.
 public enum PageShell {
-    /// The whole first page of `session`: its content rendered to HTML, the session id and the
-    /// frame the HTML stands for.
+    /// The whole first page of `session`: its content rendered to HTML, the session id, the frame
+    /// the HTML stands for and, once its screens are built, the history (depth, title and
+    /// each screen's address).
     @MainActor
     public static func html(for session: WebSession, lang: String = "en") -> String {
-        let (body, frame) = session.document.render()
         let document = session.document
+        let history = document.historyJSON
+        let (body, frame) = document.render()
+        let historyAttribute = history.map { " data-history=\"\(HTML.escape($0))\"" } ?? ""
         return """
         <!doctype html>
         <html lang="\(HTML.escape(lang))"><head><meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(HTML.escape(document.title))</title>
+        <link rel="icon" href="/favicon.ico">
         <link rel="stylesheet" href="/mvvm.css">
         </head>
-        <body data-session="\(HTML.escape(session.id))" data-frame="\(frame)" data-depth="\(document.depth)">
+        <body data-session="\(HTML.escape(session.id))" data-frame="\(frame)"\(historyAttribute)>
         <div id="connection" class="connection" role="status" hidden></div>
         <div id="root">\(body)</div>
         <script src="/mvvm.js"></script>
         </body></html>
+        """
+    }
+
+    /// The page for an address the app has no screen for: says so, with a way home.
+    public static func notFound(lang: String = "en") -> String {
+        """
+        <!doctype html>
+        <html lang="\(HTML.escape(lang))"><head><meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Page not found</title>
+        <link rel="icon" href="/favicon.ico">
+        <link rel="stylesheet" href="/mvvm.css">
+        </head>
+        <body><main class="app"><header><h1>Page not found</h1></header>
+        <section class="page col"><p>There is no screen at this address.</p><p><a href="/" id="home">Go to the start page</a></p></section>
+        </main></body></html>
         """
     }
 
@@ -28,11 +48,10 @@ public enum PageShell {
     (() => {
       'use strict';
       const body = document.body;
-      const session = body.dataset.session;
+      let session = body.dataset.session;
       const root = document.getElementById('root');
       const banner = document.getElementById('connection');
       let frame = +body.dataset.frame;
-      let depth = +body.dataset.depth;
       let seq = 0;
       let unacked = [];               // {n, text, id, kind}: sent, not yet acknowledged
       const sentAt = new Map();       // n -> performance.now() when sent
@@ -40,7 +59,16 @@ public enum PageShell {
       let ws = null, retry = 0, closing = false, expired = false;
       const listState = new Map();    // list id -> {f, l, endCount}
 
-      history.replaceState({ depth }, '');
+      // The browser's history follows the server's screens: one entry per screen, each with its
+      // address (`urls`, bottom first). `historyDepth` is the entry the browser is on (after a
+      // reload, the one it was on); a traversal (history.go) is asynchronous, so while one is
+      // under way nothing else is asked of the history, and its popstate is not taken for the
+      // user's. Until the server says its screens are built (a page opened at a deep address),
+      // the history is left alone.
+      let historyDepth = (history.state && history.state.depth) || 1;
+      let depth = historyDepth, urls = null, traversing = false;
+      if (!history.state) history.replaceState({ depth: 1 }, '');
+      let recovery = null;            // after a restart: what the fields held, restored once built
 
       function showBanner(text, reload) {
         if (!text) { banner.hidden = true; banner.textContent = ''; return; }
@@ -54,13 +82,34 @@ public enum PageShell {
         banner.hidden = false;
       }
 
+      function reconnectLater() {
+        showBanner('Connection lost. Reconnecting…');
+        setTimeout(connect, Math.min(3000, 100 * Math.pow(2, retry++)));
+      }
+
       function connect() {
         if (closing || expired) return;
-        const socket = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+        let socket;
+        try {
+          socket = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+        } catch (error) {                               // refused before it starts (a policy, say)
+          reconnectLater();
+          return;
+        }
+        // A socket that neither opens nor fails (a proxy that holds it, a policy that blocks it
+        // silently) is given up after 5 s, and the page tries again.
+        const watchdog = setTimeout(() => {
+          if (ws !== socket || socket.readyState === 1) return;
+          socket.onclose = null;
+          try { socket.close(); } catch (error) { /* already gone */ }
+          ws = null;
+          reconnectLater();
+        }, 5000);
         ws = socket;
         socket.onopen = () => {
+          clearTimeout(watchdog);
           retry = 0;
-          rawSend(JSON.stringify({ t: 'hello', s: session, q: frame }));
+          rawSend(JSON.stringify({ t: 'hello', s: session, q: frame, p: here() }));
           for (const m of unacked) rawSend(m.text);     // in order; the server skips handled ones
           showBanner(null);
         };
@@ -73,8 +122,7 @@ public enum PageShell {
         socket.onclose = () => {
           if (ws === socket) ws = null;
           if (closing || expired) return;
-          showBanner('Connection lost. Reconnecting…');
-          setTimeout(connect, Math.min(3000, 100 * Math.pow(2, retry++)));
+          reconnectLater();
         };
       }
 
@@ -93,13 +141,19 @@ public enum PageShell {
           sentAt.delete(last.n);
         }
         const open = !!(ws && ws.readyState === 1);
-        unacked.push({ n: seq, text, id: message.id, kind: message.t, sent: open });
+        // The element acted on shows that it waits for the server's answer until it comes.
+        const el = (message.t === 'c' || message.t === 's') && document.getElementById(message.id);
+        if (el) el.classList.add('mvvm-loading');
+        unacked.push({ n: seq, text, id: message.id, kind: message.t, sent: open, el });
         sentAt.set(seq, performance.now());
         rawSend(text);
       }
 
       function acknowledge(a) {
-        if (unacked.length && unacked[0].n <= a) unacked = unacked.filter((m) => m.n > a);
+        if (unacked.length && unacked[0].n <= a) {
+          for (const m of unacked) if (m.n <= a && m.el) m.el.classList.remove('mvvm-loading');
+          unacked = unacked.filter((m) => m.n > a);
+        }
         const now = performance.now();
         for (const [n, t] of sentAt) {
           if (n > a) break;
@@ -134,7 +188,7 @@ public enum PageShell {
       }
 
       function apply(op, ack) {
-        if (op[0] === 'h') { setDepth(op[1], op[2]); return; }
+        if (op[0] === 'h') { setHistory(op[1], op[2], op[3]); return; }
         const el = document.getElementById(op[1]);
         if (!el) return;
         switch (op[0]) {
@@ -168,6 +222,17 @@ public enum PageShell {
         for (const input of root.querySelectorAll('input[id]')) {
           if (input.type === 'password' || pendingInput(input.id, m.a)) keep.set(input.id, input.value);
         }
+        if (m.sid) {
+          // The server restarted and this page now has a new session, built from its address:
+          // what the fields held is put back once its screens are built.
+          recovery = new Map();
+          for (const input of root.querySelectorAll('input[name]')) recovery.set(input.name, input.value);
+          session = m.sid;
+          body.dataset.session = session;
+          unacked = unacked.filter((u) => u.kind !== 'i');
+          showBanner('Reconnected: the server restarted, and this page was rebuilt from its address.');
+          setTimeout(() => { if (banner.textContent.startsWith('Reconnected')) showBanner(null); }, 4000);
+        }
         const focused = document.activeElement && document.activeElement.id;
         const selection = focused && document.activeElement.selectionStart;
         root.innerHTML = m.html;
@@ -178,31 +243,47 @@ public enum PageShell {
         }
         frame = m.s;
         stats.resets++;
-        setDepth(m.d, m.title);
+        if (m.h) setHistory(m.h[0], m.h[1], m.h[2]);
         acknowledge(m.a);
         listState.clear();
         afterChange();
       }
 
-      // The browser's history follows the server's depth. `historyDepth` is the entry the page
-      // put the browser on; a traversal (history.go) is asynchronous, so while one is under way
-      // nothing else is asked of the history, and its popstate is not taken for the user's.
-      let historyDepth = depth, traversing = false;
+      function here() { return location.pathname + location.search; }
 
-      function setDepth(d, title) {
+      function setHistory(d, title, list) {
         document.title = title;
         depth = d;
+        if (list) urls = list;
         reconcileHistory();
+        if (recovery) recover();
       }
 
       function reconcileHistory() {
         if (traversing) return;
+        const at = (d) => (urls ? urls[d - 1] : undefined);
         if (depth > historyDepth) {
-          for (let i = historyDepth + 1; i <= depth; i++) history.pushState({ depth: i }, '');
+          if (urls && here() !== at(historyDepth)) history.replaceState({ depth: historyDepth }, '', at(historyDepth));
+          for (let i = historyDepth + 1; i <= depth; i++) history.pushState({ depth: i }, '', at(i));
           historyDepth = depth;
         } else if (depth < historyDepth) {
           traversing = true;
           history.go(depth - historyDepth);
+        } else if (urls && here() !== at(depth)) {
+          history.replaceState({ depth }, '', at(depth));
+        }
+      }
+
+      // After a restart: each field the rebuilt screen has that held something else gets it
+      // back, and the server hears it as typed.
+      function recover() {
+        const held = recovery;
+        recovery = null;
+        for (const input of root.querySelectorAll('input[name][id]')) {
+          if (held.has(input.name) && input.value !== held.get(input.name)) {
+            input.value = held.get(input.name);
+            send({ t: 'i', id: input.id, v: input.value });
+          }
         }
       }
 
@@ -212,10 +293,12 @@ public enum PageShell {
         if (traversing) {                               // the page's own traversal landed
           traversing = false;
           reconcileHistory();
-        } else if (d < depth) {
-          send({ t: 'b', d });                          // the user went back
+        } else if (d < depth && (!urls || urls[d - 1] === here())) {
+          send({ t: 'b', d });                          // the user went back to a screen below
+        } else if (urls) {
+          send({ t: 'u', d, p: here() });               // forward, or an entry from before a reload
         } else if (d > depth) {
-          traversing = true;                            // no forward: those pages are gone
+          traversing = true;                            // no addresses: those pages are gone
           history.go(depth - d);
         }
       });
@@ -310,6 +393,10 @@ public enum PageShell {
         drop: () => { if (ws) ws.close(); },
       };
 
+      if (body.dataset.history) {
+        const initial = JSON.parse(body.dataset.history);
+        setHistory(initial[0], initial[1], initial[2]);
+      }
       connect();
       afterChange();
     })();
@@ -337,6 +424,8 @@ public enum PageShell {
     button.back { background: none; color: var(--accent); border: none; padding: 4px 0; }
     button:disabled { opacity: .45; cursor: default; }
     button[aria-busy=true]::after { content: " …"; }
+    .mvvm-loading { cursor: progress; opacity: .7; }
+    a { color: var(--accent); }
     .dim, .detail, .empty, .hint { color: var(--dim); }
     .error { color: var(--error); }
     .title { font-weight: 600; }

@@ -3,8 +3,9 @@
 /// On the wire each patch is a JSON array whose first item says what it is:
 /// `["t", id, text]` text, `["a", id, name, value or null]` attribute, `["v", id, value]` an
 /// input's value, `["c", id, html]` all children, `["+", id, html]` a child appended,
-/// `["r", id, html]` an element replaced, `["-", id]` an element removed, `["h", depth, title]`
-/// the navigation depth and title (for the browser's history), `["f", id]` focus.
+/// `["r", id, html]` an element replaced, `["-", id]` an element removed, `["h", depth, title, addresses]`
+/// the navigation depth, the title and each screen's address, or `null` (for the browser's
+/// history), `["f", id]` focus.
 public enum Patch: Sendable, Equatable {
     case text(String, String)
     case attribute(String, String, String?)
@@ -13,7 +14,7 @@ public enum Patch: Sendable, Equatable {
     case append(String, String)
     case replace(String, String)
     case remove(String)
-    case history(depth: Int, title: String)
+    case history(depth: Int, title: String, locations: [String]?)
     case focus(String)
 
     /// The element the patch is for (`nil` for the page as a whole).
@@ -52,10 +53,19 @@ public enum Patch: Sendable, Equatable {
         case .append(let id, let html): JSON.array(into: &out, "+", id, html)
         case .replace(let id, let html): JSON.array(into: &out, "r", id, html)
         case .remove(let id): JSON.array(into: &out, "-", id)
-        case .history(let depth, let title):
+        case .history(let depth, let title, let locations):
             out += "[\"h\",\(depth),"
             JSON.string(title, into: &out)
-            out += "]"
+            if let locations {
+                out += ",["
+                for (index, location) in locations.enumerated() {
+                    if index > 0 { out += "," }
+                    JSON.string(location, into: &out)
+                }
+                out += "]]"
+            } else {
+                out += ",null]"
+            }
         case .focus(let id): JSON.array(into: &out, "f", id)
         }
     }

@@ -62,6 +62,9 @@ public final class WebSession {
 
     /// Whether a page ever said hello to this session.
     public private(set) var wasGreeted = false
+    /// Whether the session was opened for a page whose own session had ended (the server
+    /// restarted): its first hello names that old session.
+    public internal(set) var resumed = false
     /// When the session was opened (for evicting the oldest unused one).
     let opened = DispatchTime.now()
 
@@ -91,11 +94,13 @@ public final class WebSession {
     }
 
     /// The page's `hello`: sends what it missed since frame `lastFrame` (or the whole page).
-    func hello(lastFrame: Int?, token: Int) {
+    func hello(lastFrame: Int?, token: Int, newSession: Bool = false) {
         guard let connection, connection.token == token, !connection.greeted else { return }
         document.flush()
         let current = document.frameNumber
-        if let lastFrame, lastFrame == current {
+        if newSession {
+            connection.send(document.resetFrame(session: id))
+        } else if let lastFrame, lastFrame == current {
             // Nothing missed.
         } else if let lastFrame, lastFrame < current, let first = kept.first, first.number <= lastFrame + 1 {
             for frame in kept where frame.number > lastFrame { connection.send(frame.text) }
@@ -111,14 +116,21 @@ public final class WebSession {
     public func receive(_ text: String, token: Int) {
         guard let connection, connection.token == token, !isClosed else { return }
         do {
-            let message = try ClientMessage.parse(text, session: id)
+            // A resumed session's first hello names the page's old session.
+            let message = try ClientMessage.parse(text, session: resumed && !wasGreeted ? nil : id)
             switch message {
-            case .hello(let session, let lastFrame):
-                guard session == id else { throw ClientMessageError.otherSession }
-                hello(lastFrame: lastFrame, token: token)
+            case .hello(let session, let lastFrame, _):
+                if session != id {
+                    // A page whose session ended, resumed in this new one: the whole page, and
+                    // the new id.
+                    guard resumed else { throw ClientMessageError.otherSession }
+                    hello(lastFrame: nil, token: token, newSession: true)
+                } else {
+                    hello(lastFrame: lastFrame, token: token)
+                }
             case .bye:
                 close()
-            case .event, .back:
+            case .event, .back, .navigate:
                 try document.handle(message)
             }
         } catch let error as ClientMessageError {
@@ -195,28 +207,53 @@ public final class WebSessions {
     }
 
     private var sessions: [String: WebSession] = [:]
-    private let make: @MainActor (Document) -> any WebSessionContent
+    private let make: @MainActor (Document, WebLocation) -> (any WebSessionContent)?
     public let limits: Limits
     public let log: @Sendable (String) -> Void
     /// Sessions closed so far, and those closed whose app content or page has not been freed.
     public private(set) var closedCount = 0
     private var closedWatch: [WeakSessionParts] = []
 
-    /// Sessions whose content `make` builds on each new page's document.
-    public init(limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void = { _ in }, make: @escaping @MainActor (Document) -> any WebSessionContent) {
+    /// Sessions whose content `make` builds on each new page's document; the page is at `/`
+    /// (any other address is not found).
+    public convenience init(limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void = { _ in }, make: @escaping @MainActor (Document) -> any WebSessionContent) {
+        self.init(limits: limits, log: log, routes: { document, location in location.path == "/" ? make(document) : nil })
+    }
+
+    /// Sessions whose content `routes` builds on each new page's document, for the address the
+    /// browser asked for (`/flickr?q=sunset`); `nil` for an address the app has no screen for
+    /// (the server answers 404).
+    public init(limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void = { _ in },
+                routes: @escaping @MainActor (Document, WebLocation) -> (any WebSessionContent)?) {
         self.limits = limits
         self.log = log
-        self.make = make
+        self.make = routes
+    }
+
+    /// What opening a session gave.
+    public enum Opening {
+        case opened(WebSession)
+        /// The app has no screen at that address.
+        case notFound
+        /// The session limit is reached (and every session has had a page).
+        case full
     }
 
     /// Starts a session for a new tab; `nil` when the limit is reached. At the limit, the
     /// oldest session no page ever connected to gives way (so requests for `/` that never open
     /// a page cannot lock real tabs out); if every session has had a page, the tab is refused.
     public func open() -> WebSession? {
+        if case .opened(let session) = open(at: .root) { return session }
+        return nil
+    }
+
+    /// Starts a session for a new tab at `location` (see ``open()`` for the limit); `resuming`
+    /// when it is for a page whose own session ended (the server restarted).
+    public func open(at location: WebLocation, resuming: Bool = false) -> Opening {
         if sessions.count >= limits.sessions {
             guard let unused = sessions.values.filter({ !$0.wasGreeted && !$0.isConnected }).min(by: { $0.opened < $1.opened }) else {
                 log("refused a new session: \(limits.sessions) are open")
-                return nil
+                return .full
             }
             unused.document.log("closed: the session limit was reached and no page ever connected")
             unused.close()
@@ -227,11 +264,16 @@ public final class WebSessions {
             return String(repeating: "0", count: 16 - word.count) + word
         }.joined()
         let session = WebSession(id: id, limits: limits, log: log)
+        guard let content = make(session.document, location) else {
+            session.document.close()
+            return .notFound
+        }
+        session.resumed = resuming
         session.onClose = { [weak self] session, owned in self?.didClose(session, owned: owned) }
         sessions[id] = session
-        session.start(make(session.document))
+        session.start(content)
         session.closeUnlessConnected(within: limits.reconnectGrace)
-        return session
+        return .opened(session)
     }
 
     /// The open session with `id`.

@@ -18,13 +18,28 @@ public class TextField: Element {
         // maxlength: the browser cuts a paste to what the server accepts, so the field and the
         // view model never disagree (a longer value would be refused).
         super.init("input", ["type": "text", "placeholder": placeholder, "value": "", "autocomplete": "off", "aria-label": label ?? placeholder,
-                             "maxlength": String(ClientMessage.maximumValueLength)])
+                             "name": Self.name(label ?? placeholder), "maxlength": String(ClientMessage.maximumValueLength)])
+    }
+
+    /// The field's `name`, from its label: how a page rebuilt after a restart finds the field
+    /// again to put back what it held ("User name" is `user-name`).
+    static func name(_ label: String) -> String {
+        var out = ""
+        for character in label.lowercased() {
+            if character.isLetter || character.isNumber {
+                out.append(character)
+            } else if !out.isEmpty, out.last != "-" {
+                out.append("-")
+            }
+        }
+        while out.last == "-" { out.removeLast() }
+        return out.isEmpty ? "field" : out
     }
 
     init(securePlaceholder placeholder: String, label: String?) {
         isSecure = true
         super.init("input", ["type": "password", "placeholder": placeholder, "autocomplete": "off", "aria-label": label ?? placeholder,
-                             "maxlength": String(ClientMessage.maximumValueLength)])
+                             "name": Self.name(label ?? placeholder), "maxlength": String(ClientMessage.maximumValueLength)])
     }
 
     /// The field's text.

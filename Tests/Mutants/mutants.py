@@ -305,7 +305,7 @@ def main():
         return 1
 
     print("building the unmutated package first")
-    status, out = run(["swift", "build", "--build-tests"], 1800)
+    status, out = run(["swift", "build", "--traits", "WebServer", "--build-tests"], 1800)
     if status != 0:
         print(out[-3000:])
         print("the unmutated package does not build")
@@ -323,12 +323,12 @@ def main():
         try:
             with open(full, "w", encoding="utf-8") as f:
                 f.write(mutated)
-            status, out = run(["swift", "build", "--build-tests"], 1800)
+            status, out = run(["swift", "build", "--traits", "WebServer", "--build-tests"], 1800)
             if status != 0:
                 verdict = "did not compile"
                 detail = next((l for l in out.splitlines() if "error:" in l), "")
             else:
-                status, out = run(["swift", "test", "--skip-build", "--filter", tests], 180)
+                status, out = run(["swift", "test", "--traits", "WebServer", "--skip-build", "--filter", tests], 180)
                 if status == "timeout":
                     verdict, detail = "killed", "the tests hung (timed out)"
                 elif status != 0:
@@ -348,7 +348,7 @@ def main():
         print(f"{ident:4} {verdict:15} {seconds:5.0f} s  {what}  -- {detail}", flush=True)
 
     # Leave the build matching the restored sources.
-    run(["swift", "build", "--build-tests"], 1800)
+    run(["swift", "build", "--traits", "WebServer", "--build-tests"], 1800)
     killed = sum(1 for r in results if r[2] == "killed")
     print()
     print("| id | mutant | result | caught by |")

@@ -2,7 +2,7 @@
 """The package's dependency rules, checked against the sources (issue 18).
 
 Usage: check-imports.py [PACKAGE_ROOT]   (runs `swift package dump-package` there; CI runs it on
-the root package and on Web/)
+the root package)
 
 1. Declared = imported: every target's `import` lines name exactly the targets and products it
    declares (system modules aside).
@@ -24,10 +24,10 @@ SYSTEM = {"Foundation", "FoundationNetworking", "FoundationEssentials", "Dispatc
 # A product's module name where it differs from the product's.
 PRODUCT_MODULES = {}
 VIEW_LAYERS = {"TerminalUI", "WebUI"}
-SHOWCASE = {"ShowcaseKit", "Showcase", "WebShowcaseKit", "WebShowcase"}
+SHOWCASE = {"ShowcaseKit", "Showcase", "WebShowcaseKit"}
 # ScreenKit's tests draw described screens with every view layer's renderer.
 RENDERED = {"ScreenKit"}
-# WebUI's server (Web/) serves the view layer: it may import it.
+# WebUI's server serves the view layer: it may import it.
 SERVERS = {"WebServer"}
 # The tests' page model (Tests/Support) is a part of WebUI's tests.
 SERVERS |= {"WebUITestSupport"}
@@ -35,9 +35,6 @@ IMPORT = re.compile(r"^\s*(?:@[\w]+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|clas
 
 targets = {t["name"]: t for t in package["targets"]}
 ours = set(targets)
-# In Web/ (a package beside the root one), the root's products are ours too.
-if any("fileSystem" in dependency for dependency in package.get("dependencies", [])):
-    ours |= {"Signals", "SignalsTesting", "MVVM", "TerminalUI", "WebUI", "WebShowcaseKit", "ShowcaseCore", "ScreenKit", "ScreenTesting"}
 problems = []
 
 def path_of(target):

@@ -86,19 +86,24 @@ class Server:
     """The real binary on a free port, offline; its stderr lines are kept for the checks."""
 
     def __init__(self, binary, *arguments):
-        self.process = subprocess.Popen(
-            [binary, "--port", "0", "--offline", "--session-grace", str(SESSION_GRACE), *arguments],
-            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            errors="replace")
-        atexit.register(self.stop)
+        self.binary, self.arguments = binary, arguments
         self.errors = []
         self.lock = threading.Lock()
+        atexit.register(self.stop)
+        self.url = None
+        self._start("0")
+
+    def _start(self, port):
+        self.process = subprocess.Popen(
+            [self.binary, "--web", "--port", port, "--offline", "--session-grace", str(SESSION_GRACE), *self.arguments],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            errors="replace")
         lines = queue.Queue()
         threading.Thread(target=self._read, args=(self.process.stdout, lines.put), daemon=True).start()
         threading.Thread(target=self._read, args=(self.process.stderr, self._error), daemon=True).start()
-        self.url = None
+        url = None
         deadline = time.monotonic() + 30
-        while self.url is None and time.monotonic() < deadline:
+        while url is None and time.monotonic() < deadline:
             try:
                 line = lines.get(timeout=0.5)
             except queue.Empty:
@@ -107,10 +112,17 @@ class Server:
                 continue
             match = re.search(r"(http://127\.0\.0\.1:\d+/)", line or "")
             if match:
-                self.url = match.group(1)
-        if self.url is None:
+                url = match.group(1)
+        if url is None:
             self.stop()
-            raise RuntimeError(f"showcase-web printed no URL within 30 s (stderr: {self.stderr()!r})")
+            raise RuntimeError(f"showcase --web printed no URL within 30 s (stderr: {self.stderr()!r})")
+        self.url = url
+
+    def restart(self):
+        """Stops the server (SIGTERM) and starts a new one on the same port: every session is gone."""
+        port = re.search(r":(\d+)/$", self.url).group(1)
+        self.stop()
+        self._start(port)
 
     @staticmethod
     def _read(stream, put):
@@ -627,12 +639,13 @@ def sessions(page):
     still = wait_until(lambda: page.settled() and page.field().get_attribute("value") == "alphax")
     check("Sessions: the remaining tab still works", still, page.field().get_attribute("value"))
 
-    # A page that cannot reconnect for longer than the grace period (its sockets go to a port
-    # where nothing listens): the session closes; when it can connect again, it is told so.
+    # A page that cannot reconnect for longer than the grace period (its sockets go to an address
+    # of the server that is no WebSocket, so each fails): the session closes; when it can connect
+    # again, it gets a new session at its address.
     closed_before = page.server.stats()["closed"]
     page.js("""
         window.e2eWebSocket = WebSocket;
-        window.WebSocket = function () { return new window.e2eWebSocket('ws://127.0.0.1:9/'); };
+        window.WebSocket = function () { return new window.e2eWebSocket('ws://' + location.host + '/no-socket-here'); };
         mvvm.drop();""")
     started = time.monotonic()
     banner = wait_until(lambda: "Reconnecting" in page.js("return document.getElementById('connection').textContent"), timeout=3)
@@ -641,12 +654,161 @@ def sessions(page):
     check(f"Sessions: a page away longer than the grace period ({SESSION_GRACE} s) has its session closed",
           banner and closed and took >= SESSION_GRACE - 0.5, f"banner shown: {bool(banner)}; closed after {took:.1f} s; {page.server.stats()}")
     page.js("window.WebSocket = window.e2eWebSocket")
-    ended = wait_until(lambda: "session has ended" in page.js("return document.getElementById('connection').textContent"))
-    check("Sessions: back online, the page says its session ended and offers Reload", ended and page.button("Reload"),
+    old_session = page.js("return document.body.dataset.session")
+    resumed = wait_until(lambda: "Reconnected" in page.js("return document.getElementById('connection').textContent"))
+    check("Sessions: back online, the page gets a new session at its address and says it reconnected", resumed,
           page.js("return document.getElementById('connection').textContent"))
-    page.button("Reload").click()
-    check("Sessions: Reload starts a new session on the launcher", page.wait_heading("MVVMKit showcase") and wait_until(page.settled),
-          f"heading {page.heading()!r}")
+    rebuilt = wait_until(lambda: page.heading() == "Flickr Search" and page.settled() and page.field().get_attribute("value") == "alphax")
+    new_session = page.js("return document.body.dataset.session")
+    check("Sessions: the same screen is back, with what was typed in its field, in a new session",
+          rebuilt and new_session != old_session and page.server.stats()["open"] == 1,
+          f"heading {page.heading()!r}, field {page.field().get_attribute('value')!r}, sessions {old_session[:8]} → {new_session[:8]}, {page.server.stats()}")
+    page.type_keys(page.field(), "y")
+    works = wait_until(lambda: page.settled() and page.field().get_attribute("value") == "alphaxy")
+    check("Sessions: the rebuilt page works (typing reaches the new session)", works, page.field().get_attribute("value"))
+
+
+def addresses(page):
+    """Issue 26: every screen has an address; reload, a fresh tab, back and forward, a restart."""
+    page.scenario = "Addresses"
+    driver = page.driver
+    here = lambda: page.js("return location.pathname + location.search")
+    rows = lambda: len(page.visible("section.page li.row"))
+
+    def reload_keeps(what, heading, address, extra=lambda: True):
+        """Reloads: the same screen (heading), address and inputs (`extra`) come back."""
+        started = time.monotonic()
+        driver.refresh()
+        back = wait_until(lambda: page.heading() == heading and here() == address and page.settled() and extra())
+        check(f"Addresses: {what}: a reload shows the same screen at the same address",
+              back, f"heading {page.heading()!r}, address {here()!r} ({time.monotonic() - started:.1f} s)")
+
+    # Flickr: the search, its results, a photo; the address follows; reload; back and forward.
+    page.open_app("Flickr search", "Flickr Search")
+    check("Addresses: Flickr's search screen is at /flickr (location.pathname, not /)", wait_until(lambda: here() == "/flickr"), here())
+    field = page.field()
+    field.click()
+    page.type_keys(field, "sunset")
+    field.send_keys(Keys.ENTER)
+    results = wait_until(lambda: page.heading() == "sunset" and here() == "/flickr/results?q=sunset")
+    check("Addresses: the results are at /flickr/results?q=sunset", results, here())
+    reload_keeps("Flickr's results", "sunset", "/flickr/results?q=sunset", lambda: rows() > 3)
+    page.click_row(page.visible_texts("section.page li.row .title")[0])
+    opened = wait_until(lambda: page.heading() != "sunset" and here().startswith("/flickr/photo/"))
+    photo_title, photo_address = page.heading(), here()
+    check("Addresses: a photo is at /flickr/photo/ID?q=sunset", opened and photo_address.endswith("?q=sunset"), photo_address)
+    reload_keeps("a photo", photo_title, photo_address)
+    driver.back()
+    check("Addresses: after the reload, back goes to the results", wait_until(lambda: page.heading() == "sunset" and here() == "/flickr/results?q=sunset"),
+          f"heading {page.heading()!r}, address {here()!r}")
+    driver.forward()
+    check("Addresses: and forward opens the photo again", wait_until(lambda: page.heading() == photo_title and here() == photo_address),
+          f"heading {page.heading()!r}, address {here()!r}")
+
+    # The same address in a fresh tab (no history): the photo, over a sensible back stack.
+    driver.switch_to.new_window("tab")
+    driver.get(page.server.url.rstrip("/") + photo_address)
+    fresh = wait_until(lambda: page.heading() == photo_title and here() == photo_address and page.settled())
+    entries = page.js("return history.length")
+    check("Addresses: the photo's address in a fresh tab opens the photo", fresh, f"heading {page.heading()!r}, address {here()!r}")
+    driver.back()
+    below = wait_until(lambda: page.heading() == "sunset" and here() == "/flickr/results?q=sunset")
+    check("Addresses: ... and back goes to its search's results, then to the search, then to the launcher",
+          below and entries >= 4, f"history.length {entries}; heading {page.heading()!r}, address {here()!r}")
+    driver.back()
+    wait_until(lambda: page.heading() == "Flickr Search")
+    driver.back()
+    check("Addresses: the fresh tab's back stack ends at the launcher", wait_until(lambda: page.heading() == "MVVMKit showcase" and here() == "/"),
+          f"heading {page.heading()!r}, address {here()!r}")
+    driver.close()
+    driver.switch_to.window(driver.window_handles[0])
+
+    # The other apps: the address of a screen inside each, kept by a reload.
+    page.open_app("Person", "Person")
+    check("Addresses: Person is at /person", wait_until(lambda: here() == "/person"), here())
+    wait_until(lambda: len(page.visible_texts("section.page li.row .title")) > 1)
+    page.click_row(page.visible_texts("section.page li.row .title")[1])
+    check("Addresses: a person is at /person/1", wait_until(lambda: here() == "/person/1"), here())
+    reload_keeps("a person", page.heading(), "/person/1")
+
+    page.open_app("Login", "Login")
+    user = page.field("section.page input[type=text]")
+    user.click()
+    page.type_keys(user, "ada")
+    check("Addresses: the login's user name is in its address (never the password)", wait_until(lambda: here() == "/login?user=ada"), here())
+    reload_keeps("the login", "Login", "/login?user=ada", lambda: page.field("section.page input[type=text]").get_attribute("value") == "ada")
+
+    page.open_app("Movies", "Movies")
+    check("Addresses: Movies opens at /movies/now-playing", wait_until(lambda: here() == "/movies/now-playing"), here())
+    page.click_text(".segments [role=tab]", "Top Rated")
+    check("Addresses: the Top Rated list is at /movies/top-rated", wait_until(lambda: here() == "/movies/top-rated"), here())
+    reload_keeps("a movie list", "Movies", "/movies/top-rated",
+                 lambda: page.visible_texts(".segments [role=tab][aria-selected=true]") == ["Top Rated"] and rows() > 3)
+    movie = page.visible_texts("section.page li.row .title")[0]
+    page.click_row(movie)
+    check("Addresses: a movie is at /movies/top-rated/movie/ID", wait_until(lambda: re.fullmatch(r"/movies/top-rated/movie/\d+", here())), here())
+    movie_address = here()
+    reload_keeps("a movie", page.heading(), movie_address)
+
+    page.open_app("To-do list", "To-dos")
+    check("Addresses: the to-do list is at /todo", wait_until(lambda: here() == "/todo"), here())
+
+    # An address no screen has: a 404 page with a way home.
+    driver.get(page.server.url + "no/such/screen")
+    try:
+        urllib.request.urlopen(page.server.url + "no/such/screen", timeout=5)
+        status = 200
+    except urllib.error.HTTPError as error:
+        status = error.code
+    check("Addresses: an unknown address is a 404 page titled so", status == 404 and driver.title == "Page not found", f"{status}, title {driver.title!r}")
+    driver.find_element(By.ID, "home").click()
+    check("Addresses: its link goes home", wait_until(lambda: page.heading() == "MVVMKit showcase" and here() == "/"), here())
+
+    # The server restarted under an open page: a goods category on its third page.
+    page.open_app("Goods catalog", "分类 Categories")
+    page.click_row("文具 Stationery")
+    wait_until(lambda: rows() == 15)
+    for expected in (30, 44):
+        page.js("window.scrollTo(0, document.documentElement.scrollHeight)")
+        wait_until(lambda: rows() == expected)
+    category_address = here()
+    check("Addresses: a goods category on its third page is at /goods/ID?pages=3", re.fullmatch(r"/goods/\d+\?pages=3", category_address) and rows() == 44,
+          f"{category_address}, {rows()} rows")
+    started = time.monotonic()
+    page.server.restart()
+    # Timed to the rebuilt screen (the "Reconnected" note then stays up for 4 s).
+    recovered = wait_until(lambda: page.heading() == "商品列表" and rows() == 44 and here() == category_address
+                           and page.js("return mvvm.pending() === 0"), timeout=20)
+    took = time.monotonic() - started
+    check("Addresses: the server restarted; the page reconnects and rebuilds the category's three pages from its address",
+          recovered, f"{took:.1f} s; heading {page.heading()!r}, {rows()} rows, address {here()!r}")
+    print(f"# restart → goods page 3 back in {took:.1f} s", flush=True)
+
+    # ... and a typed search: the results searched, and the text typed after it.
+    page.open_app("Movies", "Movies")
+    page.click_text(".tabs [role=tab]", "Search")
+    search = page.field("section.page .tab:not([hidden]) input")
+    search.click()
+    page.type_keys(search, "storm")
+    wait_until(lambda: here() == "/movies/search?q=storm" and rows() > 0 and page.settled())
+    found = rows()
+    started = time.monotonic()
+    page.server.restart()
+    recovered = wait_until(lambda: here() == "/movies/search?q=storm" and page.js("return mvvm.pending() === 0") and rows() == found
+                           and page.field("section.page .tab:not([hidden]) input").get_attribute("value") == "storm", timeout=20)
+    took = time.monotonic() - started
+    check("Addresses: the server restarted; a typed movie search is back with its text and results",
+          recovered, f"{took:.1f} s; address {here()!r}, {rows()} results (had {found})")
+    print(f"# restart → a typed search back in {took:.1f} s", flush=True)
+    page.open_app("Flickr search", "Flickr Search")
+    field = page.field()
+    field.click()
+    page.type_keys(field, "unsent words")
+    wait_until(page.settled)
+    page.server.restart()
+    kept = wait_until(lambda: page.settled() and page.field().get_attribute("value") == "unsent words" and page.button("Go").is_enabled(), timeout=20)
+    check("Addresses: the server restarted; text typed but not yet searched is kept, and the new session has it (Go enabled)",
+          kept, f"field {page.field().get_attribute('value')!r}")
 
 
 def reconnect(page):
@@ -822,7 +984,7 @@ def main():
     chromedriver = find_program("CHROMEDRIVER", "chromedriver")
     scenarios = {
         "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods, "todo": todo,
-        "sessions": sessions, "reconnect": reconnect, "untrusted": untrusted,
+        "sessions": sessions, "reconnect": reconnect, "addresses": addresses, "untrusted": untrusted,
     }
 
     server = Server(binary)

@@ -24,20 +24,23 @@ final class Tab {
     private var sequence = 0
     private weak var weakShowcase: WebShowcase?
 
-    init() {
+    init(at address: String = "/") {
         final class Holder { weak var showcase: WebShowcase? }
         let holder = Holder()
         let scheduler = self.scheduler
-        sessions = WebSessions { document in
+        sessions = WebSessions(routes: { document, location in
             document.flushesAutomatically = false
-            let showcase = WebShowcase(document: document, configuration: WebShowcaseConfiguration(offline: true, scheduler: scheduler))
+            let showcase = WebShowcase(document: document, configuration: WebShowcaseConfiguration(offline: true, scheduler: scheduler), location: location)
             holder.showcase = showcase
             return showcase
-        }
-        session = sessions.open()!
+        })
+        guard case .opened(let session) = sessions.open(at: WebLocation(address)!) else { fatalError("no screen at \(address)") }
+        self.session = session
         weakShowcase = holder.showcase
+        let history = session.document.historyJSON
         let (html, frame) = session.document.render()
         model = PageModel(html: html)
+        if let history { model.apply(historyJSON: history) }
         token = session.connect(send: wire.send)
         session.receive(#"{"t":"hello","s":"\#(session.id)","q":\#(frame)}"#, token: token)
     }
@@ -293,5 +296,87 @@ final class Tab {
         }
         try tracker.verify()
         #expect(sessions.leakedCount == 0)
+    }
+}
+
+/// Issue 26: every screen has an address; a tab opened at one shows that screen, with a back
+/// stack of the screens below it.
+@MainActor
+@Suite struct WebAddressTests {
+    /// Opens a tab at `address`, lets the steps run, and returns it with the addresses the page
+    /// was given.
+    func open(_ address: String) -> Tab {
+        let tab = Tab(at: address)
+        for _ in 0..<40 { tab.wait(.milliseconds(500)) }
+        return tab
+    }
+
+    @Test func navigatingInGivesEachScreenItsAddress() throws {
+        let tab = Tab()
+        #expect(tab.model.locations == ["/"])
+        tab.click(try #require(tab.lists.first).children[1].children[0])  // the Flickr row
+        #expect(tab.model.locations == ["/", "/flickr"])
+        #expect(tab.model.history?.title == "Flickr Search")
+        let field = try #require(tab.all(TextField.self).first)
+        tab.type("sunset", into: field)
+        tab.click(try #require(tab.button("Go")))
+        tab.wait()
+        #expect(tab.model.locations == ["/", "/flickr", "/flickr/results?q=sunset"])
+        tab.session.close()
+    }
+
+    /// The same address opens the same screen: every app's deep addresses, round trip.
+    @Test(arguments: [
+        "/", "/flickr", "/flickr/results?q=sunset", "/person", "/person/1", "/login?user=ada",
+        "/movies/now-playing", "/movies/top-rated", "/movies/search?q=storm", "/goods", "/goods/2", "/goods/2?pages=3",
+        "/goods-dc", "/goods-dc/2?pages=2", "/todo",
+    ])
+    func anAddressOpensItsScreen(address: String) {
+        let tab = open(address)
+        #expect(tab.model.locations.last == address, "\(tab.model.locations)")
+        #expect(tab.model.locations.first == "/", "the launcher is below every app")
+        tab.session.close()
+    }
+
+    @Test func aDetailAddressOpensTheItemOverItsList() throws {
+        let goods = open("/goods/2?pages=3")
+        let list = try #require(goods.navigator.top(GoodsListViewModel.self))
+        #expect(list.page.value == 3)
+        let item = try #require(list.rows.value.last?.goodsID)
+        goods.session.close()
+        let detail = open("/goods/2/item/\(item)?pages=3")
+        #expect(detail.model.locations == ["/", "/goods", "/goods/2?pages=3", "/goods/2/item/\(item)?pages=3"])
+        #expect(detail.navigator.top(GoodsDetailViewModel.self)?.goodsID == item)
+        detail.session.close()
+
+        let photos = open("/flickr/results?q=sunset")
+        let photo = try #require(photos.navigator.top(FlickrSearchResultsViewModel.self)?.items.first?.photo.identifier)
+        photos.session.close()
+        let opened = open("/flickr/photo/\(photo)?q=sunset")
+        #expect(opened.model.locations == ["/", "/flickr", "/flickr/results?q=sunset", "/flickr/photo/\(photo)?q=sunset"])
+        opened.session.close()
+    }
+
+    @Test func anAddressNoScreenHasIsNotFound() {
+        let sessions = WebSessions(routes: { document, location in
+            WebShowcase(document: document, configuration: WebShowcaseConfiguration(offline: true), location: location)
+        })
+        for address in ["/nope", "/flickr/nope", "/movies/nope", "/goods/999", "/goods/2?pages=0", "/person/x", "/flickr/results"] {
+            guard case .notFound = sessions.open(at: WebLocation(address)!) else {
+                Issue.record("\(address) opened a screen")
+                continue
+            }
+        }
+        #expect(sessions.openCount == 0)
+    }
+
+    /// The browser's forward button (or an entry from before a reload): the screen of that
+    /// address, rebuilt.
+    @Test func navigatingToAnAddressRebuildsItsScreens() {
+        let tab = open("/goods/2")
+        tab.send(#"{"t":"u","d":3,"p":"/movies/top-rated"}"#)
+        for _ in 0..<20 { tab.wait(.milliseconds(500)) }
+        #expect(tab.model.locations == ["/", "/movies/top-rated"])
+        tab.session.close()
     }
 }

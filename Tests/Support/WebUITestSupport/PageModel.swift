@@ -26,6 +26,8 @@ public final class PageModel {
     public private(set) var frame = 0
     public private(set) var acknowledged = 0
     public private(set) var history: (depth: Int, title: String)?
+    /// The addresses of the screens, bottom first, as the last history patch said them.
+    public private(set) var locations: [String] = []
     /// Frames refused because one before them was missing.
     public private(set) var gaps = 0
 
@@ -46,8 +48,9 @@ public final class PageModel {
     }
 
     public func apply(_ patch: Patch) {
-        if case .history(let depth, let title) = patch {
+        if case .history(let depth, let title, let locations) = patch {
             history = (depth, title)
+            if let locations { self.locations = locations }
             return
         }
         guard let id = patch.elementID, let target = node(id) else { return }
@@ -86,6 +89,13 @@ public final class PageModel {
         }
     }
 
+    /// Applies the history a first page carries (its `data-history`, ``Document/historyJSON``).
+    public func apply(historyJSON text: String) {
+        guard let history = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [Any], history.count >= 2,
+              let depth = history[0] as? Int, let title = history[1] as? String else { return }
+        apply(.history(depth: depth, title: title, locations: history.count > 2 ? history[2] as? [String] : nil))
+    }
+
     /// Applies a frame as the client does (its JSON, as sent); returns whether it was a patch
     /// frame with a number after the last one.
     @discardableResult
@@ -97,6 +107,9 @@ public final class PageModel {
             for child in root.children { child.parent = root }
             frame = number
             acknowledged = object["a"] as? Int ?? acknowledged
+            if let history = object["h"] as? [Any], history.count >= 2, let depth = history[0] as? Int, let title = history[1] as? String {
+                apply(.history(depth: depth, title: title, locations: history.count > 2 ? history[2] as? [String] : nil))
+            }
             return true
         }
         // As the client: a frame already applied is skipped; one after a gap is refused (the
@@ -119,7 +132,7 @@ public final class PageModel {
             case "+": apply(.append(string(1)!, string(2)!))
             case "r": apply(.replace(string(1)!, string(2)!))
             case "-": apply(.remove(string(1)!))
-            case "h": apply(.history(depth: op[1] as! Int, title: string(2)!))
+            case "h": apply(.history(depth: op[1] as! Int, title: string(2)!, locations: op.count > 3 ? op[3] as? [String] : nil))
             default: break
             }
         }

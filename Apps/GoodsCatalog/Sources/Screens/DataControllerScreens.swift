@@ -29,7 +29,9 @@ public enum DataControllerScreens {
     /// A category's goods as the controller last handed them, Refresh for page 1, more at the
     /// end of the list, and the count and whether more follow (GD-5's status line).
     public static func list(_ page: GoodsDataControllerPage) -> Screen {
-        let view = DataControllerListView()
+        // The page's own view: every drawing of this screen (a view layer's, a step runner's
+        // driver's) shows the one the controller renders into.
+        let view = page.listView
         let controller = page.controller
         let shown = view.shown.live
         return Screen("商品列表 · " + page.category.name) {
@@ -56,7 +58,7 @@ public enum DataControllerScreens {
 }
 
 /// GD-4's list view for described screens: what the screen controller handed it last.
-public final class DataControllerListView: GoodsListViewProtocol {
+public final class DataControllerListView: GoodsListViewProtocol, Sendable {
     /// The static view model last bound (`nil` until the first page) and the last error.
     public struct Shown: Sendable, Equatable {
         public var bound: GoodsListStaticViewModel?

@@ -23,6 +23,8 @@ public final class GoodsListDataController: Sendable {
     public var goodsListModelArray: [Goods] { state.value.models }
     /// Whether another page may exist.
     public var hasMore: Bool { state.value.hasMore }
+    /// The last page loaded (0 before any).
+    public var page: Int { state.value.page }
 
     /// Requests page 1 and replaces the models; calls `success` or `fail` when it answers.
     public func requestFirstPage(success: @escaping @Sendable () -> Void, fail: @escaping @Sendable (GoodsError) -> Void) {
@@ -148,6 +150,8 @@ public final class GoodsDataControllerPage: ViewModelLifecycleOwner {
     public let lifecycle = ViewModelLifecycle()
     public let category: GoodsCategory
     public let controller: GoodsListScreenController
+    /// The list's view (held here: the controller holds it weakly, as seed 004's does).
+    public let listView = DataControllerListView()
 
     public init(category: GoodsCategory, services: GoodsServices) {
         self.category = category

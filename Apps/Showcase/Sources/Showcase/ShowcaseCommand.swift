@@ -34,6 +34,13 @@ struct ShowcaseCommand: AsyncParsableCommand {
           TMDB_READ_ACCESS_TOKEN   a TMDb v4 read token, sent as a bearer header
           FLICKR_BASE_URL, TMDB_BASE_URL   other endpoints (proxies, tests)
 
+        IN THE BROWSER
+          --web serves every app at http://127.0.0.1:8080/ (--host, --port); each screen has
+          its own address (/flickr?q=sunset, /movies/top-rated, /goods/2), so a reload or a
+          bookmark opens the same screen. Needs the package's WebServer trait:
+            swift run --traits WebServer showcase --web
+          --latency 300 adds 300 ms to every message each way (a slow network).
+
         PLAIN MODE
           --plain (automatic when output is not a terminal) does what the options say on the
           app's screens (types the search, presses Go) and prints the screen it ends on:
@@ -57,6 +64,24 @@ struct ShowcaseCommand: AsyncParsableCommand {
                falls back to the offline catalog unless --offline is given
         """
     )
+
+    @Flag(help: "Serve every app in the browser instead (needs the package's WebServer trait: swift run --traits WebServer showcase --web).")
+    var web = false
+
+    @Option(help: "--web: the address to listen on (loopback by default; another address exposes the apps to the network).")
+    var host = "127.0.0.1"
+
+    @Option(help: "--web: the port (0: any free port).")
+    var port: UInt16 = 8080
+
+    @Option(help: "--web: seconds a session waits for its page to reconnect before it is closed.")
+    var sessionGrace = 30
+
+    @Option(help: "--web: the most sessions (tabs) open at once.")
+    var maxSessions = 200
+
+    @Option(help: "--web: milliseconds added to every message in each direction, to feel a slow network.")
+    var latency = 0
 
     @Argument(help: "The app to open: flickr, person, login, movies, goods, goods-dc, todo.")
     var app: String?
@@ -95,6 +120,18 @@ struct ShowcaseCommand: AsyncParsableCommand {
     var isPlain: Bool { plain || !POSIXTerminal.isInteractive }
 
     func validate() throws {
+        if web {
+            guard app == nil, !plain else { throw ValidationError("--web serves every app; open one from the start page (or at its address, /flickr say)") }
+            guard sessionGrace >= 0 else { throw ValidationError("--session-grace must be 0 or more seconds") }
+            guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
+            guard (0...60_000).contains(latency) else { throw ValidationError("--latency must be 0 to 60000 milliseconds") }
+            let misplaced = options.misplaced(for: nil)
+            guard misplaced.isEmpty else { throw ValidationError("\(misplaced.joined(separator: ", ")) does not apply to --web") }
+            return
+        }
+        if host != "127.0.0.1" || port != 8080 || sessionGrace != 30 || maxSessions != 200 || latency != 0 {
+            throw ValidationError("--host, --port, --session-grace, --max-sessions and --latency apply to --web only")
+        }
         if let app, ShowcaseApp(rawValue: app) == nil {
             throw ValidationError("unknown app '\(app)': use one of \(ShowcaseApp.allCases.map(\.rawValue).joined(separator: ", "))")
         }
@@ -109,6 +146,11 @@ struct ShowcaseCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if web {
+            try await WebShowcaseServer(host: host, port: port, live: live, offline: offline, sessionGrace: sessionGrace,
+                                        maxSessions: maxSessions, latency: latency).run()
+            return
+        }
         let chosen = app.flatMap(ShowcaseApp.init(rawValue:))
         let environment = Environment()
         if isPlain {

@@ -62,7 +62,17 @@ extension ShowcaseApp {
                 throw ServiceSetupError(description: "unknown category '\(id)': use one of \(ids.joined(separator: ", "))")
             }
             let open = ShowcaseStep { try $0.select(rowID: id, in: "Categories") }
-            let next = ShowcaseStep { try $0.scrollToEnd(of: "Goods") }
+            // Each next page once the one before it shows: a list bound without a loading state
+            // (the DataController variant) says nothing while a page loads, so its rows tell.
+            let seen = Locked(0)
+            let next = ShowcaseStep { driver in
+                let count = try driver.rows(of: "Goods").count
+                let before = seen.value
+                if count == before, before > 0, try !driver.hasMore(in: "Goods") { return }  // the list ended
+                guard count > before else { throw ScreenDriverError.busy("the goods list") }
+                seen.withLock { $0 = count }
+                try driver.scrollToEnd(of: "Goods")
+            }
             return [open] + Array(repeating: next, count: options.page - 1)
         case .todo:
             navigator.push(TodoListViewModel(store: InMemoryTodoStore()))

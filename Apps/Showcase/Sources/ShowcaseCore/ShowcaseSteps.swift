@@ -30,17 +30,23 @@ public final class ShowcaseStepRunner {
     private let scheduler: any Scheduler
     private var steps: [ShowcaseStep]
     private let failed: @MainActor (String) -> Void
+    private let finished: @MainActor () -> Void
     private var attempts = 0
+    /// Whether every step is done, or the run ended at one that could not be.
+    public private(set) var isDone = false
     private let pending = SerialDisposable()
 
     /// Starts doing `steps` on the navigator's screens (the view layer runs their `onAppear`);
     /// a step that cannot be done within `patience` ends the run and is reported to `failed`.
+    /// `finished` is called once the run is over (after `failed`, if a step failed).
     public init(_ steps: [ShowcaseStep], navigator: Navigator, registry: ScreenRegistry<Screen>, scheduler: any Scheduler,
-                patience: Duration = .seconds(10), failed: @escaping @MainActor (String) -> Void) {
+                patience: Duration = .seconds(10), failed: @escaping @MainActor (String) -> Void,
+                finished: @escaping @MainActor () -> Void = {}) {
         driver = ScreenDriver(navigator: navigator, registry: registry, runsOnAppear: false)
         self.scheduler = scheduler
         self.steps = steps
         self.failed = failed
+        self.finished = finished
         maximumAttempts = max(1, Int(patience / .milliseconds(50)))
         attempt()
     }
@@ -50,7 +56,13 @@ public final class ShowcaseStepRunner {
     deinit { pending.dispose() }
 
     private func attempt() {
-        defer { if steps.isEmpty { driver = nil } }
+        defer {
+            if steps.isEmpty, !isDone {
+                driver = nil
+                isDone = true
+                finished()
+            }
+        }
         while let step = steps.first, let driver {
             do {
                 if driver.isWorking { throw ScreenDriverError.busy("the screen") }

@@ -1,3 +1,5 @@
+// The server's tests: only with the package's WebServer trait (the module is empty without it).
+#if WebServer
 import FlyingFox
 import Foundation
 #if canImport(FoundationNetworking)
@@ -33,9 +35,11 @@ final class Lines: Sendable {
 
 @Suite struct WebServerTests {
     @MainActor
-    func sessions(log: Lines) -> (WebSessions, Box) {
+    /// Sessions of an `Echo` each. The grace is long unless a test is about it: these tests run
+    /// beside the whole suite, whose blocking tests can hold the cooperative threads for seconds.
+    func sessions(log: Lines, grace: Duration = .seconds(60)) -> (WebSessions, Box) {
         let box = Box()
-        let sessions = WebSessions(limits: .init(sessions: 4, reconnectGrace: .milliseconds(100)), log: { log.append($0) }) { document in
+        let sessions = WebSessions(limits: .init(sessions: 4, reconnectGrace: grace), log: { log.append($0) }) { document in
             let echo = Echo(document)
             box.echo = echo
             return echo
@@ -48,12 +52,13 @@ final class Lines: Sendable {
     /// A socket's messages go to its session in order; a closed socket starts the grace period.
     @Test func aSocketDrivesItsSession() async throws {
         let log = Lines()
-        let (sessions, box) = await sessions(log: log)
-        let session = try #require(await sessions.open())
+        let (sessions, box) = await sessions(log: log, grace: .seconds(3))
+        let (opened, echoField) = await MainActor.run { (sessions.open(), box.echo?.field.id) }
+        let session = try #require(opened)
+        let field = try #require(echoField)
         let id = await session.id
         let (client, input) = AsyncStream<WSMessage>.makeStream()
         let out = try await SessionSocket(sessions: sessions, log: log.append).makeMessages(for: client)
-        let field = await box.echo!.field.id
         input.yield(.text(#"{"t":"hello","s":"\#(id)","q":0}"#))
         for value in ["h", "he", "hel", "hell", "hello"] {
             input.yield(.text(#"{"t":"i","id":"\#(field)","v":"\#(value)","n":\#(value.count)}"#))
@@ -69,8 +74,10 @@ final class Lines: Sendable {
         input.finish()
         while await iterator.next() != nil {}
         #expect(await session.isConnected == false)
-        try await Task.sleep(for: .milliseconds(400))
+        let closed = ContinuousClock.now
+        while await !session.isClosed, ContinuousClock.now - closed < .seconds(60) { try await Task.sleep(for: .milliseconds(100)) }
         #expect(await session.isClosed)
+        #expect(ContinuousClock.now - closed >= .seconds(2), "not before the grace period")
         #expect(log.all.count == 1)
         #expect(log.all.first?.contains("closed: no page connected") == true)
     }
@@ -100,9 +107,10 @@ final class Lines: Sendable {
     @Test func fuzzedMessagesNeverBreakASession() async throws {
         let log = Lines()
         let (sessions, box) = await sessions(log: log)
-        let session = try #require(await sessions.open())
+        let (opened, echoField) = await MainActor.run { (sessions.open(), box.echo?.field.id) }
+        let session = try #require(opened)
+        let field = try #require(echoField)
         let id = await session.id
-        let field = await box.echo!.field.id
         let (client, input) = AsyncStream<WSMessage>.makeStream()
         let out = try await SessionSocket(sessions: sessions, log: log.append).makeMessages(for: client)
         input.yield(.text(#"{"t":"hello","s":"\#(id)","q":0}"#))
@@ -198,4 +206,91 @@ final class Lines: Sendable {
         #expect((misdirected as? HTTPURLResponse)?.statusCode == 421)
         await server.stop()
     }
+
+    /// Issue 26: every response carries the security headers; HEAD is GET without the body; a
+    /// page at an address the app has none for is a 404 page with a way home; the favicon is
+    /// there; routes of the app's own come first, and a wrong method on one is a 405.
+    @Test func headersHeadNotFoundAndRoutes() async throws {
+        let log = Lines()
+        let (sessions, _) = await sessions(log: log)
+        let server = try WebAppServer(port: 0, sessions: sessions, log: log.append)
+        server.route("/health") { _ in .text("ok") }
+        server.route("/items/*") { request in .json("{\"path\":\"\(request.location?.path ?? "")\"}") }
+        server.route("/form", method: "POST") { _ in .text("posted") }
+        let task = Task { try await server.run() }
+        defer { task.cancel() }
+        let port = try await server.waitUntilListening()
+        let base = URL(string: "http://127.0.0.1:\(port)")!
+        func fetch(_ path: String, method: String = "GET") async throws -> (Int, String, HTTPURLResponse) {
+            var request = URLRequest(url: URL(string: base.absoluteString + path)!)
+            request.httpMethod = method
+            let (data, response) = try await URLSession.shared.data(for: request)
+            let http = try #require(response as? HTTPURLResponse)
+            return (http.statusCode, String(decoding: data, as: UTF8.self), http)
+        }
+        for path in ["/", "/mvvm.js", "/mvvm.css", "/favicon.ico", "/health", "/nothing-here"] {
+            let (_, _, response) = try await fetch(path)
+            let policy = response.value(forHTTPHeaderField: "Content-Security-Policy") ?? ""
+            #expect(policy.contains("frame-ancestors 'none'") && policy.contains("script-src 'self'"), "\(path): \(policy)")
+            #expect(response.value(forHTTPHeaderField: "X-Content-Type-Options") == "nosniff", "\(path)")
+            #expect(response.value(forHTTPHeaderField: "Referrer-Policy") == "same-origin", "\(path)")
+        }
+        let (status, html, _) = try await fetch("/nothing-here")
+        #expect(status == 404 && html.contains("Page not found") && html.contains("href=\"/\""))
+        let (iconStatus, icon, iconResponse) = try await fetch("/favicon.ico")
+        #expect(iconStatus == 200 && iconResponse.value(forHTTPHeaderField: "Content-Type") == "image/x-icon" && !icon.isEmpty)
+        let (headStatus, headBody, headResponse) = try await fetch("/mvvm.js", method: "HEAD")
+        #expect(headStatus == 200 && headBody.isEmpty)
+        #expect(headResponse.value(forHTTPHeaderField: "Content-Length") == String(PageShell.script.utf8.count))
+        let (pageHead, pageHeadBody, _) = try await fetch("/", method: "HEAD")
+        #expect(pageHead == 200 && pageHeadBody.isEmpty, "a HEAD of / is answered")
+        #expect(try await fetch("/health").1 == "ok")
+        #expect(try await fetch("/items/a%20b").1 == #"{"path":"/items/a b"}"#)
+        #expect(try await fetch("/health", method: "POST").0 == 405)
+        #expect(try await fetch("/form", method: "POST").1 == "posted")
+        #expect(try await fetch("/", method: "DELETE").0 == 405)
+        await server.stop()
+    }
+
+    /// Issue 26: after a restart the page's hello names a session the server never had; with
+    /// its address it gets a new session there (the whole page, and the new id); without one it
+    /// is told the session ended.
+    @Test func aPageOfAnEndedSessionResumesInANewOne() async throws {
+        let log = Lines()
+        let (sessions, _) = await sessions(log: log)
+        let (client, input) = AsyncStream<WSMessage>.makeStream()
+        let out = try await SessionSocket(sessions: sessions, log: log.append).makeMessages(for: client)
+        input.yield(.text(#"{"t":"hello","s":"0123456789abcdef0123456789abcdef","q":7,"p":"/"}"#))
+        var iterator = out.makeAsyncIterator()
+        guard case .text(let reset)? = await iterator.next() else { Issue.record("no frame"); return }
+        #expect(reset.hasPrefix(#"{"t":"r","#) && reset.contains(#""sid":""#), "\(reset.prefix(80))")
+        let ids = await sessions.ids
+        #expect(ids.count == 1 && reset.contains(ids[0]))
+        #expect(log.all.contains { $0.contains("resumed as a new one at /") })
+        input.finish()
+
+        let (other, otherInput) = AsyncStream<WSMessage>.makeStream()
+        let refused = try await SessionSocket(sessions: sessions, log: log.append).makeMessages(for: other)
+        otherInput.yield(.text(#"{"t":"hello","s":"ffffffffffffffffffffffffffffffff","q":7,"p":"/no/such/screen"}"#))
+        var refusedIterator = refused.makeAsyncIterator()
+        guard case .text(let ended)? = await refusedIterator.next() else { Issue.record("no answer"); return }
+        #expect(ended.contains("session has ended"))
+        otherInput.finish()
+    }
+
+    /// `--latency`: every message waits that long each way, in order.
+    @Test func latencyDelaysEachMessageInOrder() async throws {
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let delayed = SessionSocket.delayed(stream, by: .milliseconds(150))
+        let clock = ContinuousClock()
+        let started = clock.now
+        for value in 1...5 { continuation.yield(value) }
+        continuation.finish()
+        var seen: [Int] = []
+        for await value in delayed { seen.append(value) }
+        let took = clock.now - started
+        #expect(seen == [1, 2, 3, 4, 5])
+        #expect(took >= .milliseconds(150), "\(took)")
+    }
 }
+#endif

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import WebShowcaseKit
+import WebUI
+#if WebServer
+import WebServer
+#endif
+
+/// `showcase --web`: every seed app in the browser, each screen at its own address.
+struct WebShowcaseServer {
+    var host: String
+    var port: UInt16
+    var live: Bool
+    var offline: Bool
+    var sessionGrace: Int
+    var maxSessions: Int
+    var latency: Int
+
+    static func log(_ message: String) {
+        FileHandle.standardError.write(Data("showcase: \(message)\n".utf8))
+    }
+
+    #if WebServer
+    static let isAvailable = true
+
+    func run() async throws {
+        let log: @Sendable (String) -> Void = { Self.log($0) }
+        let configuration = WebShowcaseConfiguration(live: live, offline: offline)
+        let limits = WebSessions.Limits(sessions: maxSessions, reconnectGrace: .seconds(sessionGrace))
+        let sessions = await MainActor.run {
+            WebSessions(limits: limits, log: log) { document, location in
+                WebShowcase(document: document, configuration: configuration, location: location)
+            }
+        }
+        let server: WebAppServer
+        do {
+            server = try WebAppServer(host: host, port: port, sessions: sessions, latency: .milliseconds(latency), log: log)
+        } catch {
+            log("cannot listen on \(host): \(error)")
+            throw ExitCode(64)
+        }
+        server.route("/placeholder.svg") { request in
+            let svg = Placeholder.svg(label: request[query: "t"] ?? "", key: request[query: "k"] ?? "",
+                                      width: Int(request[query: "w"] ?? "") ?? 240, height: Int(request[query: "h"] ?? "") ?? 240)
+            return WebResponse(contentType: "image/svg+xml", headers: ["Cache-Control": "max-age=3600"], body: Data(svg.utf8))
+        }
+        let host = self.host
+        let running = Task { try await server.run() }
+        do {
+            let port = try await server.waitUntilListening()
+            let shown = host.contains(":") ? "[\(host)]" : host
+            let slow = latency > 0 ? " Every message waits \(latency) ms each way (--latency)." : ""
+            // Written straight to the file descriptor: a script waiting for the URL sees it at once.
+            FileHandle.standardOutput.write(Data("MVVMKit showcase in the browser: http://\(shown):\(port)/\nEach tab is its own session.\(slow) Ctrl-C stops the server.\n".utf8))
+            try await running.value
+        } catch {
+            running.cancel()
+            log("the server stopped: \(error)")
+            throw ExitCode.failure
+        }
+    }
+    #else
+    static let isAvailable = false
+
+    func run() async throws {
+        Self.log("this showcase was built without its web server; build it with the package's WebServer trait: swift run --traits WebServer showcase --web")
+        throw ExitCode(64)
+    }
+    #endif
+}

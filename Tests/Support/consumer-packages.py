@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Packages outside the repository that depend on this one by path, as users' would (issue 26).
+
+Usage: consumer-packages.py [WORK_DIR]
+
+1. "LibrariesOnly" depends on Signals and MVVM alone (no trait): its resolution names no server
+   package (Package.resolved, the checkouts) and its build compiles no server module.
+2. "Counter" is 'Your first web app' (Sources/WebServer/WebServer.docc/YourFirstWebApp.md), each
+   Swift block written to the file its caption names, with the WebServer trait: it builds, serves
+   its page (200, the security headers, 404 for an unknown address, HEAD without a body), and in
+   a headless Chromium +1 counts.
+Exit 1 on the first check that fails.
+"""
+import importlib.util, os, re, shutil, subprocess, sys, tempfile, time, urllib.error, urllib.request
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+ARTICLE = os.path.join(ROOT, "Sources/WebServer/WebServer.docc/YourFirstWebApp.md")
+SERVER_MODULES = ("FlyingFox", "FlyingSocks", "WebServer")
+
+# The article's files, read as first-app.py reads the terminal article (one rule for captions).
+spec = importlib.util.spec_from_file_location("first_app", os.path.join(os.path.dirname(__file__), "first-app.py"))
+first_app = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(first_app)
+
+passed = 0
+
+
+def check(what, condition, saw=""):
+    global passed
+    if condition:
+        passed += 1
+        print(f"ok - {what}", flush=True)
+        return
+    print(f"not ok - {what}\n    saw: {saw}", flush=True)
+    sys.exit(1)
+
+
+def run(command, cwd, timeout=1800):
+    print("$", " ".join(command), flush=True)
+    done = subprocess.run(command, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          errors="replace", timeout=timeout)
+    if done.returncode != 0:
+        print(done.stdout[-6000:])
+        sys.exit(f"consumer-packages: {' '.join(command)} failed ({done.returncode})")
+    return done.stdout
+
+
+def write(package, files):
+    for path, code in files.items():
+        target = os.path.join(package, path)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        with open(target, "w", encoding="utf-8") as handle:
+            handle.write(code)
+
+
+def libraries_only(work):
+    package = os.path.join(work, "LibrariesOnly")
+    write(package, {
+        "Package.swift": """// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "LibrariesOnly",
+    platforms: [.macOS(.v15)],
+    dependencies: [.package(path: "../MVVMKit")],
+    targets: [
+        .executableTarget(name: "LibrariesOnly", dependencies: [
+            .product(name: "Signals", package: "MVVMKit"),
+            .product(name: "MVVM", package: "MVVMKit"),
+        ]),
+    ]
+)
+""",
+        "Sources/LibrariesOnly/main.swift": """import MVVM
+import Signals
+
+let name = MutableProperty("world")
+let greeting = name.map { "Hello, \\($0)!" }
+print(greeting.value)
+""",
+    })
+    out = run(["swift", "build", "-v"], package)
+    resolved_path = os.path.join(package, "Package.resolved")
+    resolved = open(resolved_path, encoding="utf-8").read() if os.path.exists(resolved_path) else ""
+    checkouts = os.listdir(os.path.join(package, ".build", "checkouts")) if os.path.isdir(os.path.join(package, ".build", "checkouts")) else []
+    check("Signals and MVVM only: Package.resolved names no server package",
+          "flyingfox" not in resolved.lower() and "hummingbird" not in resolved.lower(), resolved or "(no Package.resolved: nothing remote resolved)")
+    check("Signals and MVVM only: no server package is checked out", not any("flyingfox" in c.lower() for c in checkouts), checkouts)
+    compiled = set(re.findall(r"-module-name (\S+)", out))
+    check("Signals and MVVM only: the build compiles no server module (nor any view layer)",
+          not compiled & {*SERVER_MODULES, "WebUI", "TerminalUI"} and {"Signals", "MVVM"} <= compiled, sorted(compiled))
+    binary = os.path.join(run(["swift", "build", "--show-bin-path"], package).strip().split("\n")[-1], "LibrariesOnly")
+    check("Signals and MVVM only: it runs", subprocess.run([binary], stdout=subprocess.PIPE, text=True).stdout.strip() == "Hello, world!")
+
+
+def counter(work):
+    files = first_app.files_of(open(ARTICLE, encoding="utf-8").read())
+    print(f"consumer-packages: {len(files)} files from 'Your first web app': {', '.join(files)}")
+    check("the article gives the package's files", set(files) == {"Package.swift", "Sources/Counter/Counter.swift", "Sources/Counter/main.swift"}, list(files))
+    package = os.path.join(work, "Counter")
+    write(package, files)
+    run(["swift", "build"], package)
+    binary = os.path.join(run(["swift", "build", "--show-bin-path"], package).strip().split("\n")[-1], "Counter")
+    process = subprocess.Popen([binary], env={**os.environ, "PORT": "0"}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        url = None
+        deadline = time.monotonic() + 30
+        while url is None and time.monotonic() < deadline:
+            line = process.stdout.readline()
+            if not line and process.poll() is not None:
+                break
+            match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+            url = match.group(1) if match else None
+        check("'Your first web app' starts and prints its address", url, process.poll())
+        with urllib.request.urlopen(url, timeout=5) as response:
+            html, headers = response.read().decode(), response.headers
+        check("its page is served: the counter, in a page that says its language",
+              "Pressed 0 times" in html and '<html lang="en">' in html, html[:300])
+        check("with the security headers (CSP with frame-ancestors 'none', nosniff, Referrer-Policy)",
+              "frame-ancestors 'none'" in (headers["Content-Security-Policy"] or "") and headers["X-Content-Type-Options"] == "nosniff"
+              and headers["Referrer-Policy"], dict(headers))
+        try:
+            urllib.request.urlopen(url + "no/such/page", timeout=5)
+            status = 200
+        except urllib.error.HTTPError as error:
+            status, body = error.code, error.read().decode()
+        check("an address it has no screen for is a 404 page with a way home", status == 404 and 'href="/"' in body, status)
+        head = urllib.request.urlopen(urllib.request.Request(url + "favicon.ico", method="HEAD"), timeout=5)
+        check("HEAD is answered as GET, without a body; the favicon is there",
+              head.status == 200 and head.read() == b"" and int(head.headers["Content-Length"]) > 0, (head.status, dict(head.headers)))
+        browser(url)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def browser(url):
+    from selenium import webdriver
+    from selenium.webdriver.common.by import By
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    chromedriver = shutil.which(os.environ.get("CHROMEDRIVER") or "chromedriver")
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=chromedriver))
+    try:
+        driver.get(url)
+        text = lambda: driver.execute_script("return document.querySelector('section.page').textContent")
+        for presses in (1, 2, 3):
+            [button for button in driver.find_elements(By.TAG_NAME, "button") if button.text.strip() == "+1"][0].click()
+            deadline = time.monotonic() + 5
+            while f"Pressed {presses} times" not in text() and time.monotonic() < deadline:
+                time.sleep(0.05)
+            check(f"in Chromium, +1 counts ({presses})", f"Pressed {presses} times" in text(), text())
+        check("the page's title is the screen's", driver.title == "Counter", driver.title)
+        console = [entry for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]
+        check("nothing in the browser's console", not console, console[:3])
+    finally:
+        driver.quit()
+
+
+def main():
+    work = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="consumers-"))
+    os.makedirs(work, exist_ok=True)
+    link = os.path.join(work, "MVVMKit")
+    if not os.path.islink(link):
+        os.symlink(ROOT, link)
+    libraries_only(work)
+    counter(work)
+    print(f"consumer-packages: {passed} checks passed")
+
+
+if __name__ == "__main__":
+    main()
