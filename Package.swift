@@ -57,7 +57,11 @@ let package = Package(
         .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "ScreenTesting", "MVVM", "Signals", "SignalsTesting", "TerminalUI", "WebUI"], swiftSettings: strict),
         .target(name: "TerminalUI", dependencies: ["Signals", "MVVM", "ScreenKit"], swiftSettings: strict),
         // The browser view layer, without its server.
-        .target(name: "WebUI", dependencies: ["Signals", "MVVM", "ScreenKit"], swiftSettings: strict),
+        // Its page's script and stylesheet are files of their own (Resources/), embedded in the module.
+        .target(
+            name: "WebUI", dependencies: ["Signals", "MVVM", "ScreenKit"],
+            resources: [.embedInCode("Resources/mvvm.js"), .embedInCode("Resources/mvvm.css")], swiftSettings: strict
+        ),
         // Its server: sessions over HTTP and a WebSocket. Without the trait the module is empty
         // but for a message saying how to enable it.
         .target(name: "WebServer", dependencies: ["WebUI", flyingFox, flyingSocks], swiftSettings: strict),

@@ -282,6 +282,14 @@ public final class Document {
     }
 
     /// Acknowledges the page's message `sequence` without handling it (it was refused).
+    /// Takes the page's messages up to `sequence` as answered without handling them (a page
+    /// resumed in a new session: they were meant for its old one).
+    func skipMessages(through sequence: Int) {
+        guard sequence > acknowledged else { return }
+        acknowledged = sequence
+        ackPending = true
+    }
+
     func acknowledge(_ sequence: Int) {
         guard sequence > acknowledged else { return }
         acknowledged = sequence

@@ -122,8 +122,11 @@ public final class WebSession {
             case .hello(let session, let lastFrame, _):
                 if session != id {
                     // A page whose session ended, resumed in this new one: the whole page, and
-                    // the new id.
+                    // the new id. What the page sent to the old session (its numbers up to the
+                    // hello's `n`) is not taken here: its element ids were the old page's; the
+                    // screen is rebuilt from the address, and the fields from what the page holds.
                     guard resumed else { throw ClientMessageError.otherSession }
+                    if let sent = ClientMessage.sequenceNumber(in: text) { document.skipMessages(through: sent) }
                     hello(lastFrame: nil, token: token, newSession: true)
                 } else {
                     hello(lastFrame: lastFrame, token: token)

@@ -811,6 +811,37 @@ def addresses(page):
           kept, f"field {page.field().get_attribute('value')!r}")
 
 
+def latency(page):
+    """Issue 26: with --latency 300 every message waits 300 ms each way; typing is kept, and a
+    pressed button says it waits for the server until the answer comes."""
+    page.scenario = "Latency"
+    driver = page.driver
+    slow = Server(page.server.binary, "--latency", "300")
+    home = driver.current_window_handle
+    try:
+        driver.switch_to.new_window("tab")
+        driver.get(slow.url + "flickr")
+        check("Latency: the page opens at its address on a slow server", page.wait_heading("Flickr Search"), page.heading())
+        field = page.field()
+        field.click()
+        page.type_keys(field, "sunset")
+        typed = wait_until(lambda: page.settled() and page.field().get_attribute("value") == "sunset", timeout=15)
+        check("Latency: typing at 300 ms each way: the field keeps every key", typed, page.field().get_attribute("value"))
+        started = time.monotonic()
+        page.button("Go").click()
+        marked = page.js("return [...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Go' && b.classList.contains('mvvm-loading'))")
+        answered = wait_until(lambda: page.heading() == "sunset", timeout=15)
+        took = time.monotonic() - started
+        cleared = wait_until(lambda: not page.js("return document.querySelector('.mvvm-loading') !== null"), timeout=5)
+        check("Latency: a pressed button carries mvvm-loading until the server's answer, then not",
+              marked and answered and cleared and took >= 0.6, f"marked {marked}, answered after {took:.2f} s, cleared {bool(cleared)}")
+    finally:
+        if driver.current_window_handle != home:
+            driver.close()
+            driver.switch_to.window(home)
+        slow.stop()
+
+
 def reconnect(page):
     page.scenario = "Reconnect"
     page.open_app("Flickr search", "Flickr Search")
@@ -984,7 +1015,7 @@ def main():
     chromedriver = find_program("CHROMEDRIVER", "chromedriver")
     scenarios = {
         "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods, "todo": todo,
-        "sessions": sessions, "reconnect": reconnect, "addresses": addresses, "untrusted": untrusted,
+        "sessions": sessions, "reconnect": reconnect, "addresses": addresses, "latency": latency, "untrusted": untrusted,
     }
 
     server = Server(binary)
@@ -997,7 +1028,7 @@ def main():
                          f"--window-size={WIDTH},{HEIGHT}", "--hide-scrollbars", "--force-device-scale-factor=1",
                          "--lang=en-US", "--font-render-hinting=none"):
             browser_options.add_argument(argument)
-        browser_options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+        browser_options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
         driver = webdriver.Chrome(options=browser_options, service=webdriver.ChromeService(executable_path=chromedriver))
         driver.set_script_timeout(30)
         driver.get(server.url)
@@ -1011,6 +1042,7 @@ def main():
             if only and name not in only:
                 continue
             started, logged = time.monotonic(), server.stderr_count()
+            driver.get_log("browser")  # what earlier scenarios left in the console
             try:
                 scenario(page)
             except Exception as error:  # a scenario that cannot go on fails, and the next one runs
@@ -1024,6 +1056,11 @@ def main():
                     driver.switch_to.window(driver.window_handles[0])
                 except WebDriverException:
                     pass
+            if name in ("flickr", "person", "login", "movies", "goods", "todo"):
+                # Issue 26: nothing in the console on any app's pages (the scenarios that
+                # break connections on purpose make the browser log them, and are not counted).
+                console = [entry["message"][:160] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]
+                check(f"{page.scenario}: nothing in the browser's console", not console, console[:3])
             print(f"# {page.scenario}: {time.monotonic() - started:.1f} s", flush=True)
             if name != "untrusted":
                 # The one refusal expected: the page whose session ended (Sessions) reconnecting.

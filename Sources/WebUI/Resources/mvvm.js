@@ -1,0 +1,355 @@
+(() => {
+  'use strict';
+  const body = document.body;
+  let session = body.dataset.session;
+  const root = document.getElementById('root');
+  const banner = document.getElementById('connection');
+  let frame = +body.dataset.frame;
+  let seq = 0;
+  let unacked = [];               // {n, text, id, kind}: sent, not yet acknowledged
+  const sentAt = new Map();       // n -> performance.now() when sent
+  const stats = { latencies: [], bytesOut: 0, bytesIn: 0, frames: 0, resets: 0, applied: 0 };
+  let ws = null, retry = 0, closing = false, expired = false;
+  const listState = new Map();    // list id -> {f, l, endCount}
+
+  // The browser's history follows the server's screens: one entry per screen, each with its
+  // address (`urls`, bottom first). `historyDepth` is the entry the browser is on (after a
+  // reload, the one it was on); a traversal (history.go) is asynchronous, so while one is
+  // under way nothing else is asked of the history, and its popstate is not taken for the
+  // user's. Until the server says its screens are built (a page opened at a deep address),
+  // the history is left alone.
+  let historyDepth = (history.state && history.state.depth) || 1;
+  let depth = historyDepth, urls = null, traversing = false;
+  if (!history.state) history.replaceState({ depth: 1 }, '');
+  let recovery = null;            // after a restart: what the fields held, restored once built
+
+  function showBanner(text, reload) {
+    if (!text) { banner.hidden = true; banner.textContent = ''; return; }
+    banner.textContent = text + ' ';
+    if (reload) {
+      const button = document.createElement('button');
+      button.textContent = 'Reload';
+      button.onclick = () => location.reload();
+      banner.appendChild(button);
+    }
+    banner.hidden = false;
+  }
+
+  function reconnectLater() {
+    showBanner('Connection lost. Reconnecting…');
+    setTimeout(connect, Math.min(3000, 100 * Math.pow(2, retry++)));
+  }
+
+  function connect() {
+    if (closing || expired) return;
+    let socket;
+    try {
+      socket = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+    } catch (error) {                               // refused before it starts (a policy, say)
+      reconnectLater();
+      return;
+    }
+    // A socket that neither opens nor fails (a proxy that holds it, a policy that blocks it
+    // silently) is given up after 5 s, and the page tries again.
+    const watchdog = setTimeout(() => {
+      if (ws !== socket || socket.readyState === 1) return;
+      socket.onclose = null;
+      try { socket.close(); } catch (error) { /* already gone */ }
+      ws = null;
+      reconnectLater();
+    }, 5000);
+    ws = socket;
+    socket.onopen = () => {
+      clearTimeout(watchdog);
+      retry = 0;
+      rawSend(JSON.stringify({ t: 'hello', s: session, q: frame, p: here(), n: seq }));
+      for (const m of unacked) rawSend(m.text);     // in order; the server skips handled ones
+      showBanner(null);
+    };
+    socket.onmessage = (event) => {
+      stats.bytesIn += event.data.length;
+      let message;
+      try { message = JSON.parse(event.data); } catch (e) { console.error('bad frame', e); return; }
+      receive(message);
+    };
+    socket.onclose = () => {
+      if (ws === socket) ws = null;
+      if (closing || expired) return;
+      reconnectLater();
+    };
+  }
+
+  function rawSend(text) {
+    if (ws && ws.readyState === 1) { ws.send(text); stats.bytesOut += text.length; }
+  }
+
+  function send(message) {
+    message.n = ++seq;
+    const text = JSON.stringify(message);
+    // An edit typed while offline replaces the one before it only if that one is the last
+    // message queued (a submit or click queued after it must keep its input before it).
+    const last = unacked[unacked.length - 1];
+    if (message.t === 'i' && last && last.kind === 'i' && last.id === message.id && !last.sent) {
+      unacked.pop();
+      sentAt.delete(last.n);
+    }
+    const open = !!(ws && ws.readyState === 1);
+    // The element acted on shows that it waits for the server's answer until it comes.
+    const el = (message.t === 'c' || message.t === 's') && document.getElementById(message.id);
+    if (el) el.classList.add('mvvm-loading');
+    unacked.push({ n: seq, text, id: message.id, kind: message.t, sent: open, el });
+    sentAt.set(seq, performance.now());
+    rawSend(text);
+  }
+
+  function acknowledge(a) {
+    if (unacked.length && unacked[0].n <= a) {
+      for (const m of unacked) if (m.n <= a && m.el) m.el.classList.remove('mvvm-loading');
+      unacked = unacked.filter((m) => m.n > a);
+    }
+    const now = performance.now();
+    for (const [n, t] of sentAt) {
+      if (n > a) break;
+      stats.latencies.push(now - t);
+      sentAt.delete(n);
+    }
+  }
+
+  function pendingInput(id, after) {
+    return unacked.some((m) => m.kind === 'i' && m.id === id && m.n > after);
+  }
+
+  function receive(m) {
+    if (m.t === 'p') {
+      if (m.s <= frame) return;                    // a frame already applied
+      if (m.s !== frame + 1) {                     // a frame went missing: catch up
+        if (ws) ws.close();
+        return;
+      }
+      frame = m.s;
+      for (const op of m.o) apply(op, m.a);
+      stats.frames++;
+      stats.applied += m.o.length;
+      acknowledge(m.a);
+      afterChange();
+    } else if (m.t === 'r') {
+      reset(m);
+    } else if (m.t === 'x') {
+      expired = true;
+      showBanner(m.why || 'This page\u2019s session has ended.', true);
+    }
+  }
+
+  function apply(op, ack) {
+    if (op[0] === 'h') { setHistory(op[1], op[2], op[3]); return; }
+    const el = document.getElementById(op[1]);
+    if (!el) return;
+    switch (op[0]) {
+      case 't': el.textContent = op[2]; break;
+      case 'a': if (op[3] === null) el.removeAttribute(op[2]); else el.setAttribute(op[2], op[3]); break;
+      case 'v': if (!pendingInput(op[1], ack) && el.value !== op[2]) el.value = op[2]; break;
+      case 'c': keepFocus(el, el, () => { el.innerHTML = op[2]; }); break;
+      case '+': el.insertAdjacentHTML('beforeend', op[2]); break;
+      case 'r': keepFocus(el, el.parentNode, () => { el.outerHTML = op[2]; }); break;
+      case '-': el.remove(); break;
+      case 'f': el.focus(); break;
+    }
+  }
+
+  // A row the keyboard is on keeps the focus when it is redrawn: it is found again by its key.
+  function keepFocus(el, scope, change) {
+    const active = document.activeElement;
+    const row = active && el.contains(active) && active.closest('[data-key]');
+    const key = row && row.getAttribute('data-key');
+    change();
+    if (key && scope) {
+      const again = [...scope.querySelectorAll('[data-key]')].find((e) => e.getAttribute('data-key') === key);
+      if (again) again.focus();
+    }
+  }
+
+  function reset(m) {
+    // Keep what the user typed: fields with edits the server has not acknowledged, and
+    // password fields (their value is never in the HTML).
+    const keep = new Map();
+    for (const input of root.querySelectorAll('input[id]')) {
+      if (input.type === 'password' || pendingInput(input.id, m.a)) keep.set(input.id, input.value);
+    }
+    if (m.sid) {
+      // The server restarted and this page now has a new session, built from its address:
+      // what the fields held is put back once its screens are built.
+      recovery = new Map();
+      for (const input of root.querySelectorAll('input[name]')) recovery.set(input.name, input.value);
+      session = m.sid;
+      body.dataset.session = session;
+      unacked = unacked.filter((u) => u.kind !== 'i');
+      showBanner('Reconnected: this page\u2019s session had ended (a restart, or a long time away), so it was rebuilt from its address.');
+      setTimeout(() => { if (banner.textContent.startsWith('Reconnected')) showBanner(null); }, 4000);
+    }
+    const focused = document.activeElement && document.activeElement.id;
+    const selection = focused && document.activeElement.selectionStart;
+    root.innerHTML = m.html;
+    for (const [id, value] of keep) { const el = document.getElementById(id); if (el) el.value = value; }
+    if (focused) {
+      const el = document.getElementById(focused);
+      if (el) { el.focus(); if (selection != null && el.setSelectionRange) el.setSelectionRange(selection, selection); }
+    }
+    frame = m.s;
+    stats.resets++;
+    if (m.h) setHistory(m.h[0], m.h[1], m.h[2]);
+    acknowledge(m.a);
+    listState.clear();
+    afterChange();
+  }
+
+  function here() { return location.pathname + location.search; }
+
+  function setHistory(d, title, list) {
+    document.title = title;
+    depth = d;
+    if (list) urls = list;
+    reconcileHistory();
+    if (recovery) recover();
+  }
+
+  function reconcileHistory() {
+    if (traversing) return;
+    const at = (d) => (urls ? urls[d - 1] : undefined);
+    if (depth > historyDepth) {
+      if (urls && here() !== at(historyDepth)) history.replaceState({ depth: historyDepth }, '', at(historyDepth));
+      for (let i = historyDepth + 1; i <= depth; i++) history.pushState({ depth: i }, '', at(i));
+      historyDepth = depth;
+    } else if (depth < historyDepth) {
+      traversing = true;
+      history.go(depth - historyDepth);
+    } else if (urls && here() !== at(depth)) {
+      history.replaceState({ depth }, '', at(depth));
+    }
+  }
+
+  // After a restart: each field the rebuilt screen has that held something else gets it
+  // back, and the server hears it as typed.
+  function recover() {
+    const held = recovery;
+    recovery = null;
+    for (const input of root.querySelectorAll('input[name][id]')) {
+      if (held.has(input.name) && input.value !== held.get(input.name)) {
+        input.value = held.get(input.name);
+        send({ t: 'i', id: input.id, v: input.value });
+      }
+    }
+  }
+
+  window.addEventListener('popstate', (event) => {
+    const d = (event.state && event.state.depth) || 1;
+    historyDepth = d;
+    if (traversing) {                               // the page's own traversal landed
+      traversing = false;
+      reconcileHistory();
+    } else if (d < depth && (!urls || urls[d - 1] === here())) {
+      send({ t: 'b', d });                          // the user went back to a screen below
+    } else if (urls) {
+      send({ t: 'u', d, p: here() });               // forward, or an entry from before a reload
+    } else if (d > depth) {
+      traversing = true;                            // no addresses: those pages are gone
+      history.go(depth - d);
+    }
+  });
+
+  document.addEventListener('input', (event) => {
+    const el = event.target;
+    if (el.id && el.tagName === 'INPUT') send({ t: 'i', id: el.id, v: el.value });
+  });
+
+  function clickable(target) {
+    const el = target.closest && target.closest('button[id], [data-click][id], [role=tab]');
+    if (!el || el.disabled || el.getAttribute('aria-busy') === 'true' || !root.contains(el)) return null;
+    return el;
+  }
+
+  document.addEventListener('click', (event) => {
+    const el = clickable(event.target);
+    if (el) send({ t: 'c', id: el.id });
+  });
+
+  document.addEventListener('keydown', (event) => {
+    const el = event.target;
+    if (event.isComposing) return;                  // Enter that ends an IME composition
+    if (event.key === 'Enter' && el.tagName === 'INPUT' && el.id) {
+      send({ t: 's', id: el.id });
+    } else if ((event.key === 'Enter' || event.key === ' ') && el.hasAttribute && el.hasAttribute('data-click') && el.id) {
+      event.preventDefault();
+      send({ t: 'c', id: el.id });
+    } else if (event.key === 'Escape') {
+      const dialog = root.querySelector('.dialog[id]');
+      if (dialog) send({ t: 'c', id: dialog.id });   // closes it without its button's action
+      else if (depth > 1) history.back();
+    }
+  });
+
+  // Lists: which rows are on screen, and whether the end is in view.
+  let checkScheduled = false;
+  function afterChange() {
+    if (checkScheduled) return;
+    checkScheduled = true;
+    setTimeout(() => { checkScheduled = false; checkLists(); }, 120);
+  }
+  document.addEventListener('scroll', afterChange, true);
+  window.addEventListener('resize', afterChange);
+
+  function checkLists() {
+    // Not while the page waits for an answer (for up to a second): the server may be
+    // replacing these very lists (a click that opens another page), and a report about a
+    // list it removed would be refused. The answer's frame checks again.
+    if (unacked.length && performance.now() - (sentAt.get(unacked[0].n) || 0) < 1000) { afterChange(); return; }
+    const height = window.innerHeight;
+    for (const list of root.querySelectorAll('[data-list][id]')) {
+      if (list.offsetParent === null) continue;     // hidden (another tab)
+      const rows = list.querySelectorAll(':scope > ul > li');
+      const state = listState.get(list.id) || { f: -1, l: -1, endCount: -1, endInView: false };
+      listState.set(list.id, state);
+      let first = -1, last = -1;
+      for (let i = 0; i < rows.length; i++) {
+        const r = rows[i].getBoundingClientRect();
+        if (r.bottom < 0) continue;
+        if (r.top > height) break;
+        if (first < 0) first = i;
+        last = i;
+      }
+      if (first >= 0 && (first !== state.f || last !== state.l)) {
+        state.f = first; state.l = last;
+        send({ t: 'v', id: list.id, f: first, l: last });
+      }
+      // The end asks for more when it comes into view, or is still in view with new rows
+      // (a short page). A page that failed is asked for again by scrolling away and back.
+      const end = list.querySelector(':scope > .list-end');
+      const inView = !!end && !end.hidden && end.getBoundingClientRect().top < height;
+      if (inView && (!state.endInView || state.endCount !== rows.length)) {
+        state.endCount = rows.length;
+        send({ t: 'e', id: list.id });
+      }
+      state.endInView = inView;
+    }
+  }
+
+  window.addEventListener('pagehide', (event) => {
+    if (event.persisted) return;
+    closing = true;
+    rawSend(JSON.stringify({ t: 'bye' }));
+  });
+
+  // For tests and benchmarks: what the page measured.
+  window.mvvm = {
+    stats,
+    frame: () => frame,
+    pending: () => unacked.length,
+    drop: () => { if (ws) ws.close(); },
+  };
+
+  if (body.dataset.history) {
+    const initial = JSON.parse(body.dataset.history);
+    setHistory(initial[0], initial[1], initial[2]);
+  }
+  connect();
+  afterChange();
+})();
