@@ -152,7 +152,7 @@ public final class WebAppServer: Sendable {
             }
             let head = request.method == .HEAD
             let method = head ? "GET" : request.method.rawValue
-            if method == "GET", request.path == "/ws" {
+            if request.method == .GET, request.path == "/ws" {
                 guard Self.isSameOrigin(request) else {
                     log("refused a WebSocket from origin \(request.headers[HTTPHeader("Origin")] ?? "none") for host \(request.headers[.host] ?? "none")")
                     return Self.finish(.text("Cross-origin WebSocket refused.", status: 403), head: head)

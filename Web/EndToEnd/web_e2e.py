@@ -723,6 +723,26 @@ def addresses(page):
     driver.close()
     driver.switch_to.window(driver.window_handles[0])
 
+    # Every app's deep address in a fresh tab: that screen, with the launcher below it.
+    for address, heading, ready in [
+        ("/person/1", None, lambda: page.heading() not in ("", "Person", "MVVMKit showcase")),
+        ("/login?user=ada", "Login", lambda: page.field("section.page input[type=text]").get_attribute("value") == "ada"),
+        ("/movies/upcoming", "Movies", lambda: page.visible_texts(".segments [role=tab][aria-selected=true]") == ["Upcoming"] and rows() > 3),
+        ("/movies/search?q=storm", "Movies", lambda: page.field("section.page .tab:not([hidden]) input").get_attribute("value") == "storm" and rows() > 0),
+        ("/goods/2?pages=2", "商品列表", lambda: rows() == 30),
+        ("/goods-dc/2?pages=2", None, lambda: rows() == 30),
+        ("/todo", "To-dos", lambda: True),
+    ]:
+        driver.switch_to.new_window("tab")
+        driver.get(page.server.url.rstrip("/") + address)
+        opened = wait_until(lambda: here() == address and (heading is None or page.heading() == heading) and page.settled() and ready())
+        check(f"Addresses: {address} in a fresh tab opens its screen", opened, f"heading {page.heading()!r}, address {here()!r}, {rows()} rows")
+        driver.back()
+        below = wait_until(lambda: here() != address and page.settled())
+        check(f"Addresses: ... and Back goes to the screen below it ({here()})", below and here() != address, here())
+        driver.close()
+        driver.switch_to.window(driver.window_handles[0])
+
     # The other apps: the address of a screen inside each, kept by a reload.
     page.open_app("Person", "Person")
     check("Addresses: Person is at /person", wait_until(lambda: here() == "/person"), here())
@@ -749,6 +769,15 @@ def addresses(page):
     check("Addresses: a movie is at /movies/top-rated/movie/ID", wait_until(lambda: re.fullmatch(r"/movies/top-rated/movie/\d+", here())), here())
     movie_address = here()
     reload_keeps("a movie", page.heading(), movie_address)
+
+    page.open_app("Goods catalog (DataController)", "分类 Categories (DataController)")
+    page.click_row("文具 Stationery")
+    wait_until(lambda: rows() == 15)
+    page.js("window.scrollTo(0, document.documentElement.scrollHeight)")
+    wait_until(lambda: rows() == 30)
+    dc_address = here()
+    check("Addresses: the DataController list on its second page is at /goods-dc/ID?pages=2", re.fullmatch(r"/goods-dc/\d+\?pages=2", dc_address), dc_address)
+    reload_keeps("the DataController list", page.heading(), dc_address, lambda: rows() == 30)
 
     page.open_app("To-do list", "To-dos")
     check("Addresses: the to-do list is at /todo", wait_until(lambda: here() == "/todo"), here())
