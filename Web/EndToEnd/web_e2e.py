@@ -781,6 +781,13 @@ def addresses(page):
 
     page.open_app("To-do list", "To-dos")
     check("Addresses: the to-do list is at /todo", wait_until(lambda: here() == "/todo"), here())
+    page.button("Active").click()
+    search = page.field("section.page input[placeholder='Search the to-dos']")
+    search.click()
+    page.type_keys(search, "milk")
+    check("Addresses: the to-dos' filter and search are in the address", wait_until(lambda: here() == "/todo?filter=active&q=milk"), here())
+    reload_keeps("the to-dos' filter and search", "To-dos", "/todo?filter=active&q=milk",
+                 lambda: not page.button("Active").is_enabled() and page.field("section.page input[placeholder='Search the to-dos']").get_attribute("value") == "milk")
 
     # An address no screen has: a 404 page with a way home.
     driver.get(page.server.url + "no/such/screen")
@@ -812,6 +819,7 @@ def addresses(page):
     check("Addresses: the server restarted; the page reconnects and rebuilds the category's three pages from its address",
           recovered, f"{took:.1f} s; heading {page.heading()!r}, {rows()} rows, address {here()!r}")
     print(f"# restart → goods page 3 back in {took:.1f} s", flush=True)
+    reload_keeps("a goods category on its third page", "商品列表", category_address, lambda: rows() == 44)
 
     # ... and a typed search: the results searched, and the text typed after it.
     page.open_app("Movies", "Movies")

@@ -329,7 +329,7 @@ final class Tab {
     @Test(arguments: [
         "/", "/flickr", "/flickr/results?q=sunset", "/person", "/person/1", "/login?user=ada",
         "/movies/now-playing", "/movies/top-rated", "/movies/search?q=storm", "/goods", "/goods/2", "/goods/2?pages=3",
-        "/goods-dc", "/goods-dc/2?pages=2", "/todo",
+        "/goods-dc", "/goods-dc/2?pages=2", "/todo", "/todo?filter=active", "/todo?filter=done&q=milk",
     ])
     func anAddressOpensItsScreen(address: String) {
         let tab = open(address)
@@ -361,7 +361,7 @@ final class Tab {
         let sessions = WebSessions(routes: { document, location in
             WebShowcase(document: document, configuration: WebShowcaseConfiguration(offline: true), location: location)
         })
-        for address in ["/nope", "/flickr/nope", "/movies/nope", "/goods/999", "/goods/2?pages=0", "/person/x", "/flickr/results"] {
+        for address in ["/nope", "/flickr/nope", "/movies/nope", "/goods/999", "/goods/2?pages=0", "/person/x", "/flickr/results", "/todo?filter=all", "/todo?filter=x"] {
             guard case .notFound = sessions.open(at: WebLocation(address)!) else {
                 Issue.record("\(address) opened a screen")
                 continue

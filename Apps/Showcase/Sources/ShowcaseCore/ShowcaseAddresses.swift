@@ -125,6 +125,13 @@ extension ShowcaseAddress {
             }
         case "todo":
             app = .todo
+            // The filter and the search are in the address; the to-dos themselves are the
+            // tab's own (the example's store only saves).
+            if let name = address["filter"] {
+                guard let filter = TodoFilter.allCases.first(where: { "\($0)" == name }), filter != .all else { return nil }
+                steps.append(ShowcaseStep { try $0.press(filter.title) })
+            }
+            if let query = address["q"] { steps.append(ShowcaseStep { try $0.type(query, into: "Search") }) }
         default:
             return nil
         }
@@ -176,8 +183,9 @@ extension ShowcaseAddress {
                 address = ShowcaseAddress(["goods-dc", page.category.sortID], query: [Item("pages", pages > 1 ? String(pages) : "")])
             case let detail as GoodsDetailViewModel:
                 address = ShowcaseAddress(below.segments + ["item", detail.goodsID], query: below.query)
-            case is TodoListViewModel:
-                address = ShowcaseAddress(["todo"])
+            case let todos as TodoListViewModel:
+                let filter = todos.filter.value
+                address = ShowcaseAddress(["todo"], query: [Item("filter", filter == .all ? "" : "\(filter)"), Item("q", todos.query.value)])
             default:
                 address = below
             }
