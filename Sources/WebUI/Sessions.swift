@@ -115,6 +115,7 @@ public final class WebSession {
     /// logged with its reason and otherwise ignored.
     public func receive(_ text: String, token: Int) {
         guard let connection, connection.token == token, !isClosed else { return }
+        guard admit() else { return }
         do {
             // A resumed session's first hello names the page's old session.
             let message = try ClientMessage.parse(text, session: resumed && !wasGreeted ? nil : id)
@@ -147,6 +148,33 @@ public final class WebSession {
         } catch {
             document.log("refused: \(error)")
         }
+    }
+
+    /// The message budget (a token bucket): full at `messageBurst`, refilled at
+    /// `messagesPerSecond`.
+    private var budget: Double?
+    private var budgetTime = DispatchTime.now().uptimeNanoseconds
+    private var refused: (count: Int, since: UInt64) = (0, 0)
+
+    /// Whether one more message may be handled now; a refused one is counted, and the count
+    /// logged at most once a second.
+    private func admit() -> Bool {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let capacity = Double(limits.messageBurst)
+        let elapsed = Double(now &- budgetTime) / 1e9
+        budgetTime = now
+        let available = min(capacity, (budget ?? capacity) + elapsed * Double(limits.messagesPerSecond))
+        if available >= 1 {
+            budget = available - 1
+            return true
+        }
+        budget = available
+        refused.count += 1
+        if now &- refused.since >= 1_000_000_000 {
+            document.log("refused \(refused.count) messages over the limit of \(limits.messagesPerSecond) a second (burst \(limits.messageBurst))")
+            refused = (0, now)
+        }
+        return false
     }
 
     /// The connection `token` closed: unless the page reconnects within the grace period, the
@@ -202,6 +230,12 @@ public final class WebSessions {
         /// Frames kept for a page that reconnects.
         public var framesKept = 256
         public var bytesKept = 1 << 20
+        /// Messages a page may send per second, on average, and at once: a tab that floods its
+        /// session has the excess refused (and logged once a second) instead of making the
+        /// server do unbounded work for it. A person types under 20 keys a second; the defaults
+        /// leave room for scripted typing (the keystroke benchmark's 1,000 keys a second).
+        public var messagesPerSecond = 1_000
+        public var messageBurst = 5_000
 
         public init(sessions: Int = 200, reconnectGrace: Duration = .seconds(30)) {
             self.sessions = sessions

@@ -36,11 +36,16 @@ final class Counter: WebSessionContent {
 @Suite struct SessionTests {
     var contents: [Counter] = []
 
-    func sessions(grace: Duration = .seconds(30), log: @escaping @Sendable (String) -> Void = { _ in }) -> (WebSessions, () -> Counter?) {
+    func sessions(grace: Duration = .seconds(30), messagesPerSecond: Int? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) -> (WebSessions, () -> Counter?) {
         // Weak: the test must not keep a closed session's content alive.
         final class Last { weak var counter: Counter? }
         let last = Last()
-        let sessions = WebSessions(limits: .init(sessions: 3, reconnectGrace: grace), log: log) { document in
+        var limits = WebSessions.Limits(sessions: 3, reconnectGrace: grace)
+        if let messagesPerSecond {
+            limits.messagesPerSecond = messagesPerSecond
+            limits.messageBurst = messagesPerSecond * 2
+        }
+        let sessions = WebSessions(limits: limits, log: log) { document in
             document.flushesAutomatically = false
             let counter = Counter(document)
             last.counter = counter
@@ -169,6 +174,37 @@ final class Counter: WebSessionContent {
         // The page still works.
         session.receive(#"{"t":"i","id":"\#(field)","v":"ok","n":7}"#, token: token)
         #expect(counter.text.value == "ok")
+    }
+
+    /// Issue 27: a tab that floods its session has the excess refused, and logged (not once
+    /// per message); the budget refills, and the page works again.
+    @Test func aFloodOfMessagesIsCutToTheRate() async throws {
+        let logged = Mutex<[String]>([])
+        let (sessions, content) = sessions(messagesPerSecond: 50, log: { line in logged.withLock { $0.append(line) } })
+        let session = try #require(sessions.open())
+        let counter = try #require(content())
+        let wire = Wire()
+        let token = session.connect(send: wire.send)
+        session.receive(#"{"t":"hello","s":"\#(session.id)","q":0}"#, token: token)
+        let field = counter.field.id
+        let changes = Mutex(0)
+        let counting = counter.text.changes.sink { _ in changes.withLock { $0 += 1 } }
+        defer { counting.dispose() }
+        let clock = ContinuousClock()
+        let started = clock.now
+        for number in 1...10_000 {
+            session.receive(#"{"t":"i","id":"\#(field)","v":"\#(number)","n":\#(number)}"#, token: token)
+        }
+        let seconds = Double((clock.now - started).components.attoseconds) / 1e18 + Double((clock.now - started).components.seconds)
+        let handled = changes.withLock { $0 }
+        // The burst (100, less the hello) and what refilled while the flood ran.
+        #expect(handled >= 99 && Double(handled) <= 100 + 50 * seconds + 1, "\(handled) handled in \(seconds) s")
+        let lines = logged.withLock { $0 }
+        #expect(!lines.isEmpty && lines.count <= 2 + Int(seconds), "\(lines.count) lines: \(lines.prefix(3))")
+        #expect(lines.first?.contains("over the limit of 50 a second") == true, "\(lines.first ?? "")")
+        try await Task.sleep(for: .milliseconds(200))
+        session.receive(#"{"t":"i","id":"\#(field)","v":"after","n":10001}"#, token: token)
+        #expect(counter.text.value == "after", "the budget refills")
     }
 
     @Test func aStaleConnectionCannotDriveTheSession() throws {
