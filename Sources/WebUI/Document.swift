@@ -142,9 +142,6 @@ public final class Document {
         scheduleFlush()
     }
 
-    /// Whether the screens are built (no ``locations``, or it gives addresses).
-    public var isSettled: Bool { locations.map { $0() != nil } ?? true }
-
     /// Moves the keyboard focus to `element`.
     public func focus(_ element: Element) {
         guard element.document === self else { return }
@@ -221,11 +218,11 @@ public final class Document {
     /// The history as the page applies it, `[depth, title, addresses or null]`; `nil` while
     /// the screens are being built.
     public var historyJSON: String? {
-        guard isSettled else { return nil }
-        _ = historyUpdate()
-        var out = ""
-        Patch.history(depth: depth, title: title, locations: sentLocations).encode(into: &out)
-        return "[" + out.dropFirst(5)
+        historyChanged = true
+        guard case .history(let depth, let title, let locations)? = historyUpdate() else { return nil }
+        var out = "["
+        Patch.encodeHistory(depth: depth, title: title, locations: locations, into: &out)
+        return out
     }
 
     // MARK: Events

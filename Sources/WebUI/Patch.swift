@@ -54,19 +54,28 @@ public enum Patch: Sendable, Equatable {
         case .replace(let id, let html): JSON.array(into: &out, "r", id, html)
         case .remove(let id): JSON.array(into: &out, "-", id)
         case .history(let depth, let title, let locations):
-            out += "[\"h\",\(depth),"
-            JSON.string(title, into: &out)
-            if let locations {
-                out += ",["
-                for (index, location) in locations.enumerated() {
-                    if index > 0 { out += "," }
-                    JSON.string(location, into: &out)
-                }
-                out += "]]"
-            } else {
-                out += ",null]"
-            }
+            out += "[\"h\","
+            Patch.encodeHistory(depth: depth, title: title, locations: locations, into: &out)
         case .focus(let id): JSON.array(into: &out, "f", id)
+        }
+    }
+}
+
+extension Patch {
+    /// A history patch's fields and the closing bracket: `depth,"title",[addresses] or null]`
+    /// (also a first page's `data-history`, after its own `[`).
+    static func encodeHistory(depth: Int, title: String, locations: [String]?, into out: inout String) {
+        out += "\(depth),"
+        JSON.string(title, into: &out)
+        if let locations {
+            out += ",["
+            for (index, location) in locations.enumerated() {
+                if index > 0 { out += "," }
+                JSON.string(location, into: &out)
+            }
+            out += "]]"
+        } else {
+            out += ",null]"
         }
     }
 }

@@ -26,13 +26,6 @@ public struct WebLocation: Sendable, Hashable, CustomStringConvertible {
         self.query = query
     }
 
-    /// The path with the query items whose values are not empty (`/flickr` and `["q": "sunset"]`).
-    public init(path: String, _ items: KeyValuePairs<String, String?>) {
-        self.init(path: path, query: items.compactMap { name, value in
-            value.flatMap { $0.isEmpty ? nil : QueryItem(name, $0) }
-        })
-    }
-
     /// Parses what a browser sends: `/a/b%20c?x=1&y=%C3%A9`. `nil` for anything that is not an
     /// absolute path, or that a browser would not send (control characters, a bad escape), or
     /// is over 2,048 bytes.

@@ -176,7 +176,7 @@ final class Counter: WebSessionContent {
         #expect(counter.text.value == "ok")
     }
 
-    /// Issue 27: a tab that floods its session has the excess refused, and logged (not once
+    /// T-BEYOND4, issue 27: a tab that floods its session has the excess refused, and logged (not once
     /// per message); the budget refills, and the page works again.
     @Test func aFloodOfMessagesIsCutToTheRate() async throws {
         let logged = Mutex<[String]>([])

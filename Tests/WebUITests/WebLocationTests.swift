@@ -1,7 +1,7 @@
 import Testing
 @testable import WebUI
 
-/// Issue 26: addresses as browsers send them, parsed and written back.
+/// T-BEYOND4 (input from the page is untrusted), issue 26: addresses as browsers send them, parsed and written back.
 @Suite struct WebLocationTests {
     @Test func parsesWhatBrowsersSend() throws {
         let location = try #require(WebLocation("/flickr/photo/42?q=sunset+beach&x=%C3%A9t%C3%A9&empty="))

@@ -299,7 +299,7 @@ final class Tab {
     }
 }
 
-/// Issue 26: every screen has an address; a tab opened at one shows that screen, with a back
+/// T-BEYOND4, issue 26: every screen has an address; a tab opened at one shows that screen, with a back
 /// stack of the screens below it.
 @MainActor
 @Suite struct WebAddressTests {
