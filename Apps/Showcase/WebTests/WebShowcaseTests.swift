@@ -361,7 +361,8 @@ final class Tab {
         let sessions = WebSessions(routes: { document, location in
             WebShowcase(document: document, configuration: WebShowcaseConfiguration(offline: true), location: location)
         })
-        for address in ["/nope", "/flickr/nope", "/movies/nope", "/goods/999", "/goods/2?pages=0", "/person/x", "/flickr/results", "/todo?filter=all", "/todo?filter=x"] {
+        for address in ["/nope", "/flickr/nope", "/movies/nope", "/goods/999", "/goods/2?pages=0", "/person/x", "/flickr/results", "/todo?filter=all", "/todo?filter=x",
+                        "/goods/2?pages=99999999999999999999", "/goods/2?pages=two", "/goods-dc/2?pages=-1"] {
             guard case .notFound = sessions.open(at: WebLocation(address)!) else {
                 Issue.record("\(address) opened a screen")
                 continue

@@ -118,8 +118,8 @@ extension ShowcaseAddress {
             if let category = segments.popFirst() {
                 guard OfflineGoodsService.categories.contains(where: { $0.category.sortID == category }) else { return nil }
                 options.category = category
-                let pages = Int(address["pages"] ?? "1") ?? 1
-                guard (1...50).contains(pages) else { return nil }
+                // A page count that is not a number (or overflows Int) is no address, as 0 is not.
+                guard let pages = Int(address["pages"] ?? "1"), (1...50).contains(pages) else { return nil }
                 options.page = pages
                 if let id = detail("item") { open(id, in: "Goods") }
             }
