@@ -1,5 +1,4 @@
 #if WebServer
-import FlyingFox
 import FlyingSocks
 import Foundation
 import Synchronization
@@ -12,13 +11,16 @@ public struct WebRequest: Sendable {
     public var method: String
     /// The path and query, decoded (`nil` when the browser's address could not be read).
     public var location: WebLocation?
-    /// The headers, by lower-cased name.
+    /// The headers, by lower-cased name (the first of a repeated one).
     public var headers: [String: String]
+    /// The body (empty for GET; at most ``WebAppServer/Limits/requestBodyBytes``).
+    public var body: Data
 
-    public init(method: String, location: WebLocation?, headers: [String: String] = [:]) {
+    public init(method: String, location: WebLocation?, headers: [String: String] = [:], body: Data = Data()) {
         self.method = method
         self.location = location
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.body = body
     }
 
     /// The query item `name`'s first value.
@@ -70,10 +72,14 @@ public struct WebResponse: Sendable {
 /// - another site's script cannot open sessions (`Sec-Fetch-Site` other than a navigation);
 /// - no other site may show its pages in a frame, and the browser runs only the page's own
 ///   script (the security headers on every response).
+///
+/// Clients that are not a browser cannot take it down either: every request, body and
+/// WebSocket message is bounded, slow and idle clients are timed out, and connections are
+/// capped in all and per client address (see ``Limits``).
 public final class WebAppServer: Sendable {
-    private let server: HTTPServer
-    private let sessions: WebSessions
+    let sessions: WebSessions
     private let log: @Sendable (String) -> Void
+    private let refusals: RefusalLog
     private let routes = Mutex<[(method: String, path: String, prefix: Bool, handler: @Sendable (WebRequest) async -> WebResponse)]>([])
     /// The host names requests may use (`nil`: any, when listening on every address).
     let allowedHosts: Set<String>?
@@ -82,18 +88,31 @@ public final class WebAppServer: Sendable {
     static let outgoingLimit = 512
     /// Added to every message in each direction (`--latency`): a slow network, felt.
     let latency: Duration
+    /// Up to this much more, at random, on every message (in order, as over TCP): a jittery network.
+    let jitter: Duration
+    /// What clients may take.
+    public let limits: Limits
+    private let address: any SocketAddress
+    private let table: ConnectionTable
+    private let running = Mutex<(task: Task<Void, any Error>?, port: UInt16?, failure: (any Error)?)>((nil, nil, nil))
 
     /// A server for `sessions` on `host`:`port` (port 0: any free port; see
-    /// ``waitUntilListening()``); `latency` delays every WebSocket message both ways, to try an
-    /// app on a slow network.
-    public init(host: String = "127.0.0.1", port: UInt16, sessions: WebSessions, latency: Duration = .zero,
-                log: @escaping @Sendable (String) -> Void) throws {
+    /// ``waitUntilListening()``), within `limits`; `latency` delays every WebSocket message both
+    /// ways, and `jitter` up to that much more at random (each message still in order), to try
+    /// an app on a slow or jittery network.
+    public init(host: String = "127.0.0.1", port: UInt16, sessions: WebSessions, limits: Limits = Limits(), latency: Duration = .zero,
+                jitter: Duration = .zero, log: @escaping @Sendable (String) -> Void) throws {
         self.sessions = sessions
         self.log = log
+        self.limits = limits
         self.latency = latency
+        self.jitter = jitter
+        refusals = RefusalLog(log: log)
         allowedHosts = Self.allowedHosts(listeningOn: host)
-        let address: any SocketAddress = host.contains(":") ? try sockaddr_in6.inet6(ip6: host, port: port) : try sockaddr_in.inet(ip4: host, port: port)
-        server = HTTPServer(config: HTTPServer.Configuration(address: address, timeout: 30, pool: NoDelayPool(HTTPServer.defaultPool()), logger: .disabled))
+        address = host.contains(":") ? try sockaddr_in6.inet6(ip6: host, port: port) : try sockaddr_in.inet(ip4: host, port: port)
+        // Below the process's file limit, with room for the listener, the pool and logs.
+        let files = Int(sysconf(Int32(_SC_OPEN_MAX)))
+        table = ConnectionTable(limit: files > 128 ? min(limits.connections, files - 64) : limits.connections, perAddressLimit: limits.connectionsPerAddress)
     }
 
     /// Adds a route: an exact `path` (`"/health"`), or every path under a prefix
@@ -122,9 +141,9 @@ public final class WebAppServer: Sendable {
         return String(authority.split(separator: ":", maxSplits: 1).first ?? "").lowercased()
     }
 
-    static func isAllowedHost(_ request: HTTPRequest, _ allowed: Set<String>?) -> Bool {
+    static func isAllowedHost(_ request: RequestHead, _ allowed: Set<String>?) -> Bool {
         guard let allowed else { return true }
-        guard let host = request.headers[.host] else { return false }
+        guard let host = request["host"] else { return false }
         return allowed.contains(hostName(host))
     }
 
@@ -139,31 +158,391 @@ public final class WebAppServer: Sendable {
         "Referrer-Policy": "same-origin",
     ]
 
-    /// Listens until cancelled.
+    /// Listens until cancelled (or ``stop()``).
     public func run() async throws {
-        let sessions = self.sessions
-        let log = self.log
-        let allowedHosts = self.allowedHosts
-        let socket = WebSocketHTTPHandler(handler: MessageFrameWSHandler(handler: SessionSocket(sessions: sessions, latency: latency, log: log)))
-        await server.appendRoute(HTTPRoute("*")) { [self] request in
-            guard Self.isAllowedHost(request, allowedHosts) else {
-                log("refused a request for host \(request.headers[.host] ?? "none")")
-                return Self.finish(.text("This server does not answer for that host name.", status: 421), head: false)
+        let work = Task {
+            do {
+                try await self.listen()
+            } catch {
+                self.running.withLock { $0.failure = error }
+                throw error
             }
-            let head = request.method == .HEAD
-            let method = head ? "GET" : request.method.rawValue
-            if request.method == .GET, request.path == "/ws" {
-                guard Self.isSameOrigin(request) else {
-                    log("refused a WebSocket from origin \(request.headers[HTTPHeader("Origin")] ?? "none") for host \(request.headers[.host] ?? "none")")
-                    return Self.finish(.text("Cross-origin WebSocket refused.", status: 403), head: head)
-                }
-                return try await socket.handleRequest(request)
-            }
-            let headers = Dictionary(request.headers.map { ($0.key.rawValue, $0.value) }, uniquingKeysWith: { first, _ in first })
-            let webRequest = WebRequest(method: method, location: WebLocation(request.target.rawValue), headers: headers)
-            return Self.finish(await self.answer(webRequest), head: head)
         }
-        try await server.run()
+        running.withLock { $0.task = work }
+        try await withTaskCancellationHandler {
+            try await work.value
+        } onCancel: {
+            work.cancel()
+        }
+    }
+
+    /// Waits until the server listens; its port then. Throws what stopped it from listening
+    /// (an address in use, say).
+    public func waitUntilListening() async throws -> UInt16 {
+        while true {
+            let (port, failure) = running.withLock { ($0.port, $0.failure) }
+            if let port { return port }
+            if let failure { throw failure }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Stops listening and closes every connection.
+    public func stop() async {
+        guard let task = running.withLock({ $0.task }) else { return }
+        task.cancel()
+        _ = await task.result
+    }
+
+    /// The connections open now.
+    var connectionCount: Int { table.count }
+
+    private func listen() async throws {
+        let pool = Self.makePool()
+        try await pool.prepare()
+        let listener = try Socket(domain: Int32(type(of: address).family))
+        defer { try? listener.close() }
+        try listener.setValue(true, for: .localAddressReuse)
+        try listener.bind(to: address)
+        try listener.listen(maxPendingConnection: 1024)
+        let port: UInt16 = switch try listener.sockname() {
+        case .ip4(_, let port), .ip6(_, let port): port
+        case .unix: 0
+        }
+        let accepting = try AsyncSocket(socket: listener, pool: pool)
+        running.withLock { $0.port = port }
+        defer { running.withLock { $0.port = nil } }
+        do {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask { try await pool.run() }
+                group.addTask { await self.reap() }
+                group.addTask { await self.accept(on: accepting) }
+                try await group.next()
+                group.cancelAll()
+            }
+        } catch is CancellationError {
+        }
+        for record in table.all { record.cancel() }
+    }
+
+    static func makePool() -> some AsyncSocketPool {
+        #if canImport(Darwin)
+        return .kQueue()
+        #elseif canImport(CSystemLinux)
+        return .ePoll()
+        #else
+        return .poll()
+        #endif
+    }
+
+    /// Accepts connections until cancelled: each is admitted (under the caps) and served by a
+    /// task of its own, or answered with the refusal and closed.
+    private func accept(on listener: AsyncSocket) async {
+        while !Task.isCancelled {
+            let client: AsyncSocket
+            do {
+                client = try await listener.accept()
+            } catch is CancellationError {
+                return
+            } catch {
+                if Task.isCancelled { return }
+                // Out of files, say: wait rather than stop accepting for good.
+                refusals("could not accept a connection: \(error)")
+                try? await Task.sleep(for: .milliseconds(50))
+                continue
+            }
+            // A patch is a small write: without TCP_NODELAY, Nagle's algorithm holds one until
+            // the page's delayed ACK of the one before (about 40 ms).
+            try? client.socket.setValue(true, for: BoolSocketOption(level: Int32(IPPROTO_TCP), name: Int32(TCP_NODELAY)))
+            let peer: String = switch try? client.socket.remotePeer() {
+            case .ip4(let host, _), .ip6(let host, _): host
+            case .unix(let path): path
+            case nil: "unknown"
+            }
+            switch table.admit(peer, deadline: .now + limits.requestTimeout) {
+            case .failure(let refusal):
+                refusals("refused a connection from \(peer): \(refusal.reason)")
+                _ = try? client.socket.write(Self.refusal(refusal), from: 0)
+                try? client.close()
+            case .success(let record):
+                let task = Task {
+                    await self.serve(client, record)
+                    self.table.remove(record)
+                }
+                record.attach(task)
+            }
+        }
+    }
+
+    /// Closes connections past their deadline and pings quiet WebSockets, four times a second.
+    private func reap() async {
+        var closed = 0
+        var reported = ContinuousClock.now
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .milliseconds(250))
+            let now = ContinuousClock.now
+            for record in table.all where record.check(now: now) { closed += 1 }
+            if closed > 0, now - reported >= .seconds(1) {
+                log("closed \(closed) connection\(closed == 1 ? "" : "s") that took too long (a request over \(limits.requestTimeout), idle over \(limits.keepAliveTimeout), or a silent WebSocket)")
+                closed = 0
+                reported = now
+            }
+        }
+    }
+
+    /// One connection: requests one after another (up to 1,000, as nginx keeps one), or a
+    /// WebSocket.
+    private func serve(_ socket: AsyncSocket, _ record: ConnectionRecord) async {
+        defer { try? socket.close() }
+        var reader = ByteReader(socket)
+        for served in 0..<1000 {
+            if served > 0 { record.expire(after: limits.keepAliveTimeout) }
+            let head: RequestHead
+            var body = Data()
+            do {
+                guard let bytes = try await reader.readHead(limit: limits.requestHeadBytes) else { return }
+                record.expire(after: limits.requestTimeout)
+                head = try RequestHead.parse(bytes)
+                let length = try head.contentLength()
+                if length > limits.requestBodyBytes {
+                    throw HTTPRefusal(status: 413, reason: "The request's body is over \(limits.requestBodyBytes) bytes.")
+                }
+                if length > 0 { body = Data(try await reader.read(exactly: length)) }
+            } catch let refusal as HTTPRefusal {
+                refusals("refused a request from \(record.address): \(refusal)")
+                _ = try? await socket.write(Self.refusal(refusal))
+                await Self.linger(socket)
+                return
+            } catch {
+                return  // the client went away, or took too long (cancelled)
+            }
+            let location = WebLocation(head.originForm)
+            guard Self.isAllowedHost(head, allowedHosts) else {
+                refusals("refused a request for host \(head["host"] ?? "none")")
+                _ = try? await socket.write(Self.finish(.text("This server does not answer for that host name.", status: 421), head: false, keepAlive: false))
+                await Self.linger(socket)
+                return
+            }
+            if head.method == "GET", location?.path == "/ws" {
+                guard Self.isSameOrigin(head) else {
+                    log("refused a WebSocket from origin \(head["origin"] ?? "none") for host \(head["host"] ?? "none")")
+                    _ = try? await socket.write(Self.finish(.text("Cross-origin WebSocket refused.", status: 403), head: false, keepAlive: false))
+                    await Self.linger(socket)
+                    return
+                }
+                await webSocket(head, reader: reader, socket: socket, record: record)
+                return
+            }
+            let isHead = head.method == "HEAD"
+            let headers = Dictionary(head.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            let request = WebRequest(method: isHead ? "GET" : head.method, location: location, headers: headers, body: body)
+            let keepAlive = head.keepAlive && served < 999
+            let response = await answer(request)
+            do {
+                try await socket.write(Self.finish(response, head: isHead, keepAlive: keepAlive))
+            } catch {
+                return
+            }
+            if !keepAlive { return }
+        }
+    }
+
+    /// What a socket writes, and the socket's end.
+    private enum Outgoing: Sendable {
+        case message(SocketMessage)
+        case ping
+        case pong([UInt8])
+    }
+
+    /// A WebSocket, from its handshake to its close: frames read (each checked from its header
+    /// before its payload is read) and handed to the session in order, the session's frames
+    /// written, pings answered.
+    private func webSocket(_ head: RequestHead, reader: ByteReader, socket: AsyncSocket, record: ConnectionRecord) async {
+        let accept: String
+        do {
+            accept = try WebSocketHandshake.accept(head)
+        } catch {
+            refusals("refused a WebSocket upgrade: \(error)")
+            var response = WebResponse.text(error.reason, status: error.status)
+            if error.status == 426 { response.headers["Sec-WebSocket-Version"] = "13" }
+            _ = try? await socket.write(Self.finish(response, head: false, keepAlive: false))
+            await Self.linger(socket)
+            return
+        }
+        let handshake = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n\r\n"
+        do {
+            try await socket.write(Data(handshake.utf8))
+        } catch {
+            return
+        }
+        let (out, outgoing) = AsyncStream<Outgoing>.makeStream(bufferingPolicy: .bufferingOldest(Self.outgoingLimit))
+        let session = SessionSocket(sessions: sessions, log: log, send: { message in
+            if case .dropped = outgoing.yield(.message(message)) { return false }
+            return true
+        }, finish: { outgoing.finish() })
+        record.webSocket(idle: limits.webSocketIdleTimeout, ping: { outgoing.yield(.ping) })
+        // With `--latency` (or `--jitter`), each message waits on its way in and out.
+        var delayedIn: AsyncStream<SocketMessage>.Continuation?
+        if latency > .zero || jitter > .zero {
+            let (incoming, continuation) = AsyncStream<SocketMessage>.makeStream()
+            delayedIn = continuation
+            let delayed = SessionSocket.delayed(incoming, by: latency, jitter: jitter)
+            Task {
+                for await message in delayed {
+                    if await !session.receive(message) { break }
+                }
+            }
+        }
+        let inbound = delayedIn
+        let toWrite = SessionSocket.delayed(out, by: latency, jitter: jitter)
+        // Each side says whether it was the writer, and the reader whether the client broke the protocol.
+        let broken = await withTaskGroup(of: (writer: Bool, broken: Bool).self) { group in
+            group.addTask {
+                await Self.writeFrames(toWrite, to: socket)
+                return (true, false)
+            }
+            group.addTask {
+                var reader = reader
+                let (code, broken) = await self.readFrames(&reader, record: record, outgoing: outgoing) { message in
+                    if let inbound {
+                        inbound.yield(message)
+                        return true
+                    }
+                    return await session.receive(message)
+                }
+                inbound?.finish()
+                if let code { outgoing.yield(.message(.close(code))) }
+                outgoing.finish()
+                return (false, broken)
+            }
+            // The server ended the socket: stop reading. The client did: let the close be
+            // written, for at most 5 s.
+            var broken = false
+            if let first = await group.next() {
+                broken = first.broken
+                if first.writer { group.cancelAll() } else { record.expire(after: .seconds(5)) }
+            }
+            while let next = await group.next() { broken = broken || next.broken }
+            return broken
+        }
+        await session.ended()
+        // A client that broke the protocol may still be sending: its close frame must not be
+        // lost to a reset.
+        if broken { await Self.linger(socket) }
+    }
+
+    /// Before closing a socket whose client may still be sending (a refused request, a frame
+    /// over the limit): stop writing, and read what comes, for up to 2 s or 256 KB, so the
+    /// answer already written is not lost to a reset (nginx's lingering close).
+    static func linger(_ socket: AsyncSocket) async {
+        _ = shutdown(socket.socket.file.rawValue, Int32(SHUT_WR))
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                var discarded = 0
+                while discarded < 256 * 1024, let bytes = try? await socket.read(atMost: 16 * 1024) { discarded += bytes.count }
+            }
+            group.addTask { try? await Task.sleep(for: .seconds(2)) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Reads frames until the client closes or breaks the protocol: the close code to answer
+    /// with (`nil` when there is nothing to answer: the socket went, or the session ended it),
+    /// and whether the client broke the protocol.
+    private func readFrames(_ reader: inout ByteReader, record: ConnectionRecord, outgoing: AsyncStream<Outgoing>.Continuation,
+                            deliver: (SocketMessage) async -> Bool) async -> (UInt16?, broken: Bool) {
+        var message: [UInt8] = []
+        var messageOpcode: UInt8?
+        while true {
+            let header: FrameHeader
+            do {
+                let start = try await reader.peek(2)
+                let second = start[start.startIndex + 1]
+                let length = second & 0x7F
+                let size = 2 + (length == 126 ? 2 : length == 127 ? 8 : 0) + (second & 0x80 != 0 ? 4 : 0)
+                guard let parsed = FrameHeader.parse(try await reader.peek(size)) else { return (nil, false) }
+                header = parsed
+            } catch {
+                return (nil, false)
+            }
+            record.heard()
+            if let problem = header.problem() {
+                refusals("closed a WebSocket from \(record.address): \(problem.reason)")
+                return (problem.code, true)
+            }
+            if header.opcode < 8 {
+                if (header.opcode == FrameHeader.continuation) != (messageOpcode != nil) {
+                    refusals("closed a WebSocket from \(record.address): a frame out of order in a fragmented message")
+                    return (1002, true)
+                }
+                if UInt64(message.count) + header.length > UInt64(limits.messageBytes) {
+                    refusals("closed a WebSocket from \(record.address): a message of \(UInt64(message.count) + header.length) bytes (the limit is \(limits.messageBytes)), refused from its frame's header")
+                    return (1009, true)
+                }
+            }
+            reader.skip(header.size)
+            var payload: [UInt8]
+            do {
+                payload = try await reader.read(exactly: Int(header.length))
+            } catch {
+                return (nil, false)
+            }
+            if let mask = header.mask {
+                for index in payload.indices { payload[index] ^= mask[index & 3] }
+            }
+            switch header.opcode {
+            case FrameHeader.ping:
+                outgoing.yield(.pong(payload))
+            case FrameHeader.pong:
+                continue
+            case FrameHeader.close:
+                if payload.count == 1 { return (1002, true) }
+                return (payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : 1000, false)
+            default:
+                if messageOpcode == nil { messageOpcode = header.opcode }
+                message += payload
+                guard header.fin else { continue }
+                let bytes = message, opcode = messageOpcode
+                message = []
+                messageOpcode = nil
+                let received: SocketMessage
+                if opcode == FrameHeader.text {
+                    guard let text = String(validating: bytes, as: UTF8.self) else {
+                        refusals("closed a WebSocket from \(record.address): a text message that is not UTF-8")
+                        return (1007, true)
+                    }
+                    received = .text(text)
+                } else {
+                    received = .data(Data(bytes))
+                }
+                if await !deliver(received) { return (nil, false) }
+            }
+        }
+    }
+
+    /// Writes the session's frames until it closes the socket (or the socket goes).
+    private static func writeFrames(_ out: AsyncStream<Outgoing>, to socket: AsyncSocket) async {
+        for await item in out {
+            let frame: Data
+            var last = false
+            switch item {
+            case .message(.text(let text)): frame = FrameHeader.encode(opcode: FrameHeader.text, payload: text.utf8)
+            case .message(.data(let data)): frame = FrameHeader.encode(opcode: FrameHeader.binary, payload: data)
+            case .message(.close(let code)):
+                frame = FrameHeader.encode(opcode: FrameHeader.close, payload: [UInt8(code >> 8), UInt8(code & 0xFF)])
+                last = true
+            case .ping: frame = FrameHeader.encode(opcode: FrameHeader.ping, payload: [UInt8]())
+            case .pong(let payload): frame = FrameHeader.encode(opcode: FrameHeader.pong, payload: payload)
+            }
+            do {
+                try await socket.write(frame)
+            } catch {
+                return
+            }
+            if last { return }
+        }
+        _ = try? await socket.write(FrameHeader.encode(opcode: FrameHeader.close, payload: [0x03, 0xE8]))
     }
 
     /// The answer to a request that is not the WebSocket: a route, the page's files, or a page.
@@ -212,17 +591,20 @@ public final class WebAppServer: Sendable {
 
     /// The response as sent: the security headers added; for HEAD, the length of the body
     /// without the body.
-    static func finish(_ response: WebResponse, head: Bool) -> HTTPResponse {
-        var headers = HTTPHeaders()
-        for (name, value) in securityHeaders.merging(response.headers, uniquingKeysWith: { _, mine in mine }) {
-            headers[HTTPHeader(name)] = value
-        }
-        if head { headers[.contentLength] = String(response.body.count) }
-        return HTTPResponse(statusCode: HTTPStatusCode(response.status, phrase: phrase(response.status)), headers: headers, body: head ? Data() : response.body)
+    static func finish(_ response: WebResponse, head: Bool, keepAlive: Bool) -> Data {
+        let headers = securityHeaders.merging(response.headers, uniquingKeysWith: { _, mine in mine }).sorted { $0.key < $1.key }
+        return encodeResponse(status: response.status, headers: headers.map { ($0.key, $0.value) }, body: head ? Data() : response.body,
+                              bodyLength: response.body.count, keepAlive: keepAlive)
+    }
+
+    /// A refused request's answer: its status, why, and the connection closed.
+    static func refusal(_ refusal: HTTPRefusal) -> Data {
+        finish(.text(refusal.reason + "\n", status: refusal.status), head: false, keepAlive: false)
     }
 
     static func phrase(_ status: Int) -> String {
         switch status {
+        case 101: "Switching Protocols"
         case 200: "OK"
         case 204: "No Content"
         case 301: "Moved Permanently"
@@ -232,173 +614,50 @@ public final class WebAppServer: Sendable {
         case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
+        case 411: "Length Required"
         case 413: "Content Too Large"
+        case 414: "URI Too Long"
         case 421: "Misdirected Request"
+        case 426: "Upgrade Required"
         case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
         case 503: "Service Unavailable"
+        case 505: "HTTP Version Not Supported"
         default: "Status"
         }
     }
 
-    /// Waits until the server listens; its port then.
-    public func waitUntilListening() async throws -> UInt16 {
-        try await server.waitUntilListening()
-        switch await server.listeningAddress {
-        case .ip4(_, let port), .ip6(_, let port): return port
-        default: return 0
-        }
-    }
-
-    /// Stops listening.
-    public func stop() async {
-        await server.stop()
-    }
-
     /// A browser sends the page's origin; it must name the host (and port) the page came from.
-    static func isSameOrigin(_ request: HTTPRequest) -> Bool {
-        guard let origin = request.headers[HTTPHeader("Origin")], let host = request.headers[.host] else { return false }
+    static func isSameOrigin(_ request: RequestHead) -> Bool {
+        guard let origin = request["origin"], let host = request["host"] else { return false }
         guard let schemeEnd = origin.range(of: "://") else { return false }
         return origin[schemeEnd.upperBound...].lowercased() == host.lowercased()
     }
 }
 
-/// One WebSocket: its first message must be a `hello` naming an open session; every message
-/// after it goes to that session, in order, on the main actor.
-struct SessionSocket: WSMessageHandler {
-    let sessions: WebSessions
-    var latency: Duration = .zero
-    let log: @Sendable (String) -> Void
+/// Refusals, logged at most once a second (a client sending garbage in a loop must not make the
+/// server write a line for each), with the count of those left out.
+final class RefusalLog: Sendable {
+    private let log: @Sendable (String) -> Void
+    private let state = Mutex<(second: Int, skipped: Int)>((-1, 0))
 
-    func makeMessages(for client: AsyncStream<WSMessage>) async throws -> AsyncStream<WSMessage> {
-        // Bounded: a page that stops reading while the session keeps changing is closed (it
-        // reconnects and catches up) instead of making the server buffer without end.
-        let (out, continuation) = AsyncStream<WSMessage>.makeStream(bufferingPolicy: .bufferingOldest(WebAppServer.outgoingLimit))
-        let sessions = self.sessions
-        let log = self.log
-        let client = Self.delayed(client, by: latency)
-        let (toPage, toPageContinuation) = AsyncStream<WSMessage>.makeStream(bufferingPolicy: .bufferingOldest(WebAppServer.outgoingLimit))
-        let delayedOut = Self.delayed(toPage, by: latency)
-        // With no latency the frames go straight out; with it, through a relay that holds each.
-        let direct = latency == .zero
-        let send: @Sendable (WSMessage) -> Bool = { message in
-            let result = direct ? continuation.yield(message) : toPageContinuation.yield(message)
-            if case .dropped = result { return false }
-            return true
-        }
-        let finish: @Sendable () -> Void = {
-            if direct { continuation.finish() } else { toPageContinuation.finish() }
-        }
-        if !direct {
-            Task {
-                for await message in delayedOut { continuation.yield(message) }
-                continuation.finish()
-            }
-        }
-        Task {
-            var bound: (session: WebSession, token: Int)?
-            messages: for await message in client {
-                switch message {
-                case .text(let text):
-                    if let bound {
-                        await MainActor.run { bound.session.receive(text, token: bound.token) }
-                        continue
-                    }
-                    // The first message: a hello for an open session, or for a page whose session
-                    // is gone (the server restarted) that says its address: a new session there.
-                    // Anything else closes the socket.
-                    let result: Result<(WebSession, Int), ClientMessageError> = await MainActor.run {
-                        do throws(ClientMessageError) {
-                            guard case .hello(let id, _, let address) = try ClientMessage.parse(text) else {
-                                throw .malformed("the first message must be a hello")
-                            }
-                            let session: WebSession
-                            if let open = sessions.session(id) {
-                                session = open
-                            } else if let address, let location = WebLocation(address), case .opened(let new) = sessions.open(at: location, resuming: true) {
-                                log("a page of an ended session resumed as a new one at \(location)")
-                                session = new
-                            } else {
-                                throw .unknownSession
-                            }
-                            let token = session.connect(send: { frame in
-                                if !send(.text(frame)) {
-                                    log("closed a connection that stopped reading (\(WebAppServer.outgoingLimit) frames waiting)")
-                                    finish()
-                                }
-                            }, close: { finish() })
-                            session.receive(text, token: token)
-                            return .success((session, token))
-                        } catch {
-                            return .failure(error)
-                        }
-                    }
-                    switch result {
-                    case .success(let pair):
-                        bound = pair
-                    case .failure(let error):
-                        log("refused a connection: \(error.description)")
-                        _ = send(.text("{\"t\":\"x\",\"why\":\(Self.quoted(error == .unknownSession ? "This page\u{2019}s session has ended (the server restarted or the tab was away too long)." : "The page could not connect."))}"))
-                        _ = send(.close(.policyViolation))
-                        break messages
-                    }
-                case .data(let data):
-                    log("refused a binary message of \(data.count) bytes")
-                case .close:
-                    break messages
-                }
-            }
-            if let bound {
-                await MainActor.run { bound.session.disconnect(token: bound.token) }
-            }
-            finish()
-        }
-        return out
+    init(log: @escaping @Sendable (String) -> Void) {
+        self.log = log
     }
 
-    /// `stream`, each element held `latency` after it came (in order; a slow network, simulated).
-    static func delayed<Element: Sendable>(_ stream: AsyncStream<Element>, by latency: Duration) -> AsyncStream<Element> {
-        guard latency > .zero else { return stream }
-        let (stamped, stamps) = AsyncStream<(ContinuousClock.Instant, Element)>.makeStream()
-        let (out, continuation) = AsyncStream<Element>.makeStream()
-        Task {
-            for await element in stream { stamps.yield((ContinuousClock.now, element)) }
-            stamps.finish()
-        }
-        Task {
-            for await (arrived, element) in stamped {
-                try? await Task.sleep(until: arrived + latency, clock: .continuous)
-                continuation.yield(element)
+    func callAsFunction(_ line: String) {
+        let second = Int(Date().timeIntervalSince1970)
+        let skipped: Int? = state.withLock { state in
+            guard state.second != second else {
+                state.skipped += 1
+                return nil
             }
-            continuation.finish()
+            defer { state = (second, 0) }
+            return state.skipped
         }
-        return out
-    }
-
-    static func quoted(_ text: String) -> String {
-        let data = try? JSONSerialization.data(withJSONObject: [text])
-        return data.flatMap { String(data: $0, encoding: .utf8) }.map { String($0.dropFirst().dropLast()) } ?? "\"\""
-    }
-}
-
-/// The default socket pool, setting `TCP_NODELAY` on each socket it waits on: a patch is a small
-/// write, and without it Nagle's algorithm holds one until the page's delayed ACK of the one
-/// before (about 40 ms: seen on the last keystroke of a word, 44 ms, before this).
-struct NoDelayPool<Pool: AsyncSocketPool>: AsyncSocketPool {
-    let pool: Pool
-
-    init(_ pool: Pool) {
-        self.pool = pool
-    }
-
-    func prepare() async throws { try await pool.prepare() }
-
-    func run() async throws { try await pool.run() }
-
-    func suspendSocket(_ socket: Socket, untilReadyFor events: Socket.Events) async throws {
-        // Idempotent and cheap; fails harmlessly on the listening socket.
-        try? socket.setValue(true, for: BoolSocketOption(level: Int32(IPPROTO_TCP), name: Int32(TCP_NODELAY)))
-        try await pool.suspendSocket(socket, untilReadyFor: events)
+        guard let skipped else { return }
+        log(skipped > 0 ? "\(line) (\(skipped) more refused before it, not logged)" : line)
     }
 }
 #endif

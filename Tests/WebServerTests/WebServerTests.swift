@@ -1,6 +1,5 @@
 // The server's tests: only with the package's WebServer trait (the module is empty without it).
 #if WebServer
-import FlyingFox
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -57,8 +56,8 @@ final class Lines: Sendable {
         let session = try #require(opened)
         let field = try #require(echoField)
         let id = await session.id
-        let (client, input) = AsyncStream<WSMessage>.makeStream()
-        let out = try await SessionSocket(sessions: sessions, log: log.append).makeMessages(for: client)
+        let (client, input) = AsyncStream<SocketMessage>.makeStream()
+        let out = SessionSocket.messages(sessions: sessions, log: log.append, for: client)
         input.yield(.text(#"{"t":"hello","s":"\#(id)","q":0}"#))
         for value in ["h", "he", "hel", "hell", "hello"] {
             input.yield(.text(#"{"t":"i","id":"\#(field)","v":"\#(value)","n":\#(value.count)}"#))
@@ -90,14 +89,14 @@ final class Lines: Sendable {
         let log = Lines()
         let (sessions, _) = await sessions(log: log)
         for first in [#"{"t":"hello","s":"0123456789abcdef0123456789abcdef","q":0}"#, "garbage", #"{"t":"c","id":"e1","n":1}"#] {
-            let (client, input) = AsyncStream<WSMessage>.makeStream()
-            let out = try await SessionSocket(sessions: sessions, log: log.append).makeMessages(for: client)
+            let (client, input) = AsyncStream<SocketMessage>.makeStream()
+            let out = SessionSocket.messages(sessions: sessions, log: log.append, for: client)
             input.yield(.text(first))
-            var received: [WSMessage] = []
+            var received: [SocketMessage] = []
             for await message in out { received.append(message) }
             #expect(received.count == 2)
             if case .text(let text) = received.first { #expect(text.hasPrefix(#"{"t":"x""#)) } else { Issue.record("expected the ended-session message") }
-            #expect(received.last == .close(.policyViolation))
+            #expect(received.last == .close(SocketMessage.policyViolation))
         }
         #expect(log.all.count == 3)
         #expect(log.all.allSatisfy { $0.hasPrefix("refused a connection") })
@@ -113,8 +112,8 @@ final class Lines: Sendable {
         let session = try #require(opened)
         let field = try #require(echoField)
         let id = await session.id
-        let (client, input) = AsyncStream<WSMessage>.makeStream()
-        let out = try await SessionSocket(sessions: sessions, log: log.append).makeMessages(for: client)
+        let (client, input) = AsyncStream<SocketMessage>.makeStream()
+        let out = SessionSocket.messages(sessions: sessions, log: log.append, for: client)
         input.yield(.text(#"{"t":"hello","s":"\#(id)","q":0}"#))
         var generator = SystemRandomNumberGenerator()
         let pieces = ["{", "}", "\"t\"", ":", "\"i\"", ",", "\"id\"", "\"\(field)\"", "\"v\"", "\"x\"", "null", "1", "-1", "[", "]", "\"n\"", "\"f\"", "\"l\"", "\"c\"", "\"e\"", "\"b\"", "\"d\"", "\u{0}", "\u{FFFF}", "😀", "\\", "\"s\"", "\"\(id)\""]
@@ -132,10 +131,10 @@ final class Lines: Sendable {
     }
 
     @Test func theWebSocketMustComeFromThePagesOwnOrigin() {
-        func request(origin: String?, host: String) -> HTTPRequest {
-            var headers: HTTPHeaders = [.host: host]
-            if let origin { headers[HTTPHeader("Origin")] = origin }
-            return HTTPRequest(method: .GET, version: .http11, path: "/ws", query: [], headers: headers, body: HTTPBodySequence(data: Data()))
+        func request(origin: String?, host: String) -> RequestHead {
+            var headers = ["Host": host]
+            if let origin { headers["Origin"] = origin }
+            return RequestHead(target: "/ws", headers: headers)
         }
         #expect(WebAppServer.isSameOrigin(request(origin: "http://127.0.0.1:8080", host: "127.0.0.1:8080")))
         #expect(!WebAppServer.isSameOrigin(request(origin: "http://evil.example", host: "127.0.0.1:8080")))
@@ -149,8 +148,8 @@ final class Lines: Sendable {
 
     /// DNS rebinding: a name that resolves to 127.0.0.1 but is not this server's is refused.
     @Test func onlyTheServersOwnHostNamesAreAnswered() {
-        func request(host: String?) -> HTTPRequest {
-            HTTPRequest(method: .GET, version: .http11, path: "/", query: [], headers: host.map { [.host: $0] } ?? [:], body: HTTPBodySequence(data: Data()))
+        func request(host: String?) -> RequestHead {
+            RequestHead(headers: host.map { ["Host": $0] } ?? [:])
         }
         let loopback = WebAppServer.allowedHosts(listeningOn: "127.0.0.1")
         for good in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST", "[::1]:8080"] {
@@ -260,8 +259,8 @@ final class Lines: Sendable {
     @Test func aPageOfAnEndedSessionResumesInANewOne() async throws {
         let log = Lines()
         let (sessions, box) = await sessions(log: log)
-        let (client, input) = AsyncStream<WSMessage>.makeStream()
-        let out = try await SessionSocket(sessions: sessions, log: log.append).makeMessages(for: client)
+        let (client, input) = AsyncStream<SocketMessage>.makeStream()
+        let out = SessionSocket.messages(sessions: sessions, log: log.append, for: client)
         // The page had sent 5 messages to its old session; the last 2 are resent after the hello
         // (as the page does), and must not be taken: their element ids were the old page's.
         input.yield(.text(#"{"t":"hello","s":"0123456789abcdef0123456789abcdef","q":7,"p":"/","n":5}"#))
@@ -279,8 +278,8 @@ final class Lines: Sendable {
         #expect(log.all.contains { $0.contains("resumed as a new one at /") })
         input.finish()
 
-        let (other, otherInput) = AsyncStream<WSMessage>.makeStream()
-        let refused = try await SessionSocket(sessions: sessions, log: log.append).makeMessages(for: other)
+        let (other, otherInput) = AsyncStream<SocketMessage>.makeStream()
+        let refused = SessionSocket.messages(sessions: sessions, log: log.append, for: other)
         otherInput.yield(.text(#"{"t":"hello","s":"ffffffffffffffffffffffffffffffff","q":7,"p":"/no/such/screen"}"#))
         var refusedIterator = refused.makeAsyncIterator()
         guard case .text(let ended)? = await refusedIterator.next() else { Issue.record("no answer"); return }

@@ -19,6 +19,7 @@ import atexit
 import json
 import os
 import queue
+import random
 import re
 import shutil
 import signal
@@ -187,8 +188,8 @@ class Page:
     def heading(self):
         return self.js("const h = document.querySelector('header h1'); return h ? h.textContent : ''")
 
-    def wait_heading(self, text):
-        return wait_until(lambda: self.heading() == text)
+    def wait_heading(self, text, timeout=WAIT):
+        return wait_until(lambda: self.heading() == text, timeout=timeout)
 
     def settled(self):
         """Every message the page sent is acknowledged and the socket is open."""
@@ -879,6 +880,108 @@ def latency(page):
         slow.stop()
 
 
+def jitter(page):
+    """Issue 27: typing is never overwritten on a jittery network. Every message waits 0 to
+    500 ms at random each way (in order, as over TCP: `--jitter 500`); keys come fast, with
+    random pauses; after every key the field must show exactly what was typed (a stale value
+    from the server applied over newer typing would show). Also with the socket closed in the
+    middle of a word (the page reconnects and resends), and with a view model that rewrites the
+    field (the to-do's field is cleared when a to-do is added)."""
+    page.scenario = "Jitter"
+    driver = page.driver
+    jittery = Server(page.server.binary, "--jitter", "500")
+    home = driver.current_window_handle
+    rng = random.Random()
+    overwritten = []
+
+    def type_checked(css, text, reconnect_at=None):
+        typed = page.field(css).get_attribute("value") or ""
+        for index, character in enumerate(text):
+            if index == reconnect_at:
+                page.js("window.e2eSocket && window.e2eSocket.close()")
+            page.field(css).send_keys(character)
+            typed += character
+            value = page.field(css).get_attribute("value")
+            if value != typed:
+                overwritten.append(f"{typed!r} showed {value!r}")
+                typed = value
+            time.sleep(rng.uniform(0, 0.05))
+        return typed
+
+    def capture_socket():
+        page.js("""
+            const send = WebSocket.prototype.send;
+            WebSocket.prototype.send = function (data) { window.e2eSocket = this; return send.call(this, data); };""")
+
+    try:
+        driver.switch_to.new_window("tab")
+        # A search field whose view model trims what it searches for.
+        driver.get(jittery.url + "flickr")
+        check("Jitter: the page opens on a jittery server", page.wait_heading("Flickr Search"), page.heading())
+        capture_socket()
+        css = "section.page input[type=text]"
+        page.field(css).click()
+        typed = type_checked(css, "  sunset ")
+        settled = wait_until(page.settled, timeout=20)
+        check("Jitter: typing fast at 0-500 ms each way: no key is ever overwritten, and the field ends as typed",
+              not overwritten and settled and page.field(css).get_attribute("value") == "  sunset ",
+              f"overwritten: {overwritten[:3]}; the field shows {page.field(css).get_attribute('value')!r}; settled {bool(settled)}")
+        page.button("Go").click()
+        check("Jitter: the view model got every key (it searches the trimmed text)", page.wait_heading("sunset", timeout=20), page.heading())
+
+        # The socket closed in the middle of typing: the page reconnects, resends what was not
+        # acknowledged, and the server ends with what was typed (its address says the user name).
+        driver.get(jittery.url + "login")
+        page.wait_heading("Login")
+        wait_until(page.settled, timeout=20)
+        capture_socket()
+        css = "section.page input[type=text]"
+        page.field(css).click()
+        page.js("window.e2eSocket = null")
+        page.field(css).send_keys("a")
+        overwritten.clear()
+        typed = type_checked(css, "da_lovelace", reconnect_at=4)
+        settled = wait_until(page.settled, timeout=30)
+        address = wait_until(lambda: "user=ada_lovelace" in page.js("return location.search") and page.js("return location.search"), timeout=20)
+        check("Jitter: the socket closed mid-word: no key overwritten, the page reconnects and the server has every key (the address says user=ada_lovelace)",
+              not overwritten and settled and page.field(css).get_attribute("value") == "ada_lovelace" and address,
+              f"overwritten: {overwritten[:3]}; field {page.field(css).get_attribute('value')!r}; address {page.js('return location.search')!r}")
+
+        # A view model that rewrites the field: Enter adds the to-do and clears the field. The
+        # next word is typed at once, while the clear is still on its way (0-1 s): a clear that
+        # arrives after a key was typed is older than that key and must not wipe it (the field
+        # then shows the old text and the new, as the server has it); one that arrives first is
+        # shown. Either way no key vanishes, and Enter adds exactly what the field shows.
+        driver.get(jittery.url + "todo")
+        page.wait_heading("To-dos")
+        wait_until(page.settled, timeout=20)
+        css = "section.page input[placeholder='What needs doing?']"
+        overwritten.clear()
+        page.field(css).click()
+        type_checked(css, "milk")
+        page.field(css).send_keys(Keys.ENTER)
+        expected, seen = ["[ ] milk"], []
+        for word in ("eggs and ham", "bread and jam", "tea"):
+            type_checked(css, word)
+            wait_until(page.settled, timeout=20)
+            shown = page.field(css).get_attribute("value")
+            seen.append(shown)
+            if not shown.endswith(word):
+                overwritten.append(f"{word!r} typed after Enter; the field shows {shown!r}")
+            expected.append(f"[ ] {shown.strip()}")
+            page.field(css).send_keys(Keys.ENTER)
+        settled = wait_until(lambda: page.settled() and len(page.visible_texts("section.page li.row .title")) == 4, timeout=20)
+        rows = page.visible_texts("section.page li.row .title")
+        check("Jitter: a view model's rewrite (the field cleared on Enter) never wipes keys typed after it was sent, and Enter adds what the field shows",
+              settled and not overwritten and rows == expected,
+              f"overwritten {overwritten[:3]}; the field showed {seen}; rows {rows}")
+    finally:
+        if driver.current_window_handle != home:
+            driver.close()
+            driver.switch_to.window(home)
+        jittery.stop()
+
+
 def reconnect(page):
     page.scenario = "Reconnect"
     page.open_app("Flickr search", "Flickr Search")
@@ -920,6 +1023,56 @@ def reconnect(page):
     caught_up = wait_until(lambda: page.heading() == "sunset" and page.settled() and page.images_loaded("img.thumb", 5))
     check("Reconnect: a drop just after Enter still lands on the results", caught_up,
           f"heading {page.heading()!r}, frames {page.js('return mvvm.stats.frames')}, resets {page.js('return mvvm.stats.resets')}")
+
+
+def headers(page):
+    """Issue 27: the security headers as Chromium received them, and a page framed by another
+    origin refused by the browser."""
+    page.scenario = "Headers"
+    driver = page.driver
+    driver.get_log("performance")
+    driver.get(page.server.url)
+    wait_until(page.settled)
+    seen = {}
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message["method"] == "Network.responseReceived":
+            response = message["params"]["response"]
+            seen[response["url"].split("?")[0]] = {k.lower(): v for k, v in response["headers"].items()}
+    base = page.server.url.rstrip("/")
+    for url in (base + "/", base + "/mvvm.js", base + "/mvvm.css"):
+        got = seen.get(url, {})
+        policy = got.get("content-security-policy", "")
+        ok = ("frame-ancestors 'none'" in policy and "script-src 'self'" in policy and "default-src 'self'" in policy
+              and "unsafe-inline" not in policy and got.get("x-content-type-options") == "nosniff"
+              and got.get("x-frame-options") == "DENY" and got.get("referrer-policy") == "same-origin")
+        check(f"Headers: Chromium received the security headers on {url[len(base):]}", ok,
+              {k: v[:80] for k, v in got.items() if k in ("content-security-policy", "x-content-type-options", "x-frame-options", "referrer-policy")} or "no response seen")
+    # Another origin (another port) frames the page: the browser must refuse to show it.
+    other = tempfile.mkdtemp(prefix="framer-")
+    with open(os.path.join(other, "index.html"), "w") as f:
+        f.write(f'<!doctype html><title>framer</title><iframe id="f" src="{page.server.url}" width="600" height="400"></iframe>')
+    framer = subprocess.Popen([sys.executable, "-m", "http.server", "0", "--bind", "127.0.0.1", "--directory", other],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        line = framer.stdout.readline()
+        port = re.search(r"port (\d+)", line).group(1)
+        driver.get_log("browser")
+        driver.get(f"http://127.0.0.1:{port}/")
+        time.sleep(2)
+        console = [entry["message"] for entry in driver.get_log("browser")]
+        refused = [m for m in console if "frame-ancestors" in m or "Refused to display" in m or "Refused to frame" in m]
+        driver.switch_to.frame(driver.find_element(By.ID, "f"))
+        inside = driver.execute_script("return location.href + ' ' + (document.body ? document.body.dataset.session || '' : '')")
+        driver.switch_to.default_content()
+        check("Headers: a page framed by another origin is refused by the browser (frame-ancestors 'none')",
+              refused and "data-session" not in inside and not inside.startswith(page.server.url),
+              f"console: {(refused or console or ['nothing'])[0][:160]}; the frame shows {inside[:60]!r}")
+    finally:
+        framer.terminate()
+        shutil.rmtree(other, ignore_errors=True)
+    driver.get(page.server.url)
+    wait_until(page.settled)
 
 
 def untrusted(page):
@@ -1052,7 +1205,7 @@ def main():
     chromedriver = find_program("CHROMEDRIVER", "chromedriver")
     scenarios = {
         "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods, "todo": todo,
-        "sessions": sessions, "reconnect": reconnect, "addresses": addresses, "latency": latency, "untrusted": untrusted,
+        "sessions": sessions, "reconnect": reconnect, "addresses": addresses, "latency": latency, "jitter": jitter, "headers": headers, "untrusted": untrusted,
     }
 
     server = Server(binary)
@@ -1099,7 +1252,7 @@ def main():
                 console = [entry["message"][:160] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]
                 check(f"{page.scenario}: nothing in the browser's console", not console, console[:3])
             print(f"# {page.scenario}: {time.monotonic() - started:.1f} s", flush=True)
-            if name != "untrusted":
+            if name not in ("untrusted", "headers"):
                 # The one refusal expected: the page whose session ended (Sessions) reconnecting.
                 unexpected += [line for line in server.stderr(logged) if "refused" in line and "unknown or expired session" not in line]
         check("the server refused nothing the pages sent, but in the untrusted-input checks", not unexpected, unexpected[:3])

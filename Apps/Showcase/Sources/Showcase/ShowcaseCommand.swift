@@ -39,7 +39,8 @@ struct ShowcaseCommand: AsyncParsableCommand {
           its own address (/flickr?q=sunset, /movies/top-rated, /goods/2), so a reload or a
           bookmark opens the same screen. Needs the package's WebServer trait:
             swift run --traits WebServer showcase --web
-          --latency 300 adds 300 ms to every message each way (a slow network).
+          --latency 300 adds 300 ms to every message each way (a slow network); --jitter 500
+          adds 0 to 500 ms more at random (still in order, as over TCP).
 
         PLAIN MODE
           --plain (automatic when output is not a terminal) does what the options say on the
@@ -83,6 +84,9 @@ struct ShowcaseCommand: AsyncParsableCommand {
     @Option(help: "--web: milliseconds added to every message in each direction, to feel a slow network.")
     var latency = 0
 
+    @Option(help: "--web: up to this many milliseconds more, at random, on every message each way (in order: a jittery network).")
+    var jitter = 0
+
     @Argument(help: "The app to open: flickr, person, login, movies, goods, goods-dc, todo.")
     var app: String?
 
@@ -125,12 +129,13 @@ struct ShowcaseCommand: AsyncParsableCommand {
             guard sessionGrace >= 0 else { throw ValidationError("--session-grace must be 0 or more seconds") }
             guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
             guard (0...60_000).contains(latency) else { throw ValidationError("--latency must be 0 to 60000 milliseconds") }
+            guard (0...60_000).contains(jitter) else { throw ValidationError("--jitter must be 0 to 60000 milliseconds") }
             let misplaced = options.misplaced(for: nil)
             guard misplaced.isEmpty else { throw ValidationError("\(misplaced.joined(separator: ", ")) does not apply to --web") }
             return
         }
-        if host != "127.0.0.1" || port != 8080 || sessionGrace != 30 || maxSessions != 200 || latency != 0 {
-            throw ValidationError("--host, --port, --session-grace, --max-sessions and --latency apply to --web only")
+        if host != "127.0.0.1" || port != 8080 || sessionGrace != 30 || maxSessions != 200 || latency != 0 || jitter != 0 {
+            throw ValidationError("--host, --port, --session-grace, --max-sessions, --latency and --jitter apply to --web only")
         }
         if let app, ShowcaseApp(rawValue: app) == nil {
             throw ValidationError("unknown app '\(app)': use one of \(ShowcaseApp.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -148,7 +153,7 @@ struct ShowcaseCommand: AsyncParsableCommand {
     func run() async throws {
         if web {
             try await WebShowcaseServer(host: host, port: port, live: live, offline: offline, sessionGrace: sessionGrace,
-                                        maxSessions: maxSessions, latency: latency).run()
+                                        maxSessions: maxSessions, latency: latency, jitter: jitter).run()
             return
         }
         let chosen = app.flatMap(ShowcaseApp.init(rawValue:))

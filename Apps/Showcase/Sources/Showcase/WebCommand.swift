@@ -15,6 +15,7 @@ struct WebShowcaseServer {
     var sessionGrace: Int
     var maxSessions: Int
     var latency: Int
+    var jitter: Int
 
     static func log(_ message: String) {
         FileHandle.standardError.write(Data("showcase: \(message)\n".utf8))
@@ -34,7 +35,7 @@ struct WebShowcaseServer {
         }
         let server: WebAppServer
         do {
-            server = try WebAppServer(host: host, port: port, sessions: sessions, latency: .milliseconds(latency), log: log)
+            server = try WebAppServer(host: host, port: port, sessions: sessions, latency: .milliseconds(latency), jitter: .milliseconds(jitter), log: log)
         } catch {
             log("cannot listen on \(host): \(error)")
             throw ExitCode(64)
@@ -49,7 +50,7 @@ struct WebShowcaseServer {
         do {
             let port = try await server.waitUntilListening()
             let shown = host.contains(":") ? "[\(host)]" : host
-            let slow = latency > 0 ? " Every message waits \(latency) ms each way (--latency)." : ""
+            let slow = latency > 0 || jitter > 0 ? " Every message waits \(latency) ms each way (--latency)\(jitter > 0 ? " and up to \(jitter) ms more (--jitter)" : "")." : ""
             // Written straight to the file descriptor: a script waiting for the URL sees it at once.
             FileHandle.standardOutput.write(Data("MVVMKit showcase in the browser: http://\(shown):\(port)/\nEach tab is its own session.\(slow) Ctrl-C stops the server.\n".utf8))
             try await running.value
