@@ -982,6 +982,92 @@ def jitter(page):
         jittery.stop()
 
 
+class Balancer:
+    """A load balancer with no sticky sessions, at its worst: every WebSocket goes to instance B,
+    everything else to instance A (bytes piped both ways, connection by connection)."""
+
+    def __init__(self, first, second):
+        self.backends = [int(u.rsplit(":", 1)[1].strip("/")) for u in (first, second)]
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.url = f"http://127.0.0.1:{self.listener.getsockname()[1]}/"
+        self.sockets = 0
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._serve, args=(client,), daemon=True).start()
+
+    def _serve(self, client):
+        try:
+            first = client.recv(65536)
+            websocket = b"upgrade: websocket" in first.lower()
+            self.sockets += websocket
+            backend = socket.create_connection(("127.0.0.1", self.backends[1 if websocket else 0]))
+            backend.sendall(first)
+        except OSError:
+            client.close()
+            return
+        def pipe(source, target):
+            try:
+                while True:
+                    data = source.recv(65536)
+                    if not data:
+                        break
+                    target.sendall(data)
+            except OSError:
+                pass
+            for s in (source, target):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+        threading.Thread(target=pipe, args=(backend, client), daemon=True).start()
+        pipe(client, backend)
+
+    def close(self):
+        self.listener.close()
+
+
+def balancer(page):
+    """Issue 27: two instances behind a balancer without sticky sessions. The page comes from
+    instance A, its WebSocket lands on instance B, which never had its session: B opens one at
+    the page's address, the page says it reconnected, keeps what its fields held, and works."""
+    page.scenario = "Balancer"
+    driver = page.driver
+    first, second = Server(page.server.binary), Server(page.server.binary)
+    proxy = Balancer(first.url, second.url)
+    home = driver.current_window_handle
+    try:
+        driver.switch_to.new_window("tab")
+        driver.get(proxy.url + "login?user=ada")
+        rebuilt = wait_until(lambda: page.heading() == "Login" and page.settled()
+                             and page.field("section.page input[type=text]").get_attribute("value") == "ada", timeout=20)
+        resumed = [line for line in second.stderr() if "resumed as a new one at /login?user=ada" in line]
+        check("Balancer: the page from instance A, its socket on instance B: B rebuilds the session from the page's address",
+              rebuilt and resumed and proxy.sockets >= 1,
+              f"heading {page.heading()!r}; B's log: {resumed[:1] or second.stderr()[-2:]}; sockets through B: {proxy.sockets}")
+        field = page.field("section.page input[type=text]")
+        field.click()
+        page.type_keys(field, "_lovelace")
+        moved = wait_until(lambda: page.settled() and "user=ada_lovelace" in page.js("return location.search"), timeout=20)
+        check("Balancer: the page then works against instance B (typing reaches B's view model; the address follows)",
+              moved, page.js("return location.search"))
+    finally:
+        if driver.current_window_handle != home:
+            driver.close()
+            driver.switch_to.window(home)
+        proxy.close()
+        first.stop()
+        second.stop()
+
+
 def reconnect(page):
     page.scenario = "Reconnect"
     page.open_app("Flickr search", "Flickr Search")
@@ -1206,7 +1292,7 @@ def main():
     chromedriver = find_program("CHROMEDRIVER", "chromedriver")
     scenarios = {
         "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods, "todo": todo,
-        "sessions": sessions, "reconnect": reconnect, "addresses": addresses, "latency": latency, "jitter": jitter, "headers": headers, "untrusted": untrusted,
+        "sessions": sessions, "reconnect": reconnect, "addresses": addresses, "latency": latency, "jitter": jitter, "balancer": balancer, "headers": headers, "untrusted": untrusted,
     }
 
     server = Server(binary)
@@ -1253,7 +1339,7 @@ def main():
                 console = [entry["message"][:160] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]
                 check(f"{page.scenario}: nothing in the browser's console", not console, console[:3])
             print(f"# {page.scenario}: {time.monotonic() - started:.1f} s", flush=True)
-            if name not in ("untrusted", "headers"):
+            if name not in ("untrusted", "headers", "balancer"):
                 # The one refusal expected: the page whose session ended (Sessions) reconnecting.
                 unexpected += [line for line in server.stderr(logged) if "refused" in line and "unknown or expired session" not in line]
         check("the server refused nothing the pages sent, but in the untrusted-input checks", not unexpected, unexpected[:3])
