@@ -60,7 +60,7 @@ public struct WebResponse: Sendable {
 /// and returns its first page (an address it has none for is a 404 page with a link home);
 /// `/mvvm.js` and `/mvvm.css` are the page's script and stylesheet, `/favicon.ico` its icon,
 /// `/ws` the WebSocket a page talks to its session over, and `/stats` counts sessions (open,
-/// closed, and closed but not yet freed). More routes (images, a health check) can be added
+/// closed, and closed but not yet freed) for whoever has its token (it is off without one). More routes (images, a health check) can be added
 /// with ``route(_:method:handler:)``. HEAD is answered as GET is, without the body.
 ///
 /// It listens on 127.0.0.1 unless told otherwise. Other sites cannot use it through the
@@ -90,6 +90,8 @@ public final class WebAppServer: Sendable {
     let latency: Duration
     /// Up to this much more, at random, on every message (in order, as over TCP): a jittery network.
     let jitter: Duration
+    /// The token `/stats` asks for (`nil`: no `/stats`).
+    let statsToken: String?
     /// What clients may take.
     public let limits: Limits
     private let address: any SocketAddress
@@ -99,14 +101,16 @@ public final class WebAppServer: Sendable {
     /// A server for `sessions` on `host`:`port` (port 0: any free port; see
     /// ``waitUntilListening()``), within `limits`; `latency` delays every WebSocket message both
     /// ways, and `jitter` up to that much more at random (each message still in order), to try
-    /// an app on a slow or jittery network.
+    /// an app on a slow or jittery network. `/stats` answers only with `statsToken`, as
+    /// `Authorization: Bearer <token>` or `?token=<token>` (without one it is a 404).
     public init(host: String = "127.0.0.1", port: UInt16, sessions: WebSessions, limits: Limits = Limits(), latency: Duration = .zero,
-                jitter: Duration = .zero, log: @escaping @Sendable (String) -> Void) throws {
+                jitter: Duration = .zero, statsToken: String? = nil, log: @escaping @Sendable (String) -> Void) throws {
         self.sessions = sessions
         self.log = log
         self.limits = limits
         self.latency = latency
         self.jitter = jitter
+        self.statsToken = statsToken.flatMap { $0.isEmpty ? nil : $0 }
         refusals = RefusalLog(log: log)
         allowedHosts = Self.allowedHosts(listeningOn: host)
         address = host.contains(":") ? try sockaddr_in6.inet6(ip6: host, port: port) : try sockaddr_in.inet(ip4: host, port: port)
@@ -563,7 +567,7 @@ public final class WebAppServer: Sendable {
             return WebResponse(contentType: "text/css; charset=utf-8", headers: ["Cache-Control": "no-cache"], body: Data(PageShell.stylesheet.utf8))
         case "/favicon.ico":
             return WebResponse(contentType: "image/x-icon", headers: ["Cache-Control": "max-age=86400"], body: Data(Favicon.ico))
-        case "/stats":
+        case "/stats" where statsToken.map { Self.sameToken(request.headers["authorization"], "Bearer " + $0) || Self.sameToken(request[query: "token"], $0) } ?? false:
             let (open, closed, leaked) = await MainActor.run { (sessions.openCount, sessions.closedCount, sessions.leakedCount) }
             return .json("{\"open\":\(open),\"closed\":\(closed),\"leaked\":\(leaked)}")
         default:
@@ -626,6 +630,15 @@ public final class WebAppServer: Sendable {
         case 505: "HTTP Version Not Supported"
         default: "Status"
         }
+    }
+
+    /// Whether `given` is `expected`, in a time that does not depend on where they differ.
+    static func sameToken(_ given: String?, _ expected: String) -> Bool {
+        guard let given else { return false }
+        let a = Array(given.utf8), b = Array(expected.utf8)
+        var difference = UInt8(a.count == b.count ? 0 : 1)
+        for index in 0..<b.count { difference |= (index < a.count ? a[index] : 0) ^ b[index] }
+        return difference == 0
     }
 
     /// A browser sends the page's origin; it must name the host (and port) the page came from.

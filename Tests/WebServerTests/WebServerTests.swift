@@ -167,7 +167,7 @@ final class Lines: Sendable {
     @Test func theServerServesPagesOnLoopback() async throws {
         let log = Lines()
         let (sessions, _) = await sessions(log: log)
-        let server = try WebAppServer(port: 0, sessions: sessions, log: log.append)
+        let server = try WebAppServer(port: 0, sessions: sessions, statsToken: "s3cret", log: log.append)
         let task = Task { try await server.run() }
         defer { task.cancel() }
         let port = try await server.waitUntilListening()
@@ -179,8 +179,19 @@ final class Lines: Sendable {
         #expect(html.contains("<script src=\"/mvvm.js\"></script>"))
         let (script, _) = try await URLSession.shared.data(from: base.appendingPathComponent("mvvm.js"))
         #expect(String(decoding: script, as: UTF8.self) == PageShell.script)
-        let (stats, _) = try await URLSession.shared.data(from: base.appendingPathComponent("stats"))
+        var statsRequest = URLRequest(url: base.appendingPathComponent("stats"))
+        statsRequest.setValue("Bearer s3cret", forHTTPHeaderField: "Authorization")
+        let (stats, _) = try await URLSession.shared.data(for: statsRequest)
         #expect(String(decoding: stats, as: UTF8.self) == #"{"open":1,"closed":0,"leaked":0}"#)
+        // Issue 32: /stats is not public: without its token (or with another) it is not there.
+        let (_, noToken) = try await URLSession.shared.data(from: base.appendingPathComponent("stats"))
+        #expect((noToken as? HTTPURLResponse)?.statusCode == 404)
+        statsRequest.setValue("Bearer s3cres", forHTTPHeaderField: "Authorization")
+        let (_, wrongToken) = try await URLSession.shared.data(for: statsRequest)
+        #expect((wrongToken as? HTTPURLResponse)?.statusCode == 404)
+        let (byQuery, _) = try await URLSession.shared.data(from: URL(string: base.absoluteString + "/stats?token=s3cret")!)
+        #expect(String(decoding: byQuery, as: UTF8.self).hasPrefix(#"{"open":1"#))
+        #expect(!WebAppServer.sameToken("s3cre", "s3cret") && !WebAppServer.sameToken("s3crett", "s3cret") && WebAppServer.sameToken("s3cret", "s3cret"))
         var upgrade = URLRequest(url: base.appendingPathComponent("ws"))
         for (name, value) in ["Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
                               "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Origin": "http://evil.example"] {

@@ -83,6 +83,9 @@ def wait_until(condition, timeout=WAIT, interval=0.05):
 # MARK: The server
 
 
+STATS_TOKEN = "e2e-stats-token"
+
+
 class Server:
     """The real binary on a free port, offline; its stderr lines are kept for the checks."""
 
@@ -96,7 +99,7 @@ class Server:
 
     def _start(self, port):
         self.process = subprocess.Popen(
-            [self.binary, "--web", "--port", port, "--offline", "--session-grace", str(SESSION_GRACE), *self.arguments],
+            [self.binary, "--web", "--port", port, "--offline", "--session-grace", str(SESSION_GRACE), "--stats-token", STATS_TOKEN, *self.arguments],
             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             errors="replace")
         lines = queue.Queue()
@@ -143,7 +146,8 @@ class Server:
             return len(self.errors)
 
     def stats(self):
-        with urllib.request.urlopen(self.url + "stats", timeout=5) as response:
+        request = urllib.request.Request(self.url + "stats", headers={"Authorization": f"Bearer {STATS_TOKEN}"})
+        with urllib.request.urlopen(request, timeout=5) as response:
             return json.loads(response.read())
 
     def is_running(self):
@@ -483,6 +487,40 @@ def todo(page):
     page.button("Active").click()
     active = wait_until(lambda: not page.visible_texts("section.page li.row .title"))
     check("To-do: Active hides the done to-do", active, page.visible_texts("section.page li.row .title"))
+    page.button("All").click()
+    wait_until(page.settled)
+
+    # Issue 32: input from every source. A field cleared by a script (no event at all), then
+    # Add: the view model sees it empty and adds nothing. A value set by a script, then Add:
+    # it is added. A value that only says `change` (autofill, a picker) reaches the view model
+    # at once (Add turns enabled with no key typed).
+    css = "section.page input[placeholder='What needs doing?']"
+    field = page.field(css)
+    field.click()
+    page.type_keys(field, "Buy eggs")
+    wait_until(page.settled)
+    page.js("arguments[0].value = ''", page.field(css))
+    page.button("Add").click()
+    wait_until(page.settled)
+    time.sleep(0.3)
+    rows = page.visible_texts("section.page li.row .title")
+    check("To-do: a field cleared by a script (no input event) and then Add: the view model sees it empty, nothing is added",
+          rows == ["[x] Buy milk"] and page.field(css).get_attribute("value") == "", rows)
+    page.js("arguments[0].value = 'Set by a script'", page.field(css))
+    page.field(css).send_keys(Keys.ENTER)
+    added = wait_until(lambda: page.settled() and page.visible_texts("section.page li.row .title") == ["[x] Buy milk", "[ ] Set by a script"])
+    check("To-do: a value set by a script (no event) and then Enter: that value is added", added, page.visible_texts("section.page li.row .title"))
+    page.js("arguments[0].value = 'Clicked'", page.field(css))
+    enabled = wait_until(lambda: page.settled() and page.button("Add").is_enabled(), timeout=5)
+    page.button("Add").click()
+    added = wait_until(lambda: page.settled() and page.visible_texts("section.page li.row .title")[-1:] == ["[ ] Clicked"])
+    check("To-do: a value set by a script with no event reaches the view model within a second (Add turns enabled), and Add adds it",
+          enabled and added, page.visible_texts("section.page li.row .title"))
+    disabled_before = not page.button("Add").is_enabled()
+    page.js("const f = arguments[0]; f.value = 'Autofilled'; f.dispatchEvent(new Event('change', { bubbles: true }))", page.field(css))
+    enabled = wait_until(lambda: page.settled() and page.button("Add").is_enabled())
+    check("To-do: a value that only fires change (autofill) reaches the view model at once (Add turns enabled)",
+          disabled_before and enabled, f"disabled before: {disabled_before}; enabled after: {bool(enabled)}")
 
 
 def person(page):

@@ -11,6 +11,15 @@
   const stats = { latencies: [], bytesOut: 0, bytesIn: 0, frames: 0, resets: 0, applied: 0 };
   let ws = null, retry = 0, closing = false, expired = false;
   const listState = new Map();    // list id -> {f, l, endCount}
+  // What the server holds for each field (sent by us, or set by its patches). A field whose
+  // value differs without an event having said so (autofill, a script) is sent before a
+  // click or a submit, so the view model acts on what the user sees.
+  let known = new Map();
+  function rememberFields() {
+    known = new Map();
+    for (const input of root.querySelectorAll('input[id]')) known.set(input.id, input.value);
+  }
+  rememberFields();
 
   // The browser's history follows the server's screens: one entry per screen, each with its
   // address (`urls`, bottom first). `historyDepth` is the entry the browser is on (after a
@@ -35,9 +44,14 @@
     banner.hidden = false;
   }
 
+  // Backoff with jitter: 100 ms, 200, 400… up to 3 s, each drawn from its upper half, so that
+  // the pages of a restarted server do not all come back in the same instant. While the server
+  // is down, each attempt is a failed WebSocket, which the browser itself logs in the console
+  // (a page cannot silence it): one line per attempt, about one every 2 s once backed off.
   function reconnectLater() {
     showBanner('Connection lost. Reconnecting…');
-    setTimeout(connect, Math.min(3000, 100 * Math.pow(2, retry++)));
+    const ceiling = Math.min(3000, 100 * Math.pow(2, retry++));
+    setTimeout(connect, ceiling / 2 + Math.random() * ceiling / 2);
   }
 
   function connect() {
@@ -83,7 +97,17 @@
     if (ws && ws.readyState === 1) { ws.send(text); stats.bytesOut += text.length; }
   }
 
+  // Fields changed without an input event (autofill, a script) reach the server first.
+  function syncFields() {
+    for (const input of root.querySelectorAll('input[id]')) {
+      if (!known.has(input.id)) known.set(input.id, input.value);
+      else if (known.get(input.id) !== input.value) send({ t: 'i', id: input.id, v: input.value });
+    }
+  }
+
   function send(message) {
+    if (message.t === 'c' || message.t === 's') syncFields();
+    if (message.t === 'i') known.set(message.id, message.v);
     message.n = ++seq;
     const text = JSON.stringify(message);
     // An edit typed while offline replaces the one before it only if that one is the last
@@ -147,7 +171,12 @@
     switch (op[0]) {
       case 't': el.textContent = op[2]; break;
       case 'a': if (op[3] === null) el.removeAttribute(op[2]); else el.setAttribute(op[2], op[3]); break;
-      case 'v': if (!pendingInput(op[1], ack) && el.value !== op[2]) el.value = op[2]; break;
+      case 'v':
+        if (!pendingInput(op[1], ack)) {
+          known.set(op[1], op[2]);
+          if (el.value !== op[2]) el.value = op[2];
+        }
+        break;
       case 'c': keepFocus(el, el, () => { el.innerHTML = op[2]; }); break;
       case '+': el.insertAdjacentHTML('beforeend', op[2]); break;
       case 'r': keepFocus(el, el.parentNode, () => { el.outerHTML = op[2]; }); break;
@@ -189,6 +218,7 @@
     const focused = document.activeElement && document.activeElement.id;
     const selection = focused && document.activeElement.selectionStart;
     root.innerHTML = m.html;
+    rememberFields();
     for (const [id, value] of keep) { const el = document.getElementById(id); if (el) el.value = value; }
     if (focused) {
       const el = document.getElementById(focused);
@@ -256,9 +286,15 @@
     }
   });
 
+  // Every way a field changes: typing, paste, the end of an IME composition (an input event),
+  // and autofill or a picker (a change event, sent when the value is not what the server has).
   document.addEventListener('input', (event) => {
     const el = event.target;
     if (el.id && el.tagName === 'INPUT') send({ t: 'i', id: el.id, v: el.value });
+  });
+  document.addEventListener('change', (event) => {
+    const el = event.target;
+    if (el.id && el.tagName === 'INPUT' && known.get(el.id) !== el.value) send({ t: 'i', id: el.id, v: el.value });
   });
 
   function clickable(target) {
@@ -267,7 +303,13 @@
     return el;
   }
 
+  // A field changed behind the page's back (a script, an autofill that fires no event) is also
+  // found within a second, so what the server enables follows it (a browser dispatches no
+  // click on a disabled button, so a click cannot be the only moment to look).
+  setInterval(() => { if (ws && ws.readyState === 1) syncFields(); }, 1000);
+
   document.addEventListener('click', (event) => {
+    syncFields();
     const el = clickable(event.target);
     if (el) send({ t: 'c', id: el.id });
   });

@@ -84,6 +84,9 @@ struct ShowcaseCommand: AsyncParsableCommand {
     @Option(help: "--web: milliseconds added to every message in each direction, to feel a slow network.")
     var latency = 0
 
+    @Option(help: "--web: the token /stats (session counts) asks for, as Authorization: Bearer TOKEN or ?token=TOKEN; without it there is no /stats.")
+    var statsToken: String?
+
     @Option(help: "--web: up to this many milliseconds more, at random, on every message each way (in order: a jittery network).")
     var jitter = 0
 
@@ -134,8 +137,8 @@ struct ShowcaseCommand: AsyncParsableCommand {
             guard misplaced.isEmpty else { throw ValidationError("\(misplaced.joined(separator: ", ")) does not apply to --web") }
             return
         }
-        if host != "127.0.0.1" || port != 8080 || sessionGrace != 30 || maxSessions != 200 || latency != 0 || jitter != 0 {
-            throw ValidationError("--host, --port, --session-grace, --max-sessions, --latency and --jitter apply to --web only")
+        if host != "127.0.0.1" || port != 8080 || sessionGrace != 30 || maxSessions != 200 || latency != 0 || jitter != 0 || statsToken != nil {
+            throw ValidationError("--host, --port, --session-grace, --max-sessions, --latency, --jitter and --stats-token apply to --web only")
         }
         if let app, ShowcaseApp(rawValue: app) == nil {
             throw ValidationError("unknown app '\(app)': use one of \(ShowcaseApp.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -153,7 +156,7 @@ struct ShowcaseCommand: AsyncParsableCommand {
     func run() async throws {
         if web {
             try await WebShowcaseServer(host: host, port: port, live: live, offline: offline, sessionGrace: sessionGrace,
-                                        maxSessions: maxSessions, latency: latency, jitter: jitter).run()
+                                        maxSessions: maxSessions, latency: latency, jitter: jitter, statsToken: statsToken).run()
             return
         }
         let chosen = app.flatMap(ShowcaseApp.init(rawValue:))

@@ -16,6 +16,7 @@ struct WebShowcaseServer {
     var maxSessions: Int
     var latency: Int
     var jitter: Int
+    var statsToken: String?
 
     static func log(_ message: String) {
         FileHandle.standardError.write(Data("showcase: \(message)\n".utf8))
@@ -35,7 +36,7 @@ struct WebShowcaseServer {
         }
         let server: WebAppServer
         do {
-            server = try WebAppServer(host: host, port: port, sessions: sessions, latency: .milliseconds(latency), jitter: .milliseconds(jitter), log: log)
+            server = try WebAppServer(host: host, port: port, sessions: sessions, latency: .milliseconds(latency), jitter: .milliseconds(jitter), statsToken: statsToken, log: log)
         } catch {
             log("cannot listen on \(host): \(error)")
             throw ExitCode(64)
