@@ -4,6 +4,41 @@ import Foundation
 import Synchronization
 
 extension WebAppServer {
+    /// How the server is reached when it is not reached directly: the host names of its public
+    /// address, and the reverse proxies in front of it (nginx, a load balancer).
+    public struct Deployment: Sendable {
+        /// The host names of the public address (`todo.example.com`): requests naming them are
+        /// answered, as are those naming the address the server listens on (any other `Host` is
+        /// a 421). A WebSocket's `Origin` must still name the `Host` it is sent to.
+        public var hostNames: [String]
+        /// The addresses of reverse proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are
+        /// believed (a client's own are not), and which are not held to
+        /// ``Limits/connectionsPerAddress`` (a proxy's connections are its clients').
+        public var trustedProxies: [String]
+
+        public init(hostNames: [String] = [], trustedProxies: [String] = []) {
+            self.hostNames = hostNames
+            self.trustedProxies = trustedProxies
+        }
+
+        /// The client behind `peer`: `peer` itself unless it is a trusted proxy; then the
+        /// rightmost address of `forwardedFor` that is not a trusted proxy (the one the first
+        /// trusted proxy saw).
+        func client(peer: String, forwardedFor: [String]) -> String {
+            guard trustedProxies.contains(peer) else { return peer }
+            let chain = forwardedFor.flatMap { $0.split(separator: ",") }.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            for address in chain.reversed() where !trustedProxies.contains(address) { return address }
+            return chain.first ?? peer
+        }
+
+        /// `http` or `https`: what a trusted proxy says the client used, else `http`.
+        func scheme(peer: String, forwardedProto: String?) -> String {
+            guard trustedProxies.contains(peer), let proto = forwardedProto?.split(separator: ",").first?.trimmingCharacters(in: .whitespaces).lowercased(),
+                  proto == "https" || proto == "http" else { return "http" }
+            return proto
+        }
+    }
+
     /// What the server lets clients take, as the trusted servers bound it (nginx's
     /// `client_header_timeout` and `keepalive_timeout`, Cowboy's `max_frame_size` and
     /// `idle_timeout`). A client over a limit is refused with a clear status (or a WebSocket
@@ -141,10 +176,13 @@ final class ConnectionTable: Sendable {
     private let state = Mutex(State())
     let limit: Int
     let perAddressLimit: Int
+    /// Addresses not held to the per-address limit (trusted proxies).
+    let unlimited: Set<String>
 
-    init(limit: Int, perAddressLimit: Int) {
+    init(limit: Int, perAddressLimit: Int, unlimited: Set<String> = []) {
         self.limit = limit
         self.perAddressLimit = perAddressLimit
+        self.unlimited = unlimited
     }
 
     /// A record for a new connection from `address`, or why it is refused.
@@ -153,7 +191,7 @@ final class ConnectionTable: Sendable {
             if state.records.count >= limit {
                 return .failure(HTTPRefusal(status: 503, reason: "The server has \(limit) connections open; try again soon."))
             }
-            if state.perAddress[address, default: 0] >= perAddressLimit {
+            if !unlimited.contains(address), state.perAddress[address, default: 0] >= perAddressLimit {
                 return .failure(HTTPRefusal(status: 429, reason: "Your address has \(perAddressLimit) connections open; close some and try again."))
             }
             let record = ConnectionRecord(address: address, deadline: deadline)

@@ -15,12 +15,20 @@ public struct WebRequest: Sendable {
     public var headers: [String: String]
     /// The body (empty for GET; at most ``WebAppServer/Limits/requestBodyBytes``).
     public var body: Data
+    /// The client's address: the connection's, or behind a trusted proxy the one it forwarded
+    /// (see ``WebAppServer/Deployment``).
+    public var clientAddress: String
+    /// `http`, or `https` when a trusted proxy says the client used TLS.
+    public var scheme: String
 
-    public init(method: String, location: WebLocation?, headers: [String: String] = [:], body: Data = Data()) {
+    public init(method: String, location: WebLocation?, headers: [String: String] = [:], body: Data = Data(),
+                clientAddress: String = "", scheme: String = "http") {
         self.method = method
         self.location = location
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.body = body
+        self.clientAddress = clientAddress
+        self.scheme = scheme
     }
 
     /// The query item `name`'s first value.
@@ -92,6 +100,8 @@ public final class WebAppServer: Sendable {
     let jitter: Duration
     /// The token `/stats` asks for (`nil`: no `/stats`).
     let statsToken: String?
+    /// Its public host names and the proxies in front of it.
+    public let deployment: Deployment
     /// What clients may take.
     public let limits: Limits
     private let address: any SocketAddress
@@ -102,9 +112,10 @@ public final class WebAppServer: Sendable {
     /// ``waitUntilListening()``), within `limits`; `latency` delays every WebSocket message both
     /// ways, and `jitter` up to that much more at random (each message still in order), to try
     /// an app on a slow or jittery network. `/stats` answers only with `statsToken`, as
-    /// `Authorization: Bearer <token>` or `?token=<token>` (without one it is a 404).
-    public init(host: String = "127.0.0.1", port: UInt16, sessions: WebSessions, limits: Limits = Limits(), latency: Duration = .zero,
-                jitter: Duration = .zero, statsToken: String? = nil, log: @escaping @Sendable (String) -> Void) throws {
+    /// `Authorization: Bearer <token>` or `?token=<token>` (without one it is a 404). Behind a
+    /// reverse proxy, `deployment` names the public host names and the proxy.
+    public init(host: String = "127.0.0.1", port: UInt16, sessions: WebSessions, limits: Limits = Limits(), deployment: Deployment = Deployment(),
+                latency: Duration = .zero, jitter: Duration = .zero, statsToken: String? = nil, log: @escaping @Sendable (String) -> Void) throws {
         self.sessions = sessions
         self.log = log
         self.limits = limits
@@ -112,11 +123,13 @@ public final class WebAppServer: Sendable {
         self.jitter = jitter
         self.statsToken = statsToken.flatMap { $0.isEmpty ? nil : $0 }
         refusals = RefusalLog(log: log)
-        allowedHosts = Self.allowedHosts(listeningOn: host)
+        self.deployment = deployment
+        allowedHosts = Self.allowedHosts(listeningOn: host).map { $0.union(deployment.hostNames.map { Self.hostName($0) }) }
         address = host.contains(":") ? try sockaddr_in6.inet6(ip6: host, port: port) : try sockaddr_in.inet(ip4: host, port: port)
         // Below the process's file limit, with room for the listener, the pool and logs.
         let files = Int(sysconf(Int32(_SC_OPEN_MAX)))
-        table = ConnectionTable(limit: files > 128 ? min(limits.connections, files - 64) : limits.connections, perAddressLimit: limits.connectionsPerAddress)
+        table = ConnectionTable(limit: files > 128 ? min(limits.connections, files - 64) : limits.connections, perAddressLimit: limits.connectionsPerAddress,
+                                unlimited: Set(deployment.trustedProxies))
     }
 
     /// Adds a route: an exact `path` (`"/health"`), or every path under a prefix
@@ -339,7 +352,9 @@ public final class WebAppServer: Sendable {
             }
             let isHead = head.method == "HEAD"
             let headers = Dictionary(head.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-            let request = WebRequest(method: isHead ? "GET" : head.method, location: location, headers: headers, body: body)
+            let request = WebRequest(method: isHead ? "GET" : head.method, location: location, headers: headers, body: body,
+                                     clientAddress: deployment.client(peer: record.address, forwardedFor: head.values("x-forwarded-for")),
+                                     scheme: deployment.scheme(peer: record.address, forwardedProto: head["x-forwarded-proto"]))
             let keepAlive = head.keepAlive && served < 999
             let response = await answer(request)
             do {

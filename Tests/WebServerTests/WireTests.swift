@@ -387,7 +387,7 @@ func clientFrame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true) -> [UInt
     /// Slow and idle clients are closed at their deadline; a quiet WebSocket is pinged.
     @Test func slowIdleAndQuietClientsAreTimedOut() async throws {
         let log = Lines()
-        let server = try await server(.init(requestTimeout: .milliseconds(600), keepAliveTimeout: .milliseconds(600), webSocketIdleTimeout: .milliseconds(1500)), log: log)
+        let server = try await server(.init(requestTimeout: .milliseconds(600), keepAliveTimeout: .milliseconds(600), webSocketIdleTimeout: .seconds(3)), log: log)
         let (port, task) = try await start(server)
         defer { task.cancel() }
         let clock = ContinuousClock()
@@ -413,6 +413,41 @@ func clientFrame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true) -> [UInt
         let quiet = try await webSocket(port)
         let (quietBytes, quietClosed) = await quiet.readUntilClosed()
         #expect(quietClosed && Array(quietBytes.prefix(2)) == [0x89, 0], "\(quietBytes.prefix(8))")
+        await server.stop()
+    }
+
+    /// Issue 32: behind a reverse proxy. The public host name is answered (others are 421); a
+    /// trusted proxy's X-Forwarded-For and -Proto are believed, a client's own are not; a
+    /// trusted proxy is not held to the per-address cap.
+    @Test func behindATrustedProxy() async throws {
+        let log = Lines()
+        let sessions = await MainActor.run { WebSessions(limits: .init(sessions: 10, reconnectGrace: .seconds(60)), log: log.append) { Echo($0) } }
+        let server = try WebAppServer(port: 0, sessions: sessions, limits: .init(connectionsPerAddress: 3),
+                                      deployment: .init(hostNames: ["todo.example.com"], trustedProxies: ["127.0.0.2"]), log: log.append)
+        server.route("/who") { request in .text("\(request.clientAddress) \(request.scheme)") }
+        let (port, task) = try await start(server)
+        defer { task.cancel() }
+        func get(_ head: String, from source: String? = nil) async throws -> String {
+            let client = try await RawClient.connect(port, from: source)
+            try await client.send("GET /who HTTP/1.1\r\n\(head)Connection: close\r\n\r\n")
+            return String(decoding: await client.readUntilClosed().bytes, as: UTF8.self)
+        }
+        let proxied = try await get("Host: todo.example.com\r\nX-Forwarded-For: 203.0.113.9, 10.0.0.1, 127.0.0.2\r\nX-Forwarded-Proto: https\r\n", from: "127.0.0.2")
+        #expect(proxied.hasPrefix("HTTP/1.1 200") && proxied.hasSuffix("\r\n\r\n10.0.0.1 https"), "\(proxied)")
+        let spoofed = try await get("Host: 127.0.0.1\r\nX-Forwarded-For: 203.0.113.9\r\nX-Forwarded-Proto: https\r\n")
+        #expect(spoofed.hasSuffix("\r\n\r\n127.0.0.1 http"), "\(spoofed)")
+        let other = try await get("Host: evil.example\r\n")
+        #expect(other.hasPrefix("HTTP/1.1 421"), "\(other)")
+        var held: [RawClient] = []
+        for _ in 0..<6 { held.append(try await RawClient.connect(port, from: "127.0.0.2")) }
+        while server.connectionCount < 6 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(try await get("Host: todo.example.com\r\n", from: "127.0.0.2").hasPrefix("HTTP/1.1 200"), "a trusted proxy has no per-address cap")
+        for client in held { client.close() }
+        let deployment = WebAppServer.Deployment(trustedProxies: ["10.0.0.5", "10.0.0.6"])
+        #expect(deployment.client(peer: "10.0.0.5", forwardedFor: ["1.2.3.4, 10.0.0.6"]) == "1.2.3.4")
+        #expect(deployment.client(peer: "10.0.0.5", forwardedFor: []) == "10.0.0.5")
+        #expect(deployment.client(peer: "10.0.0.7", forwardedFor: ["1.2.3.4"]) == "10.0.0.7")
+        #expect(deployment.scheme(peer: "10.0.0.5", forwardedProto: "javascript") == "http")
         await server.stop()
     }
 
