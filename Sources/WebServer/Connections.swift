@@ -2,6 +2,7 @@
 import FlyingSocks
 import Foundation
 import Synchronization
+import WebUI
 
 extension WebAppServer {
     /// How the server is reached when it is not reached directly: the host names of its public
@@ -15,10 +16,25 @@ extension WebAppServer {
         /// believed (a client's own are not), and which are not held to
         /// ``Limits/connectionsPerAddress`` (a proxy's connections are its clients').
         public var trustedProxies: [String]
+        /// The path the app is mounted under (`/todo`; empty at the root, the default): its
+        /// pages, files and socket are answered under it (the proxy passes the path on
+        /// unchanged), and the app's own addresses and routes are the same as at the root.
+        public var path: String
 
-        public init(hostNames: [String] = [], trustedProxies: [String] = []) {
+        public init(hostNames: [String] = [], trustedProxies: [String] = [], path: String = "") {
             self.hostNames = hostNames
             self.trustedProxies = trustedProxies
+            let trimmed = path.split(separator: "/").joined(separator: "/")
+            self.path = trimmed.isEmpty ? "" : "/" + trimmed
+        }
+
+        /// `location` as the app sees it (without the path it is mounted under), or `nil` when
+        /// it is not under that path.
+        func appLocation(_ location: WebLocation) -> WebLocation? {
+            guard !path.isEmpty else { return location }
+            if location.path == path { return WebLocation(path: "/", query: location.query) }
+            guard location.path.hasPrefix(path + "/") else { return nil }
+            return WebLocation(path: String(location.path.dropFirst(path.count)), query: location.query)
         }
 
         /// The client behind `peer`: `peer` itself unless it is a trusted proxy; then the

@@ -333,7 +333,8 @@ public final class WebAppServer: Sendable {
             } catch {
                 return  // the client went away, or took too long (cancelled)
             }
-            let location = WebLocation(head.originForm)
+            let received = WebLocation(head.originForm)
+            let location = received.flatMap { deployment.appLocation($0) }
             guard Self.isAllowedHost(head, allowedHosts) else {
                 refusals("refused a request for host \(head["host"] ?? "none")")
                 _ = try? await socket.write(Self.finish(.text("This server does not answer for that host name.", status: 421), head: false, keepAlive: false))
@@ -349,6 +350,15 @@ public final class WebAppServer: Sendable {
                 }
                 await webSocket(head, reader: reader, socket: socket, record: record)
                 return
+            }
+            if received != nil, location == nil {
+                let page = WebResponse.html(PageShell.notFound(base: deployment.path), status: 404)
+                do {
+                    try await socket.write(Self.finish(page, head: head.method == "HEAD", keepAlive: head.keepAlive))
+                } catch {
+                    return
+                }
+                if head.keepAlive { continue } else { return }
             }
             let isHead = head.method == "HEAD"
             let headers = Dictionary(head.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
@@ -589,7 +599,7 @@ public final class WebAppServer: Sendable {
             break
         }
         guard request.method == "GET" else { return .text("\(request.method) is not allowed here.", status: 405) }
-        guard let location = request.location else { return .html(PageShell.notFound(), status: 400) }
+        guard let location = request.location else { return .html(PageShell.notFound(base: deployment.path), status: 400) }
         // Another site's script (a no-cors fetch) must not open sessions; a link the user
         // follows from another site is a navigation, and fine.
         if let site = request.headers["sec-fetch-site"], site == "cross-site" || site == "same-site",
@@ -597,10 +607,11 @@ public final class WebAppServer: Sendable {
             log("refused a new session for a \(site) \(request.headers["sec-fetch-mode"] ?? "") request")
             return .text("Pages are opened by navigating to them.", status: 403)
         }
+        let base = deployment.path
         let page: (status: Int, html: String) = await MainActor.run {
             switch sessions.open(at: location) {
-            case .opened(let session): return (200, PageShell.html(for: session))
-            case .notFound: return (404, PageShell.notFound())
+            case .opened(let session): return (200, PageShell.html(for: session, base: base))
+            case .notFound: return (404, PageShell.notFound(base: base))
             case .full: return (503, "")
             }
         }

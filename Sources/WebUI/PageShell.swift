@@ -4,9 +4,10 @@
 public enum PageShell {
     /// The whole first page of `session`: its content rendered to HTML, the session id, the frame
     /// the HTML stands for and, once its screens are built, the history (depth, title and
-    /// each screen's address).
+    /// each screen's address). `base` is the path the app is mounted under (`/todo` behind a
+    /// proxy; empty at the root): the page's files and its socket are under it.
     @MainActor
-    public static func html(for session: WebSession, lang: String = "en") -> String {
+    public static func html(for session: WebSession, lang: String = "en", base: String = "") -> String {
         let document = session.document
         let history = document.historyJSON
         let (body, frame) = document.render()
@@ -16,29 +17,29 @@ public enum PageShell {
         <html lang="\(HTML.escape(lang))"><head><meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(HTML.escape(document.title))</title>
-        <link rel="icon" href="/favicon.ico">
-        <link rel="stylesheet" href="/mvvm.css">
+        <link rel="icon" href="\(HTML.escape(base))/favicon.ico">
+        <link rel="stylesheet" href="\(HTML.escape(base))/mvvm.css">
         </head>
-        <body data-session="\(HTML.escape(session.id))" data-frame="\(frame)"\(historyAttribute)>
+        <body data-session="\(HTML.escape(session.id))" data-frame="\(frame)"\(base.isEmpty ? "" : " data-base=\"\(HTML.escape(base))\"")\(historyAttribute)>
         <div id="connection" class="connection" role="status" hidden></div>
         <div id="root">\(body)</div>
-        <script src="/mvvm.js"></script>
+        <script src="\(HTML.escape(base))/mvvm.js"></script>
         </body></html>
         """
     }
 
     /// The page for an address the app has no screen for: says so, with a way home.
-    public static func notFound(lang: String = "en") -> String {
+    public static func notFound(lang: String = "en", base: String = "") -> String {
         """
         <!doctype html>
         <html lang="\(HTML.escape(lang))"><head><meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>Page not found</title>
-        <link rel="icon" href="/favicon.ico">
-        <link rel="stylesheet" href="/mvvm.css">
+        <link rel="icon" href="\(HTML.escape(base))/favicon.ico">
+        <link rel="stylesheet" href="\(HTML.escape(base))/mvvm.css">
         </head>
         <body><main class="app"><header><h1>Page not found</h1></header>
-        <section class="page col"><p>There is no screen at this address.</p><p><a href="/" id="home">Go to the start page</a></p></section>
+        <section class="page col"><p>There is no screen at this address.</p><p><a href="\(HTML.escape(base))/" id="home">Go to the start page</a></p></section>
         </main></body></html>
         """
     }

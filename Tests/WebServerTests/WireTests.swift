@@ -451,6 +451,37 @@ func clientFrame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true) -> [UInt
         await server.stop()
     }
 
+    /// Issue 32: mounted under a path (`/todo`, behind a proxy that passes it on): pages,
+    /// files and the socket are answered under it, and nothing outside it.
+    @Test func mountedUnderAPath() async throws {
+        let log = Lines()
+        let sessions = await MainActor.run { WebSessions(limits: .init(sessions: 10, reconnectGrace: .seconds(60)), log: log.append) { Echo($0) } }
+        let server = try WebAppServer(port: 0, sessions: sessions, deployment: .init(path: "todo/"), log: log.append)
+        #expect(server.deployment.path == "/todo")
+        let (port, task) = try await start(server)
+        defer { task.cancel() }
+        func get(_ path: String) async throws -> String {
+            let client = try await RawClient.connect(port)
+            try await client.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            return String(decoding: await client.readUntilClosed().bytes, as: UTF8.self)
+        }
+        let page = try await get("/todo/")
+        #expect(page.hasPrefix("HTTP/1.1 200") && page.contains(#"data-base="/todo""#) && page.contains(#"<script src="/todo/mvvm.js">"#)
+                && page.contains(#"href="/todo/mvvm.css""#), "\(page.prefix(600))")
+        #expect(try await get("/todo").hasPrefix("HTTP/1.1 200"))
+        #expect(try await get("/todo/mvvm.js").hasSuffix(PageShell.script))
+        let outside = try await get("/mvvm.js")
+        #expect(outside.hasPrefix("HTTP/1.1 404") && outside.contains(#"href="/todo/""#))
+        #expect(try await get("/todos/").hasPrefix("HTTP/1.1 404"))
+        let socket = try await RawClient.connect(port)
+        try await socket.send(upgrade(port).replacingOccurrences(of: "GET /ws ", with: "GET /todo/ws "))
+        var received: [UInt8] = []
+        while received.firstRange(of: Array("\r\n\r\n".utf8)) == nil { received += try await socket.socket.read(atMost: 1) }
+        #expect(String(decoding: received, as: UTF8.self).hasPrefix("HTTP/1.1 101"))
+        socket.close()
+        await server.stop()
+    }
+
     /// Connections are capped per client address with a clear refusal; another address is
     /// still served.
     @Test func connectionsArCappedPerAddress() async throws {

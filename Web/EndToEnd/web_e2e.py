@@ -1106,6 +1106,120 @@ def balancer(page):
         second.stop()
 
 
+NGINX_CONF = """worker_processes 1;
+daemon off;
+pid {dir}/nginx.pid;
+error_log {dir}/error.log warn;
+events {{ worker_connections 1024; }}
+http {{
+    access_log {dir}/access.log;
+    client_body_temp_path {dir}/body;
+    proxy_temp_path {dir}/proxy;
+    fastcgi_temp_path {dir}/fastcgi;
+    uwsgi_temp_path {dir}/uwsgi;
+    scgi_temp_path {dir}/scgi;
+    map $http_upgrade $connection_upgrade {{ default upgrade; '' close; }}
+    upstream showcase {{
+        server 127.0.0.1:{first} max_fails=1 fail_timeout=2s;
+        server 127.0.0.1:{second} max_fails=1 fail_timeout=2s;
+    }}
+    server {{
+        listen 127.0.0.1:{port};
+        location /showcase/ {{
+            proxy_pass http://showcase;
+            proxy_http_version 1.1;
+            proxy_set_header Upgrade $http_upgrade;
+            proxy_set_header Connection $connection_upgrade;
+            proxy_set_header Host $http_host;
+            proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Proto $scheme;
+            proxy_read_timeout 75s;
+        }}
+    }}
+}}
+"""
+
+
+def nginx(page):
+    """Issue 32: two instances behind Debian's nginx, mounted under /showcase/ (the pages, their
+    files and the WebSocket through the proxy, round robin, no sticky sessions). A page works,
+    reloads, and carries on when the instance it talks to is stopped under it."""
+    page.scenario = "nginx"
+    driver = page.driver
+    binary = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+    if binary is None:
+        check("nginx: Debian's nginx is installed", False, "no nginx binary")
+        return
+    options = ("--path", "/showcase", "--trusted-proxy", "127.0.0.1")
+    first, second = Server(page.server.binary, *options), Server(page.server.binary, *options)
+    ports = [int(s.url.rsplit(":", 1)[1].strip("/")) for s in (first, second)]
+    folder = tempfile.mkdtemp(prefix="nginx-")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with open(os.path.join(folder, "nginx.conf"), "w") as f:
+        f.write(NGINX_CONF.format(dir=folder, first=ports[0], second=ports[1], port=port))
+    proxy = subprocess.Popen([binary, "-c", os.path.join(folder, "nginx.conf"), "-p", folder, "-e", os.path.join(folder, "error.log")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    home = driver.current_window_handle
+    url = f"http://127.0.0.1:{port}/showcase/"
+    try:
+        def serving():
+            try:
+                return proxy.poll() is None and urllib.request.urlopen(url + "mvvm.css", timeout=2).status == 200
+            except OSError:
+                return False
+        up = wait_until(serving, timeout=10)
+        check("nginx: nginx serves the showcase's files under /showcase/", up, f"nginx exit status {proxy.poll()}")
+        driver.switch_to.new_window("tab")
+        driver.get_log("browser")
+        css = "section.page input[type=text]"
+        driver.get(url + "login?user=ada")
+        opened = wait_until(lambda: page.heading() == "Login" and page.settled() and page.field(css).get_attribute("value") == "ada", timeout=20)
+        check("nginx: a page at its address under /showcase/, through nginx, with its socket", opened,
+              f"heading {page.heading()!r}, at {driver.current_url}")
+        field = page.field(css)
+        field.click()
+        page.type_keys(field, "_lo")
+        moved = wait_until(lambda: page.settled() and page.js("return location.pathname + location.search") == "/showcase/login?user=ada_lo", timeout=20)
+        check("nginx: typing reaches the view model; the address bar follows, under /showcase/", moved, page.js("return location.pathname + location.search"))
+        driver.refresh()
+        reloaded = wait_until(lambda: page.settled() and page.field(css).get_attribute("value") == "ada_lo", timeout=20)
+        check("nginx: a reload shows the same screen and input", reloaded, page.field(css).get_attribute("value") if page.visible(css) else page.heading())
+        console = [entry["message"][:160] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]
+        check("nginx: nothing in the browser's console while both instances are up", not console, console[:3])
+        # Stop one instance, then (the first back) the other: whichever the page's socket was
+        # on, it loses it once; it reconnects through nginx to the one left and carries on.
+        typed = "ada_lo"
+        for stopped, keys in ((first, "ve"), (second, "lace")):
+            stopped.stop()
+            def typed_into():
+                try:
+                    field = page.field(css)
+                    field.click()
+                    page.type_keys(field, keys)
+                    return True
+                except WebDriverException:  # the field is being rebuilt (a new session's page)
+                    return False
+            wait_until(typed_into, timeout=20)
+            typed += keys
+            carried = wait_until(lambda: page.settled() and page.js("return location.search") == f"?user={typed}"
+                                 and page.field(css).get_attribute("value") == typed, timeout=30)
+            check(f"nginx: instance {'AB'[stopped is second]} stopped under the open page: the page carries on through the other (typing kept, the address follows)",
+                  carried, f"field {page.field(css).get_attribute('value')!r}, address {page.js('return location.search')!r}")
+            if stopped is first:
+                first._start(str(ports[0]))
+    finally:
+        if driver.current_window_handle != home:
+            driver.close()
+            driver.switch_to.window(home)
+        proxy.terminate()
+        proxy.wait(10)
+        first.stop()
+        second.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def reconnect(page):
     page.scenario = "Reconnect"
     page.open_app("Flickr search", "Flickr Search")
@@ -1330,7 +1444,7 @@ def main():
     chromedriver = find_program("CHROMEDRIVER", "chromedriver")
     scenarios = {
         "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods, "todo": todo,
-        "sessions": sessions, "reconnect": reconnect, "addresses": addresses, "latency": latency, "jitter": jitter, "balancer": balancer, "headers": headers, "untrusted": untrusted,
+        "sessions": sessions, "reconnect": reconnect, "addresses": addresses, "latency": latency, "jitter": jitter, "balancer": balancer, "nginx": nginx, "headers": headers, "untrusted": untrusted,
     }
 
     server = Server(binary)
@@ -1377,7 +1491,7 @@ def main():
                 console = [entry["message"][:160] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]
                 check(f"{page.scenario}: nothing in the browser's console", not console, console[:3])
             print(f"# {page.scenario}: {time.monotonic() - started:.1f} s", flush=True)
-            if name not in ("untrusted", "headers", "balancer"):
+            if name not in ("untrusted", "headers", "balancer", "nginx"):
                 # The one refusal expected: the page whose session ended (Sessions) reconnecting.
                 unexpected += [line for line in server.stderr(logged) if "refused" in line and "unknown or expired session" not in line]
         check("the server refused nothing the pages sent, but in the untrusted-input checks", not unexpected, unexpected[:3])

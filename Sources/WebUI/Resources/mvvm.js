@@ -2,6 +2,9 @@
   'use strict';
   const body = document.body;
   let session = body.dataset.session;
+  // The path the app is mounted under (`/todo` behind a proxy; empty at the root): the socket
+  // and every address of the browser's history are under it; the server's addresses are not.
+  const base = body.dataset.base || '';
   const root = document.getElementById('root');
   const banner = document.getElementById('connection');
   let frame = +body.dataset.frame;
@@ -58,7 +61,7 @@
     if (closing || expired) return;
     let socket;
     try {
-      socket = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + '/ws');
+      socket = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host + base + '/ws');
     } catch (error) {                               // refused before it starts (a policy, say)
       reconnectLater();
       return;
@@ -232,7 +235,10 @@
     afterChange();
   }
 
-  function here() { return location.pathname + location.search; }
+  function here() {
+    const path = location.pathname;
+    return (base && path.startsWith(base) ? (path.slice(base.length) || '/') : path) + location.search;
+  }
 
   function setHistory(d, title, list) {
     document.title = title;
@@ -245,15 +251,16 @@
   function reconcileHistory() {
     if (traversing) return;
     const at = (d) => (urls ? urls[d - 1] : undefined);
+    const full = (d) => base + at(d);
     if (depth > historyDepth) {
-      if (urls && here() !== at(historyDepth)) history.replaceState({ depth: historyDepth }, '', at(historyDepth));
-      for (let i = historyDepth + 1; i <= depth; i++) history.pushState({ depth: i }, '', at(i));
+      if (urls && here() !== at(historyDepth)) history.replaceState({ depth: historyDepth }, '', full(historyDepth));
+      for (let i = historyDepth + 1; i <= depth; i++) history.pushState({ depth: i }, '', full(i));
       historyDepth = depth;
     } else if (depth < historyDepth) {
       traversing = true;
       history.go(depth - historyDepth);
     } else if (urls && here() !== at(depth)) {
-      history.replaceState({ depth }, '', at(depth));
+      history.replaceState({ depth }, '', full(depth));
     }
   }
 

@@ -84,6 +84,15 @@ struct ShowcaseCommand: AsyncParsableCommand {
     @Option(help: "--web: milliseconds added to every message in each direction, to feel a slow network.")
     var latency = 0
 
+    @Option(help: "--web: the path the showcase is mounted under behind a reverse proxy (/showcase); its pages, files and socket are under it.")
+    var path = ""
+
+    @Option(help: "--web: a host name of the public address (behind a proxy), answered besides the listening address's. Repeatable.")
+    var publicHost: [String] = []
+
+    @Option(help: "--web: the address of a reverse proxy whose X-Forwarded-For and X-Forwarded-Proto are believed (and which has no per-address connection cap). Repeatable.")
+    var trustedProxy: [String] = []
+
     @Option(help: "--web: the token /stats (session counts) asks for, as Authorization: Bearer TOKEN or ?token=TOKEN; without it there is no /stats.")
     var statsToken: String?
 
@@ -137,8 +146,9 @@ struct ShowcaseCommand: AsyncParsableCommand {
             guard misplaced.isEmpty else { throw ValidationError("\(misplaced.joined(separator: ", ")) does not apply to --web") }
             return
         }
-        if host != "127.0.0.1" || port != 8080 || sessionGrace != 30 || maxSessions != 200 || latency != 0 || jitter != 0 || statsToken != nil {
-            throw ValidationError("--host, --port, --session-grace, --max-sessions, --latency, --jitter and --stats-token apply to --web only")
+        if host != "127.0.0.1" || port != 8080 || sessionGrace != 30 || maxSessions != 200 || latency != 0 || jitter != 0 || statsToken != nil
+            || !path.isEmpty || !publicHost.isEmpty || !trustedProxy.isEmpty {
+            throw ValidationError("--host, --port, --session-grace, --max-sessions, --latency, --jitter, --stats-token, --path, --public-host and --trusted-proxy apply to --web only")
         }
         if let app, ShowcaseApp(rawValue: app) == nil {
             throw ValidationError("unknown app '\(app)': use one of \(ShowcaseApp.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -156,7 +166,8 @@ struct ShowcaseCommand: AsyncParsableCommand {
     func run() async throws {
         if web {
             try await WebShowcaseServer(host: host, port: port, live: live, offline: offline, sessionGrace: sessionGrace,
-                                        maxSessions: maxSessions, latency: latency, jitter: jitter, statsToken: statsToken).run()
+                                        maxSessions: maxSessions, latency: latency, jitter: jitter, statsToken: statsToken,
+                                        path: path, publicHosts: publicHost, trustedProxies: trustedProxy).run()
             return
         }
         let chosen = app.flatMap(ShowcaseApp.init(rawValue:))

@@ -17,6 +17,9 @@ struct WebShowcaseServer {
     var latency: Int
     var jitter: Int
     var statsToken: String?
+    var path: String
+    var publicHosts: [String]
+    var trustedProxies: [String]
 
     static func log(_ message: String) {
         FileHandle.standardError.write(Data("showcase: \(message)\n".utf8))
@@ -34,9 +37,10 @@ struct WebShowcaseServer {
                 WebShowcase(document: document, configuration: configuration, location: location)
             }
         }
+        let deployment = WebAppServer.Deployment(hostNames: publicHosts, trustedProxies: trustedProxies, path: path)
         let server: WebAppServer
         do {
-            server = try WebAppServer(host: host, port: port, sessions: sessions, latency: .milliseconds(latency), jitter: .milliseconds(jitter), statsToken: statsToken, log: log)
+            server = try WebAppServer(host: host, port: port, sessions: sessions, deployment: deployment, latency: .milliseconds(latency), jitter: .milliseconds(jitter), statsToken: statsToken, log: log)
         } catch {
             log("cannot listen on \(host): \(error)")
             throw ExitCode(64)
@@ -53,7 +57,7 @@ struct WebShowcaseServer {
             let shown = host.contains(":") ? "[\(host)]" : host
             let slow = latency > 0 || jitter > 0 ? " Every message waits \(latency) ms each way (--latency)\(jitter > 0 ? " and up to \(jitter) ms more (--jitter)" : "")." : ""
             // Written straight to the file descriptor: a script waiting for the URL sees it at once.
-            FileHandle.standardOutput.write(Data("MVVMKit showcase in the browser: http://\(shown):\(port)/\nEach tab is its own session.\(slow) Ctrl-C stops the server.\n".utf8))
+            FileHandle.standardOutput.write(Data("MVVMKit showcase in the browser: http://\(shown):\(port)\(deployment.path)/\nEach tab is its own session.\(slow) Ctrl-C stops the server.\n".utf8))
             try await running.value
         } catch {
             running.cancel()
