@@ -5,8 +5,9 @@ Usage: consumer-packages.py [WORK_DIR]
 
 1. "LibrariesOnly" depends on Signals and MVVM alone (no trait): its resolution names no server
    package (Package.resolved, the checkouts) and its build compiles no server module.
-2. "Counter" is 'Your first web app' (Sources/WebServer/WebServer.docc/YourFirstWebApp.md), each
-   Swift block written to the file its caption names, with the WebServer trait: it builds, serves
+2. "Counter" is 'Your first web app' (Sources/WebServer/WebServer.docc/YourFirstWebApp.md), and
+   'Deploying''s deployed server (Deploying.md), each Swift block written to the file its caption
+   names, with the WebServer trait: it builds, serves
    its page (200, the security headers, 404 for an unknown address, HEAD without a body), and in
    a headless Chromium +1 counts.
 Exit 1 on the first check that fails.
@@ -15,6 +16,7 @@ import importlib.util, os, re, shutil, subprocess, sys, tempfile, time, urllib.e
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 ARTICLE = os.path.join(ROOT, "Sources/WebServer/WebServer.docc/YourFirstWebApp.md")
+DEPLOYING = os.path.join(ROOT, "Sources/WebServer/WebServer.docc/Deploying.md")
 SERVER_MODULES = ("FlyingFox", "FlyingSocks", "WebServer")
 
 # The article's files, read as first-app.py reads the terminal article (one rule for captions).
@@ -97,6 +99,10 @@ def counter(work):
     files = first_app.files_of(open(ARTICLE, encoding="utf-8").read())
     print(f"consumer-packages: {len(files)} files from 'Your first web app': {', '.join(files)}")
     check("the article gives the package's files", set(files) == {"Package.swift", "Sources/Counter/Counter.swift", "Sources/Counter/main.swift"}, list(files))
+    # 'Deploying' continues the counter: its Swift (the server as deployed) is built with it.
+    deploying = first_app.files_of(open(DEPLOYING, encoding="utf-8").read())
+    check("'Deploying' gives the deployed server's file", set(deploying) == {"Sources/Counter/Deployment.swift"}, list(deploying))
+    files.update(deploying)
     package = os.path.join(work, "Counter")
     write(package, files)
     run(["swift", "build"], package)

@@ -1193,15 +1193,14 @@ def nginx(page):
         typed = "ada_lo"
         for stopped, keys in ((first, "ve"), (second, "lace")):
             stopped.stop()
-            def typed_into():
+            def send_key(key):
                 try:
-                    field = page.field(css)
-                    field.click()
-                    page.type_keys(field, keys)
+                    page.field(css).send_keys(key)
                     return True
-                except WebDriverException:  # the field is being rebuilt (a new session's page)
+                except WebDriverException:  # the field is being rebuilt (a new session's page): not sent
                     return False
-            wait_until(typed_into, timeout=20)
+            for key in keys:
+                wait_until(lambda: send_key(key), timeout=20)
             typed += keys
             carried = wait_until(lambda: page.settled() and page.js("return location.search") == f"?user={typed}"
                                  and page.field(css).get_attribute("value") == typed, timeout=30)
