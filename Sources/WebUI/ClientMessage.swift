@@ -12,6 +12,12 @@ public enum ClientEvent: Sendable, Equatable {
     case visible(ClosedRange<Int>)
     /// The end of a list came into view.
     case reachedEnd
+    /// A `change` on an element that asked for it: its value (a custom element's or a select's
+    /// `value`; a checkbox's `"true"` or `"false"`).
+    case change(String)
+    /// A key pressed on an element that asked for it: the key's name (`"Enter"`, `"Escape"`,
+    /// `"a"`, `" "`).
+    case key(String)
 }
 
 /// A message from the browser, checked. Everything from the page is untrusted: a message that is
@@ -84,7 +90,7 @@ public enum ClientMessage: Sendable, Equatable {
             guard let depth = wire.d, depth >= 1 else { throw .malformed("navigation without a depth ≥ 1") }
             guard let address = wire.p, WebLocation(address) != nil else { throw .malformed("navigation without an address") }
             return .navigate(depth: depth, address: address, sequence: wire.n)
-        case "i", "c", "s", "v", "e":
+        case "i", "c", "s", "v", "e", "g", "k":
             guard let id = wire.id, !id.isEmpty, id.count <= 32 else { throw .malformed("\"\(wire.t)\" without an element id") }
             let event: ClientEvent
             switch wire.t {
@@ -92,6 +98,13 @@ public enum ClientMessage: Sendable, Equatable {
                 guard let value = wire.v else { throw .malformed("input without a value") }
                 guard value.count <= maximumValueLength else { throw .malformed("input value longer than \(maximumValueLength) characters") }
                 event = .input(value)
+            case "g":
+                guard let value = wire.v else { throw .malformed("change without a value") }
+                guard value.count <= maximumValueLength else { throw .malformed("change value longer than \(maximumValueLength) characters") }
+                event = .change(value)
+            case "k":
+                guard let key = wire.v, !key.isEmpty, key.count <= 32 else { throw .malformed("key press without a key name of 1 to 32 characters") }
+                event = .key(key)
             case "c": event = .click
             case "s": event = .submit
             case "v":

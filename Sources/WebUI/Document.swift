@@ -239,6 +239,7 @@ public final class Document {
             }
             defer { if flushesAutomatically { flush() } }
             guard let target = elements[id] else { throw .unknownElement(id) }
+            if target.handleDeclared(event) { return }
             var element: Element? = target
             while let current = element {
                 if current.handle(event, target: target) { return }

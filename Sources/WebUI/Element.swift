@@ -171,6 +171,55 @@ open class Element: LifetimeOwner {
         id = ""
     }
 
+    // MARK: Events from any element
+
+    /// The events an element asks the page for, declared on the element itself (as LiveView's
+    /// `phx-click` and `phx-change` are): any element, a `<div>` or a custom element.
+    public struct Events: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// A click, or Enter or Space while it has the focus.
+        public static let click = Events(rawValue: 1)
+        /// A `change` event, with the element's value.
+        public static let change = Events(rawValue: 2)
+        /// A form's submit (the page does not navigate).
+        public static let submit = Events(rawValue: 4)
+    }
+
+    private var declaredEvents: (events: Events, keys: Set<String>, perform: @MainActor (ClientEvent) -> Void)?
+
+    /// Asks the page for `events` on this element, and for the key presses named in `keys`
+    /// (`"Enter"`, `"Escape"`, `"ArrowUp"`, `" "`), and runs `perform` with each on the main
+    /// actor: ``ClientEvent/click``, ``ClientEvent/change(_:)``, ``ClientEvent/submit``,
+    /// ``ClientEvent/key(_:)``. It is written on the element (`data-mvvm-on`, `data-mvvm-keys`),
+    /// so the page needs no script of the app's; a key asked for does not also do what the
+    /// browser would (it is the element's). Calling it again replaces what was asked for. An
+    /// event the element did not ask for is refused, and logged, as any unexpected message is.
+    public func on(_ events: Events, keys: [String] = [], perform: @escaping @MainActor (ClientEvent) -> Void) {
+        var names: [String] = []
+        if events.contains(.click) { names.append("click") }
+        if events.contains(.change) { names.append("change") }
+        if events.contains(.submit) { names.append("submit") }
+        setAttribute("data-mvvm-on", names.isEmpty ? nil : names.joined(separator: " "))
+        setAttribute("data-mvvm-keys", keys.isEmpty ? nil : keys.map { $0 == " " ? "Space" : $0 }.joined(separator: " "))
+        declaredEvents = (events, Set(keys), perform)
+    }
+
+    /// Runs the handler of ``on(_:keys:perform:)`` if the element asked for `event`.
+    func handleDeclared(_ event: ClientEvent) -> Bool {
+        guard let declared = declaredEvents else { return false }
+        let asked: Bool
+        switch event {
+        case .click: asked = declared.events.contains(.click)
+        case .change: asked = declared.events.contains(.change)
+        case .submit: asked = declared.events.contains(.submit)
+        case .key(let key): asked = declared.keys.contains(key)
+        default: asked = false
+        }
+        if asked { declared.perform(event) }
+        return asked
+    }
+
     // MARK: Events
 
     /// Answers an event from the browser for `target`, this element or one inside it (events

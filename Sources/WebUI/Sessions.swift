@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import MVVM
 import Signals
 
@@ -251,16 +252,23 @@ public final class WebSessions {
     public private(set) var closedCount = 0
     private var closedWatch: [WeakSessionParts] = []
 
+    /// Writes a line to standard error (`WebUI: ` and the line): where sessions report, unless
+    /// told otherwise, what they refused and why, so a developer sees it while developing.
+    public static let standardError: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data("WebUI: \(line)\n".utf8))
+    }
+
     /// Sessions whose content `make` builds on each new page's document; the page is at `/`
-    /// (any other address is not found).
-    public convenience init(limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void = { _ in }, make: @escaping @MainActor (Document) -> any WebSessionContent) {
+    /// (any other address is not found). `log` gets what sessions refused and why (standard
+    /// error unless told otherwise).
+    public convenience init(limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void = WebSessions.standardError, make: @escaping @MainActor (Document) -> any WebSessionContent) {
         self.init(limits: limits, log: log, routes: { document, location in location.path == "/" ? make(document) : nil })
     }
 
     /// Sessions whose content `routes` builds on each new page's document, for the address the
     /// browser asked for (`/flickr?q=sunset`); `nil` for an address the app has no screen for
     /// (the server answers 404).
-    public init(limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void = { _ in },
+    public init(limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void = WebSessions.standardError,
                 routes: @escaping @MainActor (Document, WebLocation) -> (any WebSessionContent)?) {
         self.limits = limits
         self.log = log

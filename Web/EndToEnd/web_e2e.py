@@ -1312,6 +1312,42 @@ def headers(page):
     wait_until(page.settled)
 
 
+def elements(page):
+    """Issue 32: events from any element. /elements has two elements no widget draws (stars, a
+    <select>), each asking the page for its events with Element.on: a click, key presses and a
+    change reach the view model, and the page shows what it has."""
+    page.scenario = "Elements"
+    driver = page.driver
+    driver.get_log("browser")
+    driver.get(page.server.url + "elements")
+    check("Elements: /elements opens", page.wait_heading("Events from any element"), page.heading())
+    stars = driver.find_element(By.CSS_SELECTOR, "[role=slider][data-mvvm-on~=click]")
+    summary = lambda: page.js("return document.querySelector('p.summary').textContent")
+    stars.click()
+    stars.click()
+    clicked = wait_until(lambda: page.settled() and stars.text == "★★☆☆☆" and "2 stars" in summary())
+    check("Elements: a click on a plain <div> that asked for clicks reaches the view model", clicked, f"{stars.text!r}, {summary()!r}")
+    stars.send_keys(Keys.ARROW_RIGHT)
+    stars.send_keys(Keys.ARROW_RIGHT)
+    stars.send_keys(Keys.ARROW_LEFT)
+    scrolled = page.js("return window.scrollY")
+    keyed = wait_until(lambda: page.settled() and stars.text == "★★★☆☆" and "3 stars" in summary())
+    check("Elements: the arrow keys it asked for reach it (the page stays at scrollY 0)", keyed and scrolled == 0,
+          f"{stars.text!r}, {summary()!r}, scrollY {scrolled}")
+    stars.send_keys("x")
+    time.sleep(0.3)
+    check("Elements: a key it did not ask for is not sent", stars.text == "★★★☆☆" and page.settled(), stars.text)
+    from selenium.webdriver.support.ui import Select
+    Select(driver.find_element(By.CSS_SELECTOR, "select[data-mvvm-on~=change]")).select_by_value("L")
+    changed = wait_until(lambda: page.settled() and "size L" in summary())
+    check("Elements: a <select> that asked for changes sends its value", changed, summary())
+    refused = [line for line in page.server.stderr() if "does not take" in line]
+    console = [entry["message"][:160] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]
+    check("Elements: nothing refused, nothing in the console", not refused and not console, (refused + console)[:3])
+    driver.get(page.server.url)
+    wait_until(page.settled)
+
+
 def untrusted(page):
     page.scenario = "Untrusted input"
     page.open_app("Flickr search", "Flickr Search")
@@ -1443,7 +1479,7 @@ def main():
     chromedriver = find_program("CHROMEDRIVER", "chromedriver")
     scenarios = {
         "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods, "todo": todo,
-        "sessions": sessions, "reconnect": reconnect, "addresses": addresses, "latency": latency, "jitter": jitter, "balancer": balancer, "nginx": nginx, "headers": headers, "untrusted": untrusted,
+        "sessions": sessions, "reconnect": reconnect, "addresses": addresses, "latency": latency, "jitter": jitter, "balancer": balancer, "nginx": nginx, "elements": elements, "headers": headers, "untrusted": untrusted,
     }
 
     server = Server(binary)

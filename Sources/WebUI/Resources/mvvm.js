@@ -300,12 +300,29 @@
     if (el.id && el.tagName === 'INPUT') send({ t: 'i', id: el.id, v: el.value });
   });
   document.addEventListener('change', (event) => {
+    // An element that asked for changes (data-mvvm-on="change"; a custom element's own event
+    // reaches its host) gets its value sent.
+    const declared = event.target.closest && event.target.closest('[data-mvvm-on~="change"][id]');
+    if (declared && root.contains(declared)) {
+      const checkable = declared.type === 'checkbox' || declared.type === 'radio';
+      send({ t: 'g', id: declared.id, v: checkable ? String(declared.checked) : String(declared.value ?? '') });
+      return;
+    }
     const el = event.target;
     if (el.id && el.tagName === 'INPUT' && known.get(el.id) !== el.value) send({ t: 'i', id: el.id, v: el.value });
   });
 
+  // A form that asked for its submit (data-mvvm-on="submit") sends it instead of navigating.
+  document.addEventListener('submit', (event) => {
+    const form = event.target;
+    if (form.matches && form.matches('[data-mvvm-on~="submit"][id]') && root.contains(form)) {
+      event.preventDefault();
+      send({ t: 's', id: form.id });
+    }
+  });
+
   function clickable(target) {
-    const el = target.closest && target.closest('button[id], [data-click][id], [role=tab]');
+    const el = target.closest && target.closest('button[id], [data-click][id], [role=tab], [data-mvvm-on~="click"][id]');
     if (!el || el.disabled || el.getAttribute('aria-busy') === 'true' || !root.contains(el)) return null;
     return el;
   }
@@ -324,9 +341,19 @@
   document.addEventListener('keydown', (event) => {
     const el = event.target;
     if (event.isComposing) return;                  // Enter that ends an IME composition
+    // Keys an element asked for (data-mvvm-keys="Enter Escape Space") are the element's.
+    const keyed = el.closest && el.closest('[data-mvvm-keys][id]');
+    if (keyed && root.contains(keyed)) {
+      const name = event.key === ' ' ? 'Space' : event.key;
+      if (keyed.getAttribute('data-mvvm-keys').split(' ').includes(name)) {
+        event.preventDefault();
+        send({ t: 'k', id: keyed.id, v: event.key });
+        return;
+      }
+    }
     if (event.key === 'Enter' && el.tagName === 'INPUT' && el.id) {
       send({ t: 's', id: el.id });
-    } else if ((event.key === 'Enter' || event.key === ' ') && el.hasAttribute && el.hasAttribute('data-click') && el.id) {
+    } else if ((event.key === 'Enter' || event.key === ' ') && el.matches && el.matches('[data-click][id], [data-mvvm-on~="click"][id]')) {
       event.preventDefault();
       send({ t: 'c', id: el.id });
     } else if (event.key === 'Escape') {

@@ -40,7 +40,9 @@ struct ShowcaseCommand: AsyncParsableCommand {
           bookmark opens the same screen. Needs the package's WebServer trait:
             swift run --traits WebServer showcase --web
           --latency 300 adds 300 ms to every message each way (a slow network); --jitter 500
-          adds 0 to 500 ms more at random (still in order, as over TCP).
+          adds 0 to 500 ms more at random (still in order, as over TCP). /elements shows
+          WebUI's events from any element. Behind a proxy: --path, --public-host,
+          --trusted-proxy; --stats-token turns /stats on.
 
         PLAIN MODE
           --plain (automatic when output is not a terminal) does what the options say on the

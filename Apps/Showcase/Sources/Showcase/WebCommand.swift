@@ -33,8 +33,10 @@ struct WebShowcaseServer {
         let configuration = WebShowcaseConfiguration(live: live, offline: offline)
         let limits = WebSessions.Limits(sessions: maxSessions, reconnectGrace: .seconds(sessionGrace))
         let sessions = await MainActor.run {
-            WebSessions(limits: limits, log: log) { document, location in
-                WebShowcase(document: document, configuration: configuration, location: location)
+            WebSessions(limits: limits, log: log) { document, location -> (any WebSessionContent)? in
+                // /elements: WebUI's events from any element (a page of the browser only).
+                if location.path == "/elements" { return ElementsDemo(document: document) }
+                return WebShowcase(document: document, configuration: configuration, location: location)
             }
         }
         let deployment = WebAppServer.Deployment(hostNames: publicHosts, trustedProxies: trustedProxies, path: path)
