@@ -41,11 +41,6 @@ struct RequestHead: Equatable, Sendable {
         self.fields = fields
     }
 
-    /// A head for tests: `headers` by name.
-    init(method: String = "GET", target: String = "/", headers: [String: String]) {
-        self.init(method: method, target: target, fields: headers.map { HeaderField(name: $0.key.lowercased(), value: $0.value) })
-    }
-
     /// The first value of header `name` (any case).
     subscript(_ name: String) -> String? {
         let name = name.lowercased()
@@ -260,6 +255,13 @@ struct FrameHeader: Equatable {
 
     static let continuation: UInt8 = 0, text: UInt8 = 1, binary: UInt8 = 2, close: UInt8 = 8, ping: UInt8 = 9, pong: UInt8 = 10
 
+    /// How many bytes a header takes, known from its second byte (the mask bit and the short
+    /// length).
+    static func size(secondByte second: UInt8) -> Int {
+        let short = second & 0x7F
+        return 2 + (short == 126 ? 2 : short == 127 ? 8 : 0) + (second & 0x80 != 0 ? 4 : 0)
+    }
+
     /// The header at the start of `bytes`, or `nil` when more bytes are needed.
     static func parse(_ bytes: ArraySlice<UInt8>) -> FrameHeader? {
         guard bytes.count >= 2 else { return nil }
@@ -267,7 +269,7 @@ struct FrameHeader: Equatable {
         let masked = second & 0x80 != 0
         let short = second & 0x7F
         let extra = short == 126 ? 2 : short == 127 ? 8 : 0
-        let size = 2 + extra + (masked ? 4 : 0)
+        let size = size(secondByte: second)
         guard bytes.count >= size else { return nil }
         var length = UInt64(short)
         if extra > 0 {

@@ -487,9 +487,7 @@ public final class WebAppServer: Sendable {
             let header: FrameHeader
             do {
                 let start = try await reader.peek(2)
-                let second = start[start.startIndex + 1]
-                let length = second & 0x7F
-                let size = 2 + (length == 126 ? 2 : length == 127 ? 8 : 0) + (second & 0x80 != 0 ? 4 : 0)
+                let size = FrameHeader.size(secondByte: start[start.startIndex + 1])
                 guard let parsed = FrameHeader.parse(try await reader.peek(size)) else { return (nil, false) }
                 header = parsed
             } catch {

@@ -10,6 +10,14 @@ import Testing
 @testable import WebServer
 @testable import WebUI
 
+extension RequestHead {
+    /// A head for tests: `headers` by name.
+    init(method: String = "GET", target: String = "/", headers: [String: String]) {
+        self.init(method: method, target: target, fields: headers.map { HeaderField(name: $0.key.lowercased(), value: $0.value) })
+    }
+}
+
+/// T-BEYOND4: what the page (or anything else) sends is untrusted, down to the request's bytes.
 @Suite struct HTTPHeadTests {
     func parse(_ text: String) throws(HTTPRefusal) -> RequestHead {
         try RequestHead.parse(ArraySlice(Array(text.utf8)))
@@ -235,6 +243,8 @@ func clientFrame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true) -> [UInt
     return frame + mask + payload.enumerated().map { $0.element ^ mask[$0.offset & 3] }
 }
 
+/// T-BEYOND4: clients that are not our page (oversized frames, slow and idle sockets, too many
+/// connections) cannot take the server down.
 @Suite(.serialized) struct WebServerAttackTests {
     @MainActor
     func server(_ limits: WebAppServer.Limits = .init(), log: Lines) throws -> WebAppServer {
