@@ -461,14 +461,16 @@ public final class WebAppServer: Sendable {
     }
 
     /// Before closing a socket whose client may still be sending (a refused request, a frame
-    /// over the limit): stop writing, and read what comes, for up to 2 s or 256 KB, so the
-    /// answer already written is not lost to a reset (nginx's lingering close).
+    /// over the limit): stop writing, and read what comes, for up to 2 s or 1 MB, so the
+    /// answer already written is not lost to a reset (nginx's lingering close). Closing with
+    /// unread bytes resets the connection, and a reset can discard the answer before the client
+    /// reads it (seen with a 300 KB request line when the bound was 256 KB).
     static func linger(_ socket: AsyncSocket) async {
         _ = shutdown(socket.socket.file.rawValue, Int32(SHUT_WR))
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 var discarded = 0
-                while discarded < 256 * 1024, let bytes = try? await socket.read(atMost: 16 * 1024) { discarded += bytes.count }
+                while discarded < 1024 * 1024, let bytes = try? await socket.read(atMost: 16 * 1024) { discarded += bytes.count }
             }
             group.addTask { try? await Task.sleep(for: .seconds(2)) }
             await group.next()
