@@ -121,13 +121,13 @@ let package = Package(
         // The browser pages of every app (served by `showcase --web`).
         .target(
             name: "WebShowcaseKit",
-            dependencies: ["ShowcaseCore", "WebUI", "Signals", "MVVM"],
+            dependencies: ["ShowcaseCore", "WebUI", "Signals", "MVVM", "TodoList"],
             path: "Apps/Showcase/Sources/WebShowcaseKit",
             swiftSettings: strict
         ),
         .testTarget(
             name: "WebShowcaseKitTests",
-            dependencies: ["WebShowcaseKit", "ShowcaseCore", "WebUI", "WebUITestSupport", "MVVM", "Signals", "SignalsTesting", "FlickrSearch", "GoodsCatalog", "Login", "MovieInfo", "PersonProfile"],
+            dependencies: ["WebShowcaseKit", "ShowcaseCore", "WebUI", "WebUITestSupport", "MVVM", "Signals", "SignalsTesting", "FlickrSearch", "GoodsCatalog", "Login", "MovieInfo", "PersonProfile", "TodoList"],
             path: "Apps/Showcase/WebTests",
             swiftSettings: strict
         ),
@@ -139,7 +139,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "Showcase",
-            dependencies: ["ShowcaseKit", "ShowcaseCore", "TerminalUI", "LiveHTTP", "WebServer", "WebShowcaseKit", "WebUI", argumentParser],
+            dependencies: ["ShowcaseKit", "ShowcaseCore", "TerminalUI", "LiveHTTP", "WebServer", "WebShowcaseKit", "WebUI", "TodoList", argumentParser],
             path: "Apps/Showcase/Sources/Showcase",
             swiftSettings: strict
         ),

@@ -54,6 +54,8 @@ public enum PlainText {
             return [indent + "\(field.label): \(value)"]
         case .button(let button):
             return [indent + line(of: button)]
+        case .toggle(let toggle):
+            return [indent + (toggle.isOn.value ? "[x] " : "[ ] ") + toggle.label + (toggle.isEnabled.value ? "" : " (disabled)")]
         case .choice(let choice):
             let options = choice.options.enumerated().map { index, option in
                 index == choice.selection.value ? "(•) \(option)" : "( ) \(option)"
@@ -64,7 +66,8 @@ public enum PlainText {
             let empty = list.emptyText.value
             // An empty list says what its empty text says (which may be "Loading…"); a list
             // loading more, or one with nothing to say, says it is loading.
-            var lines = rows.isEmpty ? (empty.isEmpty ? [] : [indent + empty]) : rows.map { indent + "- " + line(of: $0) }
+            let buttons = list.rowButtons.map { "  [\($0.title)]" }.joined()
+            var lines = rows.isEmpty ? (empty.isEmpty ? [] : [indent + empty]) : rows.map { indent + "- " + line(of: $0) + buttons }
             if list.isLoading.value && !(rows.isEmpty && !empty.isEmpty) { lines.append(indent + "⋯ loading") }
             return lines
         case .image(let image):
@@ -97,6 +100,7 @@ public enum PlainText {
     }
 
     static func line(of row: ListRow) -> String {
-        (row.detail.isEmpty ? row.title : "\(row.title) · \(row.detail)") + (row.trailing.isEmpty ? "" : "  \(row.trailing)")
+        let box = row.isOn.map { $0 ? "[x] " : "[ ] " } ?? ""
+        return box + (row.detail.isEmpty ? row.title : "\(row.title) · \(row.detail)") + (row.trailing.isEmpty ? "" : "  \(row.trailing)")
     }
 }

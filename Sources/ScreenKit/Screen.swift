@@ -109,6 +109,7 @@ public struct Element: Sendable, ElementConvertible {
         case text(Text)
         case field(TextField)
         case button(Button)
+        case toggle(Toggle)
         case choice(Choice)
         case list(List)
         case image(Image)
@@ -157,6 +158,7 @@ public struct Element: Sendable, ElementConvertible {
         case .text: .text
         case .field(let field): field.isSecure ? .secureField : .field
         case .button: .button
+        case .toggle: .toggle
         case .choice: .choice
         case .list: .list
         case .image: .image
@@ -189,7 +191,7 @@ public struct Element: Sendable, ElementConvertible {
 
 /// What kind of element it is, as a test names it ("the button Login", "the list").
 public enum Role: String, Sendable, CaseIterable {
-    case text, field, secureField, button, choice, list, image, spinner, alert, stack, section, facts, tabs
+    case text, field, secureField, button, toggle, choice, list, image, spinner, alert, stack, section, facts, tabs
 }
 
 extension ElementConvertible {

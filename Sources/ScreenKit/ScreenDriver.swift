@@ -180,6 +180,39 @@ open class ScreenDriver {
         button.press()
     }
 
+    /// Flips the toggle labelled `label`, which must be enabled.
+    public func toggle(_ label: String) throws(ScreenDriverError) {
+        guard case .toggle(let toggle) = try element(label, role: .toggle).kind else { throw .notFound("toggle \"\(label)\"", screen: text) }
+        guard toggle.isEnabled.value else { throw .disabled(label) }
+        toggle.isOn.value.toggle()
+    }
+
+    /// Flips the checkbox of the first row whose title is (or contains) `rowTitle`, in the list
+    /// labelled `label` (the first list if `nil`), as Space in a terminal or a click in a browser.
+    public func toggle(row rowTitle: String, in label: String? = nil) throws(ScreenDriverError) {
+        let list = try list(label)
+        let row = try row(rowTitle, of: list)
+        guard let isOn = row.isOn, let toggle = list.toggle else { throw .notFound("checkbox on row \"\(rowTitle)\"", screen: text) }
+        toggle(row.id, !isOn)
+    }
+
+    /// Presses the row button titled `title` (``RowButton``) on the first row whose title is (or
+    /// contains) `rowTitle`, in the list labelled `label` (the first list if `nil`).
+    public func press(_ title: String, inRow rowTitle: String, of label: String? = nil) throws(ScreenDriverError) {
+        let list = try list(label)
+        let row = try row(rowTitle, of: list)
+        guard let button = list.rowButtons.first(where: { $0.title == title }) else { throw .notFound("row button \"\(title)\"", screen: text) }
+        button.press(row.id)
+    }
+
+    private func row(_ rowTitle: String, of list: ScreenKit.List) throws(ScreenDriverError) -> ListRow {
+        let rows = list.rows.value
+        guard let row = rows.first(where: { $0.title == rowTitle }) ?? rows.first(where: { $0.title.contains(rowTitle) }) else {
+            throw .notFound("row \"\(rowTitle)\"", screen: text)
+        }
+        return row
+    }
+
     /// Chooses `option` in the choice or the tabs that offer it (a segmented control, a tab).
     public func choose(_ option: String) throws(ScreenDriverError) {
         for element in try visibleElements() {
@@ -255,8 +288,15 @@ open class ScreenDriver {
         if list.hasMore.value && !list.isLoading.value { list.loadMore?() }
     }
 
-    /// Presses a key the screen has a shortcut for (while its condition holds).
-    public func press(key: Shortcut) throws(ScreenDriverError) {
+    /// Presses a key the screen has a shortcut for (while its condition holds), or, with
+    /// `onRow`, a key a list's ``RowButton`` has, on that row (the one a terminal highlights).
+    public func press(key: Shortcut, onRow rowTitle: String? = nil, of label: String? = nil) throws(ScreenDriverError) {
+        if let rowTitle {
+            let list = try list(label)
+            let row = try row(rowTitle, of: list)
+            guard let button = list.rowButtons.first(where: { $0.shortcut == key }) else { throw .notFound("row shortcut \(key.name)", screen: text) }
+            return button.press(row.id)
+        }
         guard let shortcut = try screen().shortcuts.first(where: { $0.key == key && $0.isActive.value }) else {
             throw .notFound("shortcut \(key.name)", screen: text)
         }
@@ -309,6 +349,7 @@ open class ScreenDriver {
         case .text(let text): [text.value.value]
         case .field(let field): [field.label, field.placeholder]
         case .button(let button): [button.title.value]
+        case .toggle(let toggle): [toggle.label]
         case .choice(let choice): [choice.label] + choice.options
         case .list(let list): [list.label] + list.rows.value.map(\.title)
         case .image(let image): [image.alt.value]

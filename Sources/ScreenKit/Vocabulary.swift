@@ -116,6 +116,24 @@ public struct Button: ElementConvertible {
     public var element: Element { Element(.button(self)) }
 }
 
+/// A switch two-way bound to a `Bool` property (a setting, "Remember me"): on while the property
+/// is `true`; flipping it sets the property. A terminal draws `[x] Label` (Space or Enter flips
+/// it), a browser a checkbox.
+public struct Toggle: ElementConvertible {
+    /// What the toggle is for, shown beside it; tests find it by it.
+    public let label: String
+    public let isOn: MutableProperty<Bool>
+    public let isEnabled: Live<Bool>
+
+    public init(_ label: String, isOn: MutableProperty<Bool>, isEnabled: some LiveConvertible<Bool> = Live.constant(true)) {
+        self.label = label
+        self.isOn = isOn
+        self.isEnabled = isEnabled.live
+    }
+
+    public var element: Element { Element(.toggle(self)) }
+}
+
 /// A choice among a few options, two-way bound to the selected index (the movie lists' "Now
 /// Playing | Popular | …", a tab bar).
 public struct Choice: ElementConvertible {
@@ -136,8 +154,8 @@ public struct Choice: ElementConvertible {
     public var element: Element { Element(.choice(self)) }
 }
 
-/// One row of a ``List``: an identity (so a renderer keeps it across changes), what it says,
-/// and an optional image.
+/// One row of a ``List``: an identity (so a renderer keeps it across changes and a control on
+/// it names its row), what it says, an optional image, and an optional checkbox.
 public struct ListRow: Sendable, Equatable {
     public let id: String
     public let title: String
@@ -147,14 +165,36 @@ public struct ListRow: Sendable, Equatable {
     public let trailing: String
     public let imageURL: String?
     public let imageAlt: String
+    /// A checkbox at the row's start, on or off (a to-do's "done"); `nil`: none. Flipping it
+    /// runs the list's `onToggle` with the row's ``id``.
+    public let isOn: Bool?
 
-    public init(id: String, title: String, detail: String = "", trailing: String = "", imageURL: String? = nil, imageAlt: String = "") {
+    public init(
+        id: String, title: String, detail: String = "", trailing: String = "", imageURL: String? = nil, imageAlt: String = "",
+        isOn: Bool? = nil
+    ) {
         self.id = id
         self.title = title
         self.detail = detail
         self.trailing = trailing
         self.imageURL = imageURL
         self.imageAlt = imageAlt
+        self.isOn = isOn
+    }
+}
+
+/// A button on every row of a ``List`` (a to-do's Delete): its title, the key that presses it
+/// on the highlighted row where a layer has keys (a terminal), and what it does with the row's
+/// ``ListRow/id``. A browser draws it on each row.
+public struct RowButton: Sendable {
+    public let title: String
+    public let shortcut: Shortcut
+    public let press: @MainActor @Sendable (_ rowID: String) -> Void
+
+    public init(_ title: String, shortcut: Shortcut, press: @escaping @MainActor @Sendable (_ rowID: String) -> Void) {
+        self.title = title
+        self.shortcut = shortcut
+        self.press = press
     }
 }
 
@@ -177,6 +217,11 @@ public struct List: ElementConvertible {
     /// Runs as the highlight moves over the rows (arrow keys in a terminal), before any is
     /// selected: a screen that shows the highlighted row's details follows it.
     public let highlight: (@MainActor @Sendable (Int) -> Void)?
+    /// Runs when a person flips a row's checkbox (``ListRow/isOn``), with the row's id and the
+    /// value it now shows: Space in a terminal, a click in a browser.
+    public let toggle: (@MainActor @Sendable (_ rowID: String, _ isOn: Bool) -> Void)?
+    /// The buttons each row holds.
+    public let rowButtons: [RowButton]
 
     public init(
         _ label: String,
@@ -188,7 +233,9 @@ public struct List: ElementConvertible {
         onSelect select: (@MainActor @Sendable (Int) -> Void)? = nil,
         onReachEnd loadMore: (@MainActor @Sendable () -> Void)? = nil,
         onRowsOnScreen rowsOnScreen: (@MainActor @Sendable (Range<Int>) -> Void)? = nil,
-        onHighlight highlight: (@MainActor @Sendable (Int) -> Void)? = nil
+        onHighlight highlight: (@MainActor @Sendable (Int) -> Void)? = nil,
+        onToggle toggle: (@MainActor @Sendable (_ rowID: String, _ isOn: Bool) -> Void)? = nil,
+        rowButtons: [RowButton] = []
     ) {
         self.label = label
         self.rows = rows.live
@@ -200,6 +247,8 @@ public struct List: ElementConvertible {
         self.rowsOnScreen = rowsOnScreen
         self.thumbnails = thumbnails
         self.highlight = highlight
+        self.toggle = toggle
+        self.rowButtons = rowButtons
     }
 
     /// A list fed by a `PagedList`: its items become rows, and reaching the end loads the next

@@ -12,6 +12,15 @@ extension TextField {
     }
 }
 
+extension Toggle {
+    /// Two-way: the property's value checks the box, and each flip in the browser sets the
+    /// property.
+    @discardableResult
+    public func bind(to property: MutableProperty<Bool>) -> any Disposable {
+        property.bindTwoWay(self, \.isOn, changes: changes)
+    }
+}
+
 extension SegmentedControl {
     /// Two-way: the property selects the segment, and the user's choice sets the property.
     @discardableResult

@@ -119,6 +119,20 @@ open class Element: LifetimeOwner {
         }
     }
 
+    /// Puts `element` at `index` among the children (at the end if `index` is their count):
+    /// one patch for that child.
+    public func insertChild(_ element: Element, at index: Int) {
+        guard index < children.count, textContent == nil else { return append(element) }
+        element.removeFromParent()
+        let next = children[index]
+        element.parent = self
+        children.insert(element, at: index)
+        if let document {
+            document.attach(element)
+            document.record(.insert(next.id, element.html), for: self)
+        }
+    }
+
     /// Removes the children from `index` on: one patch per child.
     public func removeChildren(from index: Int) {
         guard index < children.count else { return }

@@ -1,27 +1,38 @@
 import MVVM
 import Signals
 
-/// A list of rows, each with a key: changing rows patches only the rows that changed, rows added
-/// at the end are appended, and rows taken off the end are removed; any other change sends the
-/// list's rows once. A click (or Enter) on a row arrives as ``chosen``, the rows on screen as
-/// ``visibleRows``, and the end of the list coming into view as ``reachedEnd`` (while
-/// ``loadsMore`` is set).
+/// A list of rows, each with a key (as LiveView's streams): a change sends only the rows that
+/// changed, were added or went, each as one patch, wherever they are in the list; only a
+/// reordering, or a change to most of the list, sends the list's rows once. A click (or Enter)
+/// on a row arrives as ``chosen``, a row's checkbox as ``toggledRows``, a row's button as
+/// ``rowButtonPresses``, the rows on screen as ``visibleRows``, and the end of the list coming
+/// into view as ``reachedEnd`` (while ``loadsMore`` is set).
 @MainActor
 public final class ListView: Element {
-    /// A row: its key (what makes it the same row after a change), text, and an optional image.
+    /// A row: its key (what makes it the same row after a change; keys should be unique), text,
+    /// an optional image, an optional checkbox, and the titles of its buttons.
     public struct Row: Sendable, Equatable {
         public var key: String
         public var title: String
         public var detail: String?
         public var image: String?
         public var imageDescription: String
+        /// A checkbox at the row's start, checked or not; `nil`: none.
+        public var checkbox: Bool?
+        /// Buttons at the row's end (a to-do's Delete), by title.
+        public var buttons: [String]
 
-        public init(key: String, title: String, detail: String? = nil, image: String? = nil, imageDescription: String = "") {
+        public init(
+            key: String, title: String, detail: String? = nil, image: String? = nil, imageDescription: String = "",
+            checkbox: Bool? = nil, buttons: [String] = []
+        ) {
             self.key = key
             self.title = title
             self.detail = detail
             self.image = image
             self.imageDescription = imageDescription
+            self.checkbox = checkbox
+            self.buttons = buttons
         }
     }
 
@@ -32,6 +43,8 @@ public final class ListView: Element {
     private let selectedSubject = PublishSubject<Int, Never>()
     private let visibleSubject = PublishSubject<ClosedRange<Int>, Never>()
     private let endSubject = PublishSubject<Void, Never>()
+    private let toggleSubject = PublishSubject<(key: String, isOn: Bool), Never>()
+    private let buttonSubject = PublishSubject<(key: String, button: Int), Never>()
 
     public init(emptyText: String = "", class className: String? = nil) {
         empty = Label(emptyText, tag: "p", class: "empty")
@@ -60,6 +73,12 @@ public final class ListView: Element {
     /// The index of each row the user chooses (a click, or Enter on a focused row): ScreenKit's
     /// `onSelect`.
     public var chosen: Signal<Int, Never> { selectedSubject.signal }
+    /// Each flip of a row's checkbox: the row's key and the value the box now shows. The row
+    /// shows the value of ``rows`` again after it (a flip its owner does not take is undone).
+    public var toggledRows: Signal<(key: String, isOn: Bool), Never> { toggleSubject.signal }
+    /// Each press of a row's button: the row's key and the button's index in its
+    /// ``Row/buttons``.
+    public var rowButtonPresses: Signal<(key: String, button: Int), Never> { buttonSubject.signal }
     /// The rows on screen, as the page scrolls.
     public var visibleRows: Signal<ClosedRange<Int>, Never> { visibleSubject.signal }
     /// The end of the list came into view (only while ``loadsMore``).
@@ -69,19 +88,77 @@ public final class ListView: Element {
         let old = current
         current = new
         empty.isHidden = !new.isEmpty
-        let common = min(old.count, new.count)
-        let sameKeys = zip(old.prefix(common), new.prefix(common)).allSatisfy { $0.key == $1.key }
-        guard sameKeys else {
-            items.setChildren(new.enumerated().map { RowElement(row: $1, index: $0) })
+        guard let steps = Self.steps(from: old, to: new) else {
+            items.setChildren(new.enumerated().map { row(new[$0.offset], at: $0.offset) })
             return
         }
-        for index in 0..<common where old[index] != new[index] {
-            items.replaceChild(at: index, with: RowElement(row: new[index], index: index))
+        // Rows that went, from the end (so the indices before them hold), then rows that came
+        // or changed, in order: each is one patch.
+        for index in steps.removed.reversed() { items.children[index].removeFromParent() }
+        let changedFrom = steps.changed.isEmpty ? [:] : Dictionary(old.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        for (index, row) in new.enumerated() {
+            if steps.inserted.contains(index) {
+                items.insertChild(self.row(row, at: index), at: index)
+            } else if steps.changed.contains(index) {
+                // A checkbox flipped and nothing else: one attribute, not the row.
+                if let element = items.children[index] as? RowElement, let box = element.box, let isOn = row.checkbox,
+                   var before = changedFrom[row.key] {
+                    before.checkbox = isOn
+                    if before == row {
+                        element.index = index
+                        box.setFlag("checked", isOn)
+                        continue
+                    }
+                }
+                items.replaceChild(at: index, with: self.row(row, at: index))
+            } else if let element = items.children[index] as? RowElement {
+                element.index = index
+            }
         }
-        if new.count < old.count {
-            items.removeChildren(from: new.count)
-        } else {
-            for index in old.count..<new.count { items.append(RowElement(row: new[index], index: index)) }
+    }
+
+    /// What turns `old` into `new` row by row: the old indices of rows that went, and the new
+    /// indices of rows that came and of rows whose content changed. `nil` when the rows kept
+    /// were reordered, keys repeat, or most rows changed (one patch of the whole list is then
+    /// smaller than many).
+    static func steps(from old: [Row], to new: [Row]) -> (removed: [Int], inserted: Set<Int>, changed: Set<Int>)? {
+        let oldKeys = Dictionary(old.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { _, _ in -1 })
+        let newKeys = Set(new.map(\.key))
+        guard oldKeys.count == old.count, newKeys.count == new.count, !oldKeys.values.contains(-1) else { return nil }
+        let removed = old.indices.filter { !newKeys.contains(old[$0].key) }
+        var inserted = Set<Int>(), changed = Set<Int>()
+        var lastOld = -1
+        for (index, row) in new.enumerated() {
+            guard let oldIndex = oldKeys[row.key] else {
+                inserted.insert(index)
+                continue
+            }
+            guard oldIndex > lastOld else { return nil }  // reordered
+            lastOld = oldIndex
+            if old[oldIndex] != row { changed.insert(index) }
+        }
+        let patches = removed.count + inserted.count + changed.count
+        guard patches <= max(8, new.count / 2) || new.isEmpty else { return nil }
+        return (removed, inserted, changed)
+    }
+
+    private func row(_ row: Row, at index: Int) -> RowElement {
+        let key = row.key
+        return RowElement(
+            row: row, index: index,
+            toggled: { [weak self] isOn in self?.toggled(key: key, to: isOn) },
+            pressed: { [weak self] button in self?.buttonSubject.send((key, button)) }
+        )
+    }
+
+    private func toggled(key: String, to isOn: Bool) {
+        toggleSubject.send((key, isOn))
+        // The owner has set the rows by now if it took the flip; if not, the row shows again
+        // what the rows say (the page's box was flipped by the click).
+        if let index = current.firstIndex(where: { $0.key == key }), let shown = current[index].checkbox, shown != isOn,
+           let box = (items.children[index] as? RowElement)?.box {
+            box.setFlag("checked", !shown)
+            box.setFlag("checked", shown)  // the same patch's later value wins: one patch is sent
         }
     }
 
@@ -113,15 +190,33 @@ public final class ListView: Element {
 /// One row of a ``ListView``.
 @MainActor
 final class RowElement: Element {
-    let index: Int
+    var index: Int
+    /// The row's checkbox, if it has one.
+    private(set) var box: Element?
 
-    init(row: ListView.Row, index: Int) {
+    init(row: ListView.Row, index: Int, toggled: @escaping @MainActor (Bool) -> Void, pressed: @escaping @MainActor (Int) -> Void) {
         self.index = index
         var text: [Element] = [Label(row.title, class: "title")]
         if let detail = row.detail { text.append(Label(detail, class: "detail")) }
         var children: [Element] = []
+        var checkbox: Element?
+        if let isOn = row.checkbox {
+            let box = Element("input", ["type": "checkbox", "class": "row-toggle", "aria-label": row.title, "data-part": "toggle"])
+            box.setFlag("checked", isOn)
+            box.on(.change) { event in
+                if case .change(let value) = event { toggled(value == "true") }
+            }
+            children.append(box)
+            checkbox = box
+        }
         if let image = row.image { children.append(Image(source: image, description: row.imageDescription, class: "thumb")) }
         children.append(Stack(.vertical, class: "row-text", text))
-        super.init("li", ["class": "row", "tabindex": "0", "data-click": "", "data-i": String(index), "data-key": row.key], children: children)
+        for (number, title) in row.buttons.enumerated() {
+            let button = Element("button", ["type": "button", "class": "row-button", "data-part": "b\(number)"], text: title)
+            button.on(.click) { _ in pressed(number) }
+            children.append(button)
+        }
+        super.init("li", ["class": "row", "tabindex": "0", "data-click": "", "data-key": row.key], children: children)
+        box = checkbox
     }
 }

@@ -3,7 +3,8 @@
 /// On the wire each patch is a JSON array whose first item says what it is:
 /// `["t", id, text]` text, `["a", id, name, value or null]` attribute, `["v", id, value]` an
 /// input's value, `["c", id, html]` all children, `["+", id, html]` a child appended,
-/// `["r", id, html]` an element replaced, `["-", id]` an element removed, `["h", depth, title, addresses]`
+/// `["r", id, html]` an element replaced, `["i", id, html]` an element inserted before element
+/// `id`, `["-", id]` an element removed, `["h", depth, title, addresses]`
 /// the navigation depth, the title and each screen's address, or `null` (for the browser's
 /// history), `["f", id]` focus.
 public enum Patch: Sendable, Equatable {
@@ -13,6 +14,8 @@ public enum Patch: Sendable, Equatable {
     case children(String, String)
     case append(String, String)
     case replace(String, String)
+    /// An element inserted before the element with the id (a row put between two others).
+    case insert(String, String)
     case remove(String)
     case history(depth: Int, title: String, locations: [String]?)
     case focus(String)
@@ -21,7 +24,7 @@ public enum Patch: Sendable, Equatable {
     public var elementID: String? {
         switch self {
         case .text(let id, _), .attribute(let id, _, _), .value(let id, _), .children(let id, _),
-             .append(let id, _), .replace(let id, _), .remove(let id), .focus(let id):
+             .append(let id, _), .replace(let id, _), .insert(let id, _), .remove(let id), .focus(let id):
             return id
         case .history:
             return nil
@@ -52,6 +55,7 @@ public enum Patch: Sendable, Equatable {
         case .children(let id, let html): JSON.array(into: &out, "c", id, html)
         case .append(let id, let html): JSON.array(into: &out, "+", id, html)
         case .replace(let id, let html): JSON.array(into: &out, "r", id, html)
+        case .insert(let id, let html): JSON.array(into: &out, "i", id, html)
         case .remove(let id): JSON.array(into: &out, "-", id)
         case .history(let depth, let title, let locations):
             out += "[\"h\","

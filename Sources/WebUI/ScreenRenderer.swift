@@ -68,6 +68,11 @@ public enum ScreenRenderer {
             let press = button.press
             view.onPress = { press() }
             return view
+        case .toggle(let toggle):
+            let view = Toggle(toggle.label, isOn: toggle.isOn.value)
+            view.bind(to: toggle.isOn)
+            toggle.isEnabled.signal.bind(to: view, \.isEnabled)
+            return view
         case .choice(let choice):
             let control = SegmentedControl(choice.options)
             control.selectedIndex = choice.selection.value
@@ -124,15 +129,25 @@ public enum ScreenRenderer {
         let view = ListView(emptyText: list.emptyText.value, class: list.thumbnails.map { $0 == .poster ? "posters" : "photos" })
         list.emptyText.signal.bind(to: view, \.emptyText)
         let shape = list.thumbnails
+        let buttons = list.rowButtons.map(\.title)
         list.rows.signal.asDriver().drive { [weak view] rows in
             view?.rows = rows.map { row in
                 let image = shape.flatMap { shape in
                     images(ImageRequest(url: row.imageURL, alt: row.imageAlt, key: row.id, shape: shape, isThumbnail: true))
                 }
                 return ListView.Row(key: row.id, title: row.title, detail: [row.detail, row.trailing].filter { !$0.isEmpty }.joined(separator: " · ").nilIfEmpty,
-                                    image: image, imageDescription: row.imageAlt)
+                                    image: image, imageDescription: row.imageAlt, checkbox: row.isOn, buttons: buttons)
             }
         }.disposed(by: view.bag)
+        if let toggle = list.toggle {
+            view.toggledRows.sink(value: { flip in MainActor.assumeIsolated { toggle(flip.key, flip.isOn) } }).disposed(by: view.bag)
+        }
+        let rowButtons = list.rowButtons
+        if !rowButtons.isEmpty {
+            view.rowButtonPresses.sink(value: { press in
+                MainActor.assumeIsolated { if rowButtons.indices.contains(press.button) { rowButtons[press.button].press(press.key) } }
+            }).disposed(by: view.bag)
+        }
         if let select = list.select {
             view.chosen.sink(value: { index in MainActor.assumeIsolated { select(index) } }).disposed(by: view.bag)
         }

@@ -234,6 +234,19 @@ class Page:
     def click_row(self, title):
         self.click_text("li.row .title", title)
 
+    def todo_rows(self):
+        """The to-do rows shown, each as "[x] title" or "[ ] title" (its checkbox, its title)."""
+        return self.js(
+            "return [...document.querySelectorAll('section.page li.row')].filter((e) => e.getClientRects().length > 0)"
+            ".map((e) => { const box = e.querySelector('input[type=checkbox]');"
+            " return (box ? (box.checked ? '[x] ' : '[ ] ') : '') + e.querySelector('.title').textContent; })")
+
+    def todo_control(self, title, css):
+        """The element `css` (its checkbox, its Delete) of the to-do row titled `title`."""
+        return self.js(
+            "const row = [...document.querySelectorAll('section.page li.row')].find((e) => e.querySelector('.title').textContent === arguments[0]);"
+            " return row && row.querySelector(arguments[1]);", title, css)
+
     def open_app(self, title, heading):
         self.driver.get(self.server.url)
         self.wait_heading("MVVMKit showcase")
@@ -474,19 +487,31 @@ def todo(page):
     field.click()
     page.type_keys(field, "Buy milk")
     field.send_keys(Keys.ENTER)
-    added = wait_until(lambda: page.visible_texts("section.page li.row .title") == ["[ ] Buy milk"])
+    added = wait_until(lambda: page.todo_rows() == ["[ ] Buy milk"])
     left = page.visible_texts("section.page p, section.page span")
     check("To-do: Enter adds the typed to-do and the count follows", added and "1 item left" in left,
-          f"rows {page.visible_texts('section.page li.row .title')}, texts {left}")
-    page.click_row("[ ] Buy milk")
-    done = wait_until(lambda: page.visible_texts("section.page li.row .title") == ["[x] Buy milk"])
+          f"rows {page.todo_rows()}, texts {left}")
+    page.click_row("Buy milk")
+    done = wait_until(lambda: page.todo_rows() == ["[x] Buy milk"])
     check("To-do: a click on a to-do marks it done", done and "0 items left" in page.visible_texts("section.page p, section.page span"),
-          page.visible_texts("section.page li.row .title"))
+          page.todo_rows())
+    # Issue 32: the row's own checkbox flips it (and only it: the row's click is not sent too).
+    page.todo_control("Buy milk", "input[type=checkbox]").click()
+    undone = wait_until(lambda: page.settled() and page.todo_rows() == ["[ ] Buy milk"])
+    time.sleep(0.3)
+    check("To-do: the row's checkbox marks it not done, once (the row's own click is not sent as well)",
+          undone and page.todo_rows() == ["[ ] Buy milk"] and "1 item left" in page.visible_texts("section.page p, section.page span"), page.todo_rows())
+    box = page.todo_control("Buy milk", "input[type=checkbox]")
+    box.send_keys(" ")
+    done = wait_until(lambda: page.settled() and page.todo_rows() == ["[x] Buy milk"])
+    focused = page.js("const a = document.activeElement; return a && a.type === 'checkbox' && a.closest('li.row').querySelector('.title').textContent")
+    check("To-do: Space on the focused checkbox marks it done, and the redrawn row's checkbox keeps the focus", done and focused == "Buy milk",
+          f"rows {page.todo_rows()}, focus on {focused!r}")
     shot, _ = page.screenshot("todo")
     page.check_text_drawn(shot, "section.page li.row .title", "the to-do")
     page.button("Active").click()
-    active = wait_until(lambda: not page.visible_texts("section.page li.row .title"))
-    check("To-do: Active hides the done to-do", active, page.visible_texts("section.page li.row .title"))
+    active = wait_until(lambda: not page.todo_rows())
+    check("To-do: Active hides the done to-do", active, page.todo_rows())
     page.button("All").click()
     wait_until(page.settled)
 
@@ -503,19 +528,22 @@ def todo(page):
     page.button("Add").click()
     wait_until(page.settled)
     time.sleep(0.3)
-    rows = page.visible_texts("section.page li.row .title")
+    rows = page.todo_rows()
     check("To-do: a field cleared by a script (no input event) and then Add: the view model sees it empty, nothing is added",
           rows == ["[x] Buy milk"] and page.field(css).get_attribute("value") == "", rows)
     page.js("arguments[0].value = 'Set by a script'", page.field(css))
     page.field(css).send_keys(Keys.ENTER)
-    added = wait_until(lambda: page.settled() and page.visible_texts("section.page li.row .title") == ["[x] Buy milk", "[ ] Set by a script"])
-    check("To-do: a value set by a script (no event) and then Enter: that value is added", added, page.visible_texts("section.page li.row .title"))
+    added = wait_until(lambda: page.settled() and page.todo_rows() == ["[x] Buy milk", "[ ] Set by a script"])
+    check("To-do: a value set by a script (no event) and then Enter: that value is added", added, page.todo_rows())
     page.js("arguments[0].value = 'Clicked'", page.field(css))
     enabled = wait_until(lambda: page.settled() and page.button("Add").is_enabled(), timeout=5)
     page.button("Add").click()
-    added = wait_until(lambda: page.settled() and page.visible_texts("section.page li.row .title")[-1:] == ["[ ] Clicked"])
+    added = wait_until(lambda: page.settled() and page.todo_rows()[-1:] == ["[ ] Clicked"])
     check("To-do: a value set by a script with no event reaches the view model within a second (Add turns enabled), and Add adds it",
-          enabled and added, page.visible_texts("section.page li.row .title"))
+          enabled and added, page.todo_rows())
+    page.todo_control("Clicked", "button.row-button").click()
+    deleted = wait_until(lambda: page.settled() and page.todo_rows() == ["[x] Buy milk", "[ ] Set by a script"])
+    check("To-do: a row's Delete deletes that to-do only", deleted, page.todo_rows())
     disabled_before = not page.button("Add").is_enabled()
     page.js("const f = arguments[0]; f.value = 'Autofilled'; f.dispatchEvent(new Event('change', { bubbles: true }))", page.field(css))
     enabled = wait_until(lambda: page.settled() and page.button("Add").is_enabled())
@@ -998,7 +1026,7 @@ def jitter(page):
         page.field(css).click()
         type_checked(css, "milk")
         page.field(css).send_keys(Keys.ENTER)
-        expected, seen = ["[ ] milk"], []
+        expected, seen = ["milk"], []
         for word in ("eggs and ham", "bread and jam", "tea"):
             type_checked(css, word)
             wait_until(page.settled, timeout=20)
@@ -1006,7 +1034,7 @@ def jitter(page):
             seen.append(shown)
             if not shown.endswith(word):
                 overwritten.append(f"{word!r} typed after Enter; the field shows {shown!r}")
-            expected.append(f"[ ] {shown.strip()}")
+            expected.append(shown.strip())
             page.field(css).send_keys(Keys.ENTER)
         settled = wait_until(lambda: page.settled() and len(page.visible_texts("section.page li.row .title")) == 4, timeout=20)
         rows = page.visible_texts("section.page li.row .title")
@@ -1125,7 +1153,7 @@ http {{
     }}
     server {{
         listen 127.0.0.1:{port};
-        location /showcase/ {{
+        location {mount}/ {{
             proxy_pass http://showcase;
             proxy_http_version 1.1;
             proxy_set_header Upgrade $http_upgrade;
@@ -1158,7 +1186,7 @@ def nginx(page):
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     with open(os.path.join(folder, "nginx.conf"), "w") as f:
-        f.write(NGINX_CONF.format(dir=folder, first=ports[0], second=ports[1], port=port))
+        f.write(NGINX_CONF.format(dir=folder, first=ports[0], second=ports[1], port=port, mount="/showcase"))
     proxy = subprocess.Popen([binary, "-c", os.path.join(folder, "nginx.conf"), "-p", folder, "-e", os.path.join(folder, "error.log")],
                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     home = driver.current_window_handle
@@ -1212,6 +1240,123 @@ def nginx(page):
         if driver.current_window_handle != home:
             driver.close()
             driver.switch_to.window(home)
+        proxy.terminate()
+        proxy.wait(10)
+        first.stop()
+        second.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def nginx_todo(page):
+    """Issue 32's Must-show: the to-do example under /todo/, served by two instances behind
+    Debian's nginx (round robin, no sticky sessions) that share one list (a file, locked for each
+    change). Two tabs: add, check, delete, each seen in the other; a reload; each instance stopped
+    in turn under the open pages, which carry on through the other; the console empty of errors
+    while both are up."""
+    page.scenario = "nginx to-do"
+    driver = page.driver
+    binary = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
+    if binary is None:
+        check("nginx to-do: Debian's nginx is installed", False, "no nginx binary")
+        return
+    folder = tempfile.mkdtemp(prefix="nginx-todo-")
+    options = ("--path", "/todo", "--trusted-proxy", "127.0.0.1", "--todo-file", os.path.join(folder, "todos.json"))
+    first, second = Server(page.server.binary, *options), Server(page.server.binary, *options)
+    ports = [int(s.url.rsplit(":", 1)[1].strip("/")) for s in (first, second)]
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    with open(os.path.join(folder, "nginx.conf"), "w") as f:
+        f.write(NGINX_CONF.format(dir=folder, first=ports[0], second=ports[1], port=port, mount="/todo"))
+    proxy = subprocess.Popen([binary, "-c", os.path.join(folder, "nginx.conf"), "-p", folder, "-e", os.path.join(folder, "error.log")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    home = driver.current_window_handle
+    url = f"http://127.0.0.1:{port}/todo/todo"
+    css = "section.page input[placeholder='What needs doing?']"
+    tabs = []
+
+    def on(tab):
+        driver.switch_to.window(tab)
+        return page
+
+    def add(tab, title):
+        # As a person would: once the page says it is connected again, type, see the text in
+        # the field, press Enter.
+        def typed():
+            try:
+                if not on(tab).settled():
+                    return False
+                field = on(tab).field(css)
+                field.click()
+                field.send_keys(title)
+                if field.get_attribute("value") != title:
+                    field.clear()
+                    return False
+                field.send_keys(Keys.ENTER)
+                return True
+            except WebDriverException:   # the page is being rebuilt (a new session): try again
+                return False
+        return wait_until(typed, timeout=30)
+
+    def rows_are(tab, expected, timeout=20):
+        return wait_until(lambda: on(tab).settled() and on(tab).todo_rows() == expected, timeout=timeout)
+
+    def errors():
+        found = []
+        for tab in tabs:
+            found += [entry["message"][:160] for entry in on(tab).driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]
+        return found
+    try:
+        def serving():
+            try:
+                return proxy.poll() is None and urllib.request.urlopen(f"http://127.0.0.1:{port}/todo/mvvm.css", timeout=2).status == 200
+            except OSError:
+                return False
+        up = wait_until(serving, timeout=10)
+        check("nginx to-do: nginx serves the app's files under /todo/", up, f"nginx exit status {proxy.poll()}")
+        for _ in range(2):
+            driver.switch_to.new_window("tab")
+            tabs.append(driver.current_window_handle)
+            driver.get_log("browser")
+            driver.get(url)
+        a, b = tabs
+        opened = all(wait_until(lambda: on(tab).heading() == "To-dos" and on(tab).settled(), timeout=20) for tab in tabs)
+        check("nginx to-do: two tabs open the to-do list under /todo/, through nginx, each with its socket", opened,
+              f"headings {[on(tab).heading() for tab in tabs]}")
+        add(a, "Buy milk")
+        added = rows_are(a, ["[ ] Buy milk"]) and rows_are(b, ["[ ] Buy milk"])
+        check("nginx to-do: a to-do added in one tab shows in the other (the instances share the list)", added,
+              f"A {on(a).todo_rows()}, B {on(b).todo_rows()}")
+        on(b).todo_control("Buy milk", "input[type=checkbox]").click()
+        checked = rows_are(b, ["[x] Buy milk"]) and rows_are(a, ["[x] Buy milk"])
+        check("nginx to-do: checked in one tab, checked in the other", checked, f"A {on(a).todo_rows()}, B {on(b).todo_rows()}")
+        add(a, "Call mum")
+        rows_are(a, ["[x] Buy milk", "[ ] Call mum"])
+        on(a).todo_control("Buy milk", "button.row-button").click()
+        deleted = rows_are(a, ["[ ] Call mum"]) and rows_are(b, ["[ ] Call mum"])
+        check("nginx to-do: deleted in one tab, gone from the other", deleted, f"A {on(a).todo_rows()}, B {on(b).todo_rows()}")
+        on(b).driver.refresh()
+        reloaded = rows_are(b, ["[ ] Call mum"])
+        check("nginx to-do: a reload shows the same list", reloaded, on(b).todo_rows())
+        console = errors()
+        check("nginx to-do: nothing in either tab's console while both instances are up", not console, console[:3])
+        # Each instance stopped in turn (the first back before the second goes): every page
+        # whose socket was on it reconnects through nginx to the other and carries on.
+        expected = ["[ ] Call mum"]
+        for stopped, title in ((first, "Walk the dog"), (second, "Water the plants")):
+            stopped.stop()
+            add(a, title)
+            expected.append(f"[ ] {title}")
+            carried = rows_are(a, expected, timeout=30) and rows_are(b, expected, timeout=30)
+            check(f"nginx to-do: instance {'AB'[stopped is second]} stopped under the open pages: both carry on through the other (an add in one shows in both)",
+                  carried, f"A {on(a).todo_rows()}, B {on(b).todo_rows()}")
+            if stopped is first:
+                first._start(str(ports[0]))
+    finally:
+        for tab in tabs:
+            driver.switch_to.window(tab)
+            driver.close()
+        driver.switch_to.window(home)
         proxy.terminate()
         proxy.wait(10)
         first.stop()
@@ -1479,7 +1624,7 @@ def main():
     chromedriver = find_program("CHROMEDRIVER", "chromedriver")
     scenarios = {
         "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods, "todo": todo,
-        "sessions": sessions, "reconnect": reconnect, "addresses": addresses, "latency": latency, "jitter": jitter, "balancer": balancer, "nginx": nginx, "elements": elements, "headers": headers, "untrusted": untrusted,
+        "sessions": sessions, "reconnect": reconnect, "addresses": addresses, "latency": latency, "jitter": jitter, "balancer": balancer, "nginx": nginx, "nginx-todo": nginx_todo, "elements": elements, "headers": headers, "untrusted": untrusted,
     }
 
     server = Server(binary)
@@ -1526,7 +1671,7 @@ def main():
                 console = [entry["message"][:160] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]
                 check(f"{page.scenario}: nothing in the browser's console", not console, console[:3])
             print(f"# {page.scenario}: {time.monotonic() - started:.1f} s", flush=True)
-            if name not in ("untrusted", "headers", "balancer", "nginx"):
+            if name not in ("untrusted", "headers", "balancer", "nginx", "nginx-todo"):
                 # The one refusal expected: the page whose session ended (Sessions) reconnecting.
                 unexpected += [line for line in server.stderr(logged) if "refused" in line and "unknown or expired session" not in line]
         check("the server refused nothing the pages sent, but in the untrusted-input checks", not unexpected, unexpected[:3])

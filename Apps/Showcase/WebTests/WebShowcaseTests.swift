@@ -8,6 +8,7 @@ import ShowcaseCore
 import Signals
 import SignalsTesting
 import Testing
+import TodoList
 import WebShowcaseKit
 @testable import WebUI
 import WebUITestSupport
@@ -24,13 +25,16 @@ final class Tab {
     private var sequence = 0
     private weak var weakShowcase: WebShowcase?
 
-    init(at address: String = "/") {
+    /// Bytes of every frame the page received.
+    private(set) var receivedBytes = 0
+
+    init(at address: String = "/", todos: SharedTodos = SharedTodos()) {
         final class Holder { weak var showcase: WebShowcase? }
         let holder = Holder()
         let scheduler = self.scheduler
         sessions = WebSessions(routes: { document, location in
             document.flushesAutomatically = false
-            let showcase = WebShowcase(document: document, configuration: WebShowcaseConfiguration(offline: true, scheduler: scheduler), location: location)
+            let showcase = WebShowcase(document: document, configuration: WebShowcaseConfiguration(offline: true, scheduler: scheduler, todos: todos), location: location)
             holder.showcase = showcase
             return showcase
         })
@@ -74,7 +78,10 @@ final class Tab {
 
     func sync() {
         document.flush()
-        for frame in wire.take() { model.apply(frame: frame) }
+        for frame in wire.take() {
+            receivedBytes += frame.utf8.count
+            model.apply(frame: frame)
+        }
         if !session.isClosed { #expect(model.html == document.bodyHTML) }
     }
 

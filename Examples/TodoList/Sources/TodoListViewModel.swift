@@ -60,14 +60,17 @@ public final class TodoListViewModel: Sendable {
     /// errors are the store's (any `Error`).
     public let save: Action<Void, [Todo], any Error>
 
-    private let items = MutableProperty<[Todo]>([])
-    private let saved = MutableProperty<[Todo]>([])
-    private let nextID = MutableProperty(1)
+    /// The list this view model shows and changes: its own, or one it shares with others (every
+    /// tab of a web app, see ``SharedTodos``).
+    public let list: SharedTodos
     private let bag = DisposeBag()
 
-    public init(store: any TodoStore) {
-        let items = self.items, newTitle = self.newTitle, nextID = self.nextID, saved = self.saved
-        todos = items.readOnly
+    /// A view model of `list` (a new list of its own if not given), saving to `store`.
+    public init(store: any TodoStore, list: SharedTodos = SharedTodos()) {
+        self.list = list
+        let newTitle = self.newTitle
+        let items = list.todos
+        todos = items
         visible = Property.combineLatest(items, filter, query) { items, filter, query in
             items.filter { filter.includes($0) && (query.isEmpty || $0.title.lowercased().contains(query.lowercased())) }
         }
@@ -76,12 +79,10 @@ public final class TodoListViewModel: Sendable {
             let left = items.filter { !$0.isDone }.count
             return left == 1 ? "1 item left" : "\(left) items left"
         }
-        hasUnsavedChanges = items.combineLatest(saved) { $0 != $1 }
+        hasUnsavedChanges = items.combineLatest(list.savedTodos) { $0 != $1 }
 
         add = Action(enabledIf: canAdd) { _ in
-            let id = nextID.modify { id -> Int in defer { id += 1 }; return id }
-            let todo = Todo(id: id, title: Self.trimmed(newTitle.value))
-            items.modify { $0.append(todo) }
+            let todo = list.add(title: Self.trimmed(newTitle.value))
             newTitle.value = ""
             return Signal.just(todo)
         }
@@ -90,19 +91,23 @@ public final class TodoListViewModel: Sendable {
             try await store.save(snapshot)
             return snapshot
         }
-        save.outputs.bind(to: saved)
+        save.outputs.sink(value: { list.markSaved($0) }).disposed(by: bag)
     }
 
     /// Removes the to-do with `id`.
     public func remove(id: Int) {
-        items.modify { $0.removeAll { $0.id == id } }
+        list.remove(id: id)
     }
 
     /// Marks the to-do with `id` done, or not done.
     public func toggle(id: Int) {
-        items.modify { items in
-            if let index = items.firstIndex(where: { $0.id == id }) { items[index].isDone.toggle() }
-        }
+        list.toggle(id: id)
+    }
+
+    /// Marks the to-do with `id` done (`true`) or not done: a checkbox's new value (flipping
+    /// twice from two tabs at once leaves what both asked for, not a flip of a flip).
+    public func setDone(id: Int, _ isDone: Bool) {
+        list.setDone(id: id, isDone)
     }
 
     static func trimmed(_ text: String) -> String {

@@ -14,13 +14,11 @@ public enum TodoScreens {
     }
 
     /// A new to-do's title (Enter adds it) and Add; which to-dos to show and a search; the
-    /// to-dos (choosing one marks it done or not done; Ctrl-D deletes the one you are on); how
-    /// many are left; Save, and why a save failed.
+    /// to-dos, each with its checkbox (Space in a terminal, a click in a browser; choosing a row
+    /// flips it too) and Delete (Ctrl-D on the highlighted row in a terminal); how many are
+    /// left; Save, and why a save failed.
     public static func list(_ viewModel: TodoListViewModel) -> Screen {
-        // The row a person is on, for Ctrl-D: the screen's own state, not the view model's.
-        let current = MutableProperty(0)
-        let visible = viewModel.visible
-        return Screen("To-dos") {
+        Screen("To-dos") {
             HStack {
                 TextField("New to-do", text: viewModel.newTitle, placeholder: "What needs doing?", onSubmit: viewModel.add)
                 Button("Add", action: viewModel.add)
@@ -33,23 +31,20 @@ public enum TodoScreens {
             TextField("Search", text: viewModel.query, placeholder: "Search the to-dos")
             List(
                 "To-dos",
-                rows: visible.live.map { todos in todos.map { ListRow(id: String($0.id), title: ($0.isDone ? "[x] " : "[ ] ") + $0.title) } },
+                rows: viewModel.visible.live.map { todos in todos.map { ListRow(id: String($0.id), title: $0.title, isOn: $0.isDone) } },
                 emptyText: viewModel.todos.live.map { $0.isEmpty ? "Nothing to do yet." : "No to-do here." },
                 onSelect: { index in
-                    current.value = index
-                    if visible.value.indices.contains(index) { viewModel.toggle(id: visible.value[index].id) }
+                    let visible = viewModel.visible.value
+                    if visible.indices.contains(index) { viewModel.toggle(id: visible[index].id) }
                 },
-                onHighlight: { current.value = $0 }
+                onToggle: { id, isDone in Int(id).map { viewModel.setDone(id: $0, isDone) } },
+                rowButtons: [RowButton("Delete", shortcut: .control("d")) { id in Int(id).map(viewModel.remove(id:)) }]
             )
             Text(viewModel.remainingText, style: .secondary)
             Button("Save", action: viewModel.save)
             Alert(viewModel.save.errors.map { AlertMessage(title: "Could not save", message: "\($0)") })
         }
-        .shortcut(.control("d"), when: visible.live.map { !$0.isEmpty }) {
-            let todos = visible.value
-            if todos.indices.contains(current.value) { viewModel.remove(id: todos[current.value].id) }
-        }
-        .hint("Enter: add, or mark done • Ctrl-D: delete • Esc: back")
+        .hint("Enter: add • Space: done • Ctrl-D: delete • Tab: next • Esc: back")
     }
 }
 

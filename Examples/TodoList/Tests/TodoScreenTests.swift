@@ -16,8 +16,9 @@ import TodoList
         return (ScreenTester(navigator: navigator, registry: registry), navigator, store)
     }
 
-    /// Typing and Add (or Enter) add a to-do; choosing one marks it done; the filter buttons
-    /// and the search pick what shows; Ctrl-D deletes the one you are on; the count follows.
+    /// Typing and Add (or Enter) add a to-do; its checkbox (or choosing the row) marks it done;
+    /// the filter buttons and the search pick what shows; Delete (Ctrl-D on the row a terminal
+    /// highlights) deletes it; the count follows.
     @Test func addCheckOffFilterSearchAndDelete() throws {
         let (tester, navigator, _) = tester()
         defer { navigator.close() }
@@ -27,22 +28,29 @@ import TodoList
         try tester.press("Add")
         try tester.type("Call mum", into: "New to-do")
         try tester.submit("New to-do")
-        #expect(try tester.rows().map(\.title) == ["[ ] Buy milk", "[ ] Call mum"])
+        #expect(try tester.rows().map(\.title) == ["Buy milk", "Call mum"])
+        #expect(try tester.rows().map(\.isOn) == [false, false])
+        #expect(tester.contains("- [ ] Buy milk  [Delete]"))
         #expect(tester.contains("2 items left"))
-        try tester.select("Buy milk")
-        #expect(try tester.rows().map(\.title) == ["[x] Buy milk", "[ ] Call mum"])
+        try tester.toggle(row: "Buy milk")
+        #expect(try tester.rows().map(\.isOn) == [true, false])
+        #expect(tester.contains("- [x] Buy milk  [Delete]"))
         #expect(tester.contains("1 item left"))
+        try tester.select("Buy milk")
+        #expect(try tester.rows().map(\.isOn) == [false, false])
+        try tester.select("Buy milk")
         try tester.press("Done")
-        #expect(try tester.rows().map(\.title) == ["[x] Buy milk"])
+        #expect(try tester.rows().map(\.title) == ["Buy milk"])
         #expect(throws: ScreenDriverError.disabled("Done")) { try tester.press("Done") }
         try tester.press("All")
         try tester.type("mum", into: "Search")
-        #expect(try tester.rows().map(\.title) == ["[ ] Call mum"])
+        #expect(try tester.rows().map(\.title) == ["Call mum"])
         try tester.type("", into: "Search")
-        try tester.highlight(row: 1)
-        try tester.press(key: .control("d"))
-        #expect(try tester.rows().map(\.title) == ["[x] Buy milk"])
+        try tester.press(key: .control("d"), onRow: "Call mum")
+        #expect(try tester.rows().map(\.title) == ["Buy milk"])
         #expect(tester.contains("0 items left"))
+        try tester.press("Delete", inRow: "Buy milk")
+        #expect(tester.contains("Nothing to do yet."))
     }
 
     /// Save is enabled by changes, saves them to the store, and a failed save is an alert.

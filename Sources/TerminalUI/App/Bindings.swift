@@ -14,6 +14,14 @@ extension TextField {
     }
 }
 
+extension Toggle {
+    /// Two-way: the property's value shows, and each flip by the user sets the property.
+    @discardableResult
+    public func bind(to property: MutableProperty<Bool>) -> any Disposable {
+        property.bindTwoWay(self, \.isOn, changes: changes)
+    }
+}
+
 extension SegmentedControl {
     /// Two-way: the property selects the segment, and the user's choice sets the property.
     @discardableResult

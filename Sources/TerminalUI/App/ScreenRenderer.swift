@@ -101,6 +101,11 @@ public enum ScreenRenderer {
             let press = button.press
             view.onPress = { press() }
             return view
+        case .toggle(let toggle):
+            let view = Toggle(toggle.label, isOn: toggle.isOn.value)
+            view.bind(to: toggle.isOn)
+            toggle.isEnabled.signal.bind(to: view, \.isEnabled)
+            return view
         case .choice(let choice):
             let control = SegmentedControl(choice.options, selectedIndex: choice.selection.value)
             control.bind(to: choice.selection)
@@ -173,9 +178,30 @@ public enum ScreenRenderer {
         list.emptyText.signal.bind(to: view, \.emptyText)
         list.rows.signal.map { rows in
             rows.map { row in
-                ListView.Row(row.detail.isEmpty ? [row.title] : [row.title, row.detail], trailing: row.trailing.isEmpty ? nil : row.trailing)
+                ListView.Row(row.detail.isEmpty ? [row.title] : [row.title, row.detail], trailing: row.trailing.isEmpty ? nil : row.trailing, checkbox: row.isOn)
             }
         }.bind(to: view, \.rows)
+        // A row's checkbox and buttons act on the row's id as the view model has it now.
+        let rows = list.rows
+        if let toggle = list.toggle {
+            view.toggled.sink(value: { index in
+                MainActor.assumeIsolated {
+                    let current = rows.value
+                    if current.indices.contains(index), let isOn = current[index].isOn { toggle(current[index].id, !isOn) }
+                }
+            }).disposed(by: view.bag)
+        }
+        for button in list.rowButtons {
+            let key: Key = switch button.shortcut {
+            case .character(let character): .character(character)
+            case .control(let character): .control(character)
+            }
+            view.keyCommands[key] = { [weak view] in
+                guard let view else { return }
+                let current = rows.value
+                if current.indices.contains(view.selection) { button.press(current[view.selection].id) }
+            }
+        }
         if let select = list.select {
             view.chosen.sink(value: { index in MainActor.assumeIsolated { select(index) } }).disposed(by: view.bag)
         }

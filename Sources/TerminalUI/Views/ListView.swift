@@ -2,7 +2,8 @@ import Signals
 
 /// A scrolling list of rows with a highlighted row (``selection``). Up/Down, PageUp/PageDown and
 /// Home/End move the highlight (scrolling as needed; ``highlightChanges``); Enter chooses the
-/// highlighted row (``chosen``). It reports which rows are visible and asks for more when the
+/// highlighted row (``chosen``), and Space flips the highlighted row's checkbox, if it has one
+/// (``toggled``). It reports which rows are visible and asks for more when the
 /// highlight reaches the last row (``reachedEnd``).
 @MainActor
 public final class ListView: View {
@@ -13,15 +14,18 @@ public final class ListView: View {
         /// Drawn at the right end of the first line (a price); the first line is cut to leave
         /// room for it, so a list uses the width it has.
         public var trailing: String?
+        /// A checkbox drawn before the first line (`[x]` or `[ ]`); `nil`: none.
+        public var checkbox: Bool?
 
-        public init(_ lines: [String], style: Style = .plain, trailing: String? = nil) {
+        public init(_ lines: [String], style: Style = .plain, trailing: String? = nil, checkbox: Bool? = nil) {
             self.lines = lines.isEmpty ? [""] : lines
             self.style = style
             self.trailing = trailing
+            self.checkbox = checkbox
         }
 
-        public init(_ text: String, style: Style = .plain, trailing: String? = nil) {
-            self.init([text], style: style, trailing: trailing)
+        public init(_ text: String, style: Style = .plain, trailing: String? = nil, checkbox: Bool? = nil) {
+            self.init([text], style: style, trailing: trailing, checkbox: checkbox)
         }
     }
 
@@ -41,6 +45,7 @@ public final class ListView: View {
     private let visible = BehaviorSubject<Range<Int>, Never>(0..<0)
     private let nearEnd = PublishSubject<Void, Never>()
     private let moves = PublishSubject<Int, Never>()
+    private let toggles = PublishSubject<Int, Never>()
 
     public init(emptyText: String = "") {
         self.emptyText = emptyText
@@ -56,6 +61,9 @@ public final class ListView: View {
     /// The highlighted row (``selection``), each time the user moves it with the arrows, Page
     /// Up/Down, Home or End: ScreenKit's `onHighlight`. Choosing a row is ``chosen``.
     public nonisolated var highlightChanges: Signal<Int, Never> { moves.signal }
+    /// The index of each row whose checkbox the user flips with Space (the row keeps showing
+    /// its old state until its owner sets the rows again).
+    public nonisolated var toggled: Signal<Int, Never> { toggles.signal }
     /// Emits when the selection reaches the last row (load more).
     public nonisolated var reachedEnd: Signal<Void, Never> { nearEnd.signal }
 
@@ -89,6 +97,9 @@ public final class ListView: View {
         case .home: select(0)
         case .end: select(rows.count - 1)
         case .enter: if !rows.isEmpty { selections.send(selection) }
+        case .character(" "):
+            guard rows.indices.contains(selection), rows[selection].checkbox != nil else { return false }
+            toggles.send(selection)
         default: return false
         }
         return true
@@ -126,8 +137,9 @@ public final class ListView: View {
             for (lineIndex, line) in row.lines.enumerated() where y + lineIndex < frame.maxY {
                 var style = lineIndex == 0 ? row.style : Style(dim: true)
                 if selected && isFocused { style.reverse = true }
-                let marker = selected ? (lineIndex == 0 ? "› " : "  ") : "  "
-                var text = marker + DisplayWidth.truncate(line, to: frame.width - 2)
+                var marker = selected ? (lineIndex == 0 ? "› " : "  ") : "  "
+                if let checkbox = row.checkbox { marker += lineIndex == 0 ? (checkbox ? "[x] " : "[ ] ") : "    " }
+                var text = marker + DisplayWidth.truncate(line, to: frame.width - DisplayWidth.of(marker))
                 if lineIndex == 0, let trailing = row.trailing, !trailing.isEmpty {
                     // The value ends one column before the edge (the scroll marks' column).
                     let room = frame.width - 1 - DisplayWidth.of(trailing)

@@ -6,6 +6,8 @@
   // and every address of the browser's history are under it; the server's addresses are not.
   const base = body.dataset.base || '';
   const root = document.getElementById('root');
+  // Text fields (a checkbox or a radio button is not one: it sends its change, if asked for).
+  const FIELDS = 'input[id]:not([type=checkbox]):not([type=radio])';
   const banner = document.getElementById('connection');
   let frame = +body.dataset.frame;
   let seq = 0;
@@ -20,7 +22,7 @@
   let known = new Map();
   function rememberFields() {
     known = new Map();
-    for (const input of root.querySelectorAll('input[id]')) known.set(input.id, input.value);
+    for (const input of root.querySelectorAll(FIELDS)) known.set(input.id, input.value);
   }
   rememberFields();
 
@@ -102,7 +104,7 @@
 
   // Fields changed without an input event (autofill, a script) reach the server first.
   function syncFields() {
-    for (const input of root.querySelectorAll('input[id]')) {
+    for (const input of root.querySelectorAll(FIELDS)) {
       if (!known.has(input.id)) known.set(input.id, input.value);
       else if (known.get(input.id) !== input.value) send({ t: 'i', id: input.id, v: input.value });
     }
@@ -173,7 +175,10 @@
     if (!el) return;
     switch (op[0]) {
       case 't': el.textContent = op[2]; break;
-      case 'a': if (op[3] === null) el.removeAttribute(op[2]); else el.setAttribute(op[2], op[3]); break;
+      case 'a':
+        if (op[3] === null) el.removeAttribute(op[2]); else el.setAttribute(op[2], op[3]);
+        if (op[2] === 'checked') el.checked = op[3] !== null;   // the attribute alone stops counting once clicked
+        break;
       case 'v':
         if (!pendingInput(op[1], ack)) {
           known.set(op[1], op[2]);
@@ -182,6 +187,7 @@
         break;
       case 'c': keepFocus(el, el, () => { el.innerHTML = op[2]; }); break;
       case '+': el.insertAdjacentHTML('beforeend', op[2]); break;
+      case 'i': el.insertAdjacentHTML('beforebegin', op[2]); break;
       case 'r': keepFocus(el, el.parentNode, () => { el.outerHTML = op[2]; }); break;
       case '-': el.remove(); break;
       case 'f': el.focus(); break;
@@ -193,10 +199,12 @@
     const active = document.activeElement;
     const row = active && el.contains(active) && active.closest('[data-key]');
     const key = row && row.getAttribute('data-key');
+    const part = row && active !== row && active.getAttribute('data-part');   // its checkbox, a button
     change();
     if (key && scope) {
       const again = [...scope.querySelectorAll('[data-key]')].find((e) => e.getAttribute('data-key') === key);
-      if (again) again.focus();
+      const inner = again && part && again.querySelector('[data-part="' + part + '"]');
+      if (inner) inner.focus(); else if (again) again.focus();
     }
   }
 
@@ -204,7 +212,7 @@
     // Keep what the user typed: fields with edits the server has not acknowledged, and
     // password fields (their value is never in the HTML).
     const keep = new Map();
-    for (const input of root.querySelectorAll('input[id]')) {
+    for (const input of root.querySelectorAll(FIELDS)) {
       if (input.type === 'password' || pendingInput(input.id, m.a)) keep.set(input.id, input.value);
     }
     if (m.sid) {
@@ -297,7 +305,7 @@
   // and autofill or a picker (a change event, sent when the value is not what the server has).
   document.addEventListener('input', (event) => {
     const el = event.target;
-    if (el.id && el.tagName === 'INPUT') send({ t: 'i', id: el.id, v: el.value });
+    if (el.id && el.matches(FIELDS)) send({ t: 'i', id: el.id, v: el.value });
   });
   document.addEventListener('change', (event) => {
     // An element that asked for changes (data-mvvm-on="change"; a custom element's own event
@@ -309,7 +317,7 @@
       return;
     }
     const el = event.target;
-    if (el.id && el.tagName === 'INPUT' && known.get(el.id) !== el.value) send({ t: 'i', id: el.id, v: el.value });
+    if (el.id && el.matches(FIELDS) && known.get(el.id) !== el.value) send({ t: 'i', id: el.id, v: el.value });
   });
 
   // A form that asked for its submit (data-mvvm-on="submit") sends it instead of navigating.
@@ -322,6 +330,9 @@
   });
 
   function clickable(target) {
+    // A checkbox or a field inside a clickable row is its own control, not a click on the row.
+    const control = target.closest && target.closest('input, select, textarea');
+    if (control && !control.matches('[data-mvvm-on~="click"]')) return null;
     const el = target.closest && target.closest('button[id], [data-click][id], [role=tab], [data-mvvm-on~="click"][id]');
     if (!el || el.disabled || el.getAttribute('aria-busy') === 'true' || !root.contains(el)) return null;
     return el;
@@ -351,7 +362,7 @@
         return;
       }
     }
-    if (event.key === 'Enter' && el.tagName === 'INPUT' && el.id) {
+    if (event.key === 'Enter' && el.id && el.matches(FIELDS)) {
       send({ t: 's', id: el.id });
     } else if ((event.key === 'Enter' || event.key === ' ') && el.matches && el.matches('[data-click][id], [data-mvvm-on~="click"][id]')) {
       event.preventDefault();

@@ -82,6 +82,11 @@ public final class PageModel {
             let nodes = PageModel.parse(html)
             for node in nodes { node.parent = parent }
             parent.children.replaceSubrange(index...index, with: nodes)
+        case .insert(_, let html):
+            guard let parent = target.parent, let index = parent.children.firstIndex(where: { $0 === target }) else { return }
+            let nodes = PageModel.parse(html)
+            for node in nodes { node.parent = parent }
+            parent.children.insert(contentsOf: nodes, at: index)
         case .remove:
             target.parent?.children.removeAll { $0 === target }
         case .history, .focus:
@@ -131,6 +136,7 @@ public final class PageModel {
             case "c": apply(.children(string(1)!, string(2)!))
             case "+": apply(.append(string(1)!, string(2)!))
             case "r": apply(.replace(string(1)!, string(2)!))
+            case "i": apply(.insert(string(1)!, string(2)!))
             case "-": apply(.remove(string(1)!))
             case "h": apply(.history(depth: op[1] as! Int, title: string(2)!, locations: op.count > 3 ? op[3] as? [String] : nil))
             default: break

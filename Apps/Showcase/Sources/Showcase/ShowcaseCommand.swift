@@ -101,6 +101,9 @@ struct ShowcaseCommand: AsyncParsableCommand {
     @Option(help: "--web: up to this many milliseconds more, at random, on every message each way (in order: a jittery network).")
     var jitter = 0
 
+    @Option(help: "--web: a JSON file that keeps the to-do list, shared by every instance given the same file (without it, each server keeps its own list in memory).")
+    var todoFile: String?
+
     @Argument(help: "The app to open: flickr, person, login, movies, goods, goods-dc, todo.")
     var app: String?
 
@@ -148,9 +151,9 @@ struct ShowcaseCommand: AsyncParsableCommand {
             guard misplaced.isEmpty else { throw ValidationError("\(misplaced.joined(separator: ", ")) does not apply to --web") }
             return
         }
-        if host != "127.0.0.1" || port != 8080 || sessionGrace != 30 || maxSessions != 200 || latency != 0 || jitter != 0 || statsToken != nil
+        if host != "127.0.0.1" || port != 8080 || sessionGrace != 30 || maxSessions != 200 || latency != 0 || jitter != 0 || statsToken != nil || todoFile != nil
             || !path.isEmpty || !publicHost.isEmpty || !trustedProxy.isEmpty {
-            throw ValidationError("--host, --port, --session-grace, --max-sessions, --latency, --jitter, --stats-token, --path, --public-host and --trusted-proxy apply to --web only")
+            throw ValidationError("--host, --port, --session-grace, --max-sessions, --latency, --jitter, --stats-token, --path, --public-host, --trusted-proxy and --todo-file apply to --web only")
         }
         if let app, ShowcaseApp(rawValue: app) == nil {
             throw ValidationError("unknown app '\(app)': use one of \(ShowcaseApp.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -169,7 +172,7 @@ struct ShowcaseCommand: AsyncParsableCommand {
         if web {
             try await WebShowcaseServer(host: host, port: port, live: live, offline: offline, sessionGrace: sessionGrace,
                                         maxSessions: maxSessions, latency: latency, jitter: jitter, statsToken: statsToken,
-                                        path: path, publicHosts: publicHost, trustedProxies: trustedProxy).run()
+                                        path: path, publicHosts: publicHost, trustedProxies: trustedProxy, todoFile: todoFile).run()
             return
         }
         let chosen = app.flatMap(ShowcaseApp.init(rawValue:))

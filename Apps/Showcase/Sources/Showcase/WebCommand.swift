@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import ShowcaseCore
+import TodoList
 import WebShowcaseKit
 import WebUI
 #if WebServer
@@ -20,6 +22,7 @@ struct WebShowcaseServer {
     var path: String
     var publicHosts: [String]
     var trustedProxies: [String]
+    var todoFile: String?
 
     static func log(_ message: String) {
         FileHandle.standardError.write(Data("showcase: \(message)\n".utf8))
@@ -30,7 +33,9 @@ struct WebShowcaseServer {
 
     func run() async throws {
         let log: @Sendable (String) -> Void = { Self.log($0) }
-        let configuration = WebShowcaseConfiguration(live: live, offline: offline)
+        // One to-do list for every tab: this process's, or a file's that other instances share.
+        let todos = todoFile.map { TodoFile.sharedList(at: $0) } ?? SharedTodos()
+        let configuration = WebShowcaseConfiguration(live: live, offline: offline, todos: todos)
         let limits = WebSessions.Limits(sessions: maxSessions, reconnectGrace: .seconds(sessionGrace))
         let sessions = await MainActor.run {
             WebSessions(limits: limits, log: log) { document, location -> (any WebSessionContent)? in

@@ -7,6 +7,7 @@ import MVVM
 import MovieInfo
 import PersonProfile
 import Signals
+import TodoList
 
 /// The apps the showcase runs: the tutorials' apps, and the README's to-do list.
 public enum ShowcaseApp: String, CaseIterable, Sendable {
@@ -62,12 +63,16 @@ public struct ServiceFactory: Sendable {
     public let environment: Environment
     public let scheduler: any Scheduler
     public let navigator: Navigator
+    /// The to-do list the to-do app shows: one per server in the browser (every tab shares
+    /// it), or a file's (``TodoFile``) that several servers share.
+    public let todos: SharedTodos
 
-    public init(mode: ServiceMode, environment: Environment = Environment(), scheduler: any Scheduler, navigator: Navigator) {
+    public init(mode: ServiceMode, environment: Environment = Environment(), scheduler: any Scheduler, navigator: Navigator, todos: SharedTodos = SharedTodos()) {
         self.mode = mode
         self.environment = environment
         self.scheduler = scheduler
         self.navigator = navigator
+        self.todos = todos
     }
 
     /// The mode to use: `--live` asks for the live APIs; otherwise they are used when a key is

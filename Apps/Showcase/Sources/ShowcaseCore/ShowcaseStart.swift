@@ -75,7 +75,7 @@ extension ShowcaseApp {
             }
             return [open] + Array(repeating: next, count: options.page - 1)
         case .todo:
-            navigator.push(TodoListViewModel(store: InMemoryTodoStore()))
+            navigator.push(TodoListViewModel(store: InMemoryTodoStore(), list: factory.todos))
             return []
         }
     }

@@ -1,6 +1,7 @@
 import MVVM
 import ShowcaseCore
 import Signals
+import TodoList
 import WebUI
 
 /// What a web showcase session runs with.
@@ -11,12 +12,19 @@ public struct WebShowcaseConfiguration: Sendable {
     public var offline: Bool
     public var environment: Environment
     public var scheduler: any Scheduler
+    /// The to-do list every tab of the server shares (shared state: one tab's change shows in
+    /// every other at once).
+    public var todos: SharedTodos
 
-    public init(live: Bool = false, offline: Bool = false, environment: Environment = Environment(), scheduler: any Scheduler = MainScheduler.shared) {
+    public init(
+        live: Bool = false, offline: Bool = false, environment: Environment = Environment(), scheduler: any Scheduler = MainScheduler.shared,
+        todos: SharedTodos = SharedTodos()
+    ) {
         self.live = live
         self.offline = offline
         self.environment = environment
         self.scheduler = scheduler
+        self.todos = todos
     }
 }
 
@@ -107,7 +115,7 @@ public final class WebShowcase: WebSessionContent {
 
     private func push(_ app: ShowcaseApp, mode: ServiceMode, options: ShowcaseOptions, then extra: [ShowcaseStep]) {
         pages.images = ImageSource(isLive: mode == .live)
-        let factory = ServiceFactory(mode: mode, environment: configuration.environment, scheduler: configuration.scheduler, navigator: navigator)
+        let factory = ServiceFactory(mode: mode, environment: configuration.environment, scheduler: configuration.scheduler, navigator: navigator, todos: configuration.todos)
         let steps: [ShowcaseStep]
         do {
             steps = try app.start(factory, options: options) + extra
