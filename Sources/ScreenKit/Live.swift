@@ -86,3 +86,13 @@ extension Live {
         return Live(read: { MainActor.assumeIsolated { root[keyPath: path] } }, signal: observation(of: root, keyPath))
     }
 }
+
+/// A string is a value that never changes: `List(…, emptyText: "Nothing here.")`.
+extension String: LiveConvertible {
+    public var live: Live<String> { .constant(self) }
+}
+
+/// A Boolean is a value that never changes: `Button("Go", isEnabled: false) { … }`.
+extension Bool: LiveConvertible {
+    public var live: Live<Bool> { .constant(self) }
+}

@@ -187,6 +187,15 @@ check "to-do: the screen opens, Add disabled" bash -c "$(declare -f screen style
 literal "Buy milk"
 keys Enter
 check "to-do: Enter adds the typed to-do and the count follows" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for '[ ] Buy milk' && wait_for '1 item left'"
+# Issue 32: a row's checkbox (Space) and its Delete (Ctrl-D on the highlighted row)
+literal "Call mum"
+keys Enter
+wait_for '[ ] Call mum'
+keys Tab Tab Tab Tab          # Active, Done, Search, the list (Add and All are disabled)
+keys Space
+check "to-do: Space on the highlighted row checks it, and the count follows" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for '› [x] Buy milk' && wait_for '1 item left'"
+keys Down C-d
+check "to-do: Ctrl-D deletes the highlighted row only" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for '0 items left' && ! screen | grep -q 'Call mum' && screen | grep -qF '[x] Buy milk'"
 quit_app
 check "to-do: plain mode prints the same screen" bash -c "env -i '$BIN' todo --plain | grep -qx '\[All\] (disabled)  \[Active\]  \[Done\]'"
 
