@@ -55,6 +55,7 @@ import TodoList
         let deleted = try bytes(tab) { tab.click(try row("To-do number 503", in: tab).delete) }
         let deletedElsewhere = bytes(other) {}
         #expect(list.todos.value.count == 999)
+        #expect(!list.todos.value.contains { $0.title == "To-do number 503" })
         #expect(try #require(other.lists.first).rows.count == 999)
 
         let figures = [("checkbox, All", checked), ("the same, another tab", checkedElsewhere), ("row click, All", clicked),
