@@ -104,6 +104,8 @@ public final class WebAppServer: Sendable {
     public let deployment: Deployment
     /// What clients may take.
     public let limits: Limits
+    /// What the app adds to every page's head (its title suffix, stylesheets).
+    public let pageHead: PageShell.Head
     private let address: any SocketAddress
     private let table: ConnectionTable
     private let running = Mutex<(task: Task<Void, any Error>?, port: UInt16?, failure: (any Error)?)>((nil, nil, nil))
@@ -113,10 +115,13 @@ public final class WebAppServer: Sendable {
     /// ways, and `jitter` up to that much more at random (each message still in order), to try
     /// an app on a slow or jittery network. `/stats` answers only with `statsToken`, as
     /// `Authorization: Bearer <token>` or `?token=<token>` (without one it is a 404). Behind a
-    /// reverse proxy, `deployment` names the public host names and the proxy.
+    /// reverse proxy, `deployment` names the public host names and the proxy. `head` is what the
+    /// app adds to every page: a title suffix, its stylesheets (served by its own routes).
     public init(host: String = "127.0.0.1", port: UInt16, sessions: WebSessions, limits: Limits = Limits(), deployment: Deployment = Deployment(),
-                latency: Duration = .zero, jitter: Duration = .zero, statsToken: String? = nil, log: @escaping @Sendable (String) -> Void) throws {
+                head: PageShell.Head = PageShell.Head(), latency: Duration = .zero, jitter: Duration = .zero, statsToken: String? = nil,
+                log: @escaping @Sendable (String) -> Void) throws {
         self.sessions = sessions
+        self.pageHead = head
         self.log = log
         self.limits = limits
         self.latency = latency
@@ -352,7 +357,7 @@ public final class WebAppServer: Sendable {
                 return
             }
             if received != nil, location == nil {
-                let page = WebResponse.html(PageShell.notFound(base: deployment.path), status: 404)
+                let page = WebResponse.html(PageShell.notFound(head: pageHead, base: deployment.path), status: 404)
                 do {
                     try await socket.write(Self.finish(page, head: head.method == "HEAD", keepAlive: head.keepAlive))
                 } catch {
@@ -599,7 +604,7 @@ public final class WebAppServer: Sendable {
             break
         }
         guard request.method == "GET" else { return .text("\(request.method) is not allowed here.", status: 405) }
-        guard let location = request.location else { return .html(PageShell.notFound(base: deployment.path), status: 400) }
+        guard let location = request.location else { return .html(PageShell.notFound(head: pageHead, base: deployment.path), status: 400) }
         // Another site's script (a no-cors fetch) must not open sessions; a link the user
         // follows from another site is a navigation, and fine.
         if let site = request.headers["sec-fetch-site"], site == "cross-site" || site == "same-site",
@@ -607,11 +612,11 @@ public final class WebAppServer: Sendable {
             log("refused a new session for a \(site) \(request.headers["sec-fetch-mode"] ?? "") request")
             return .text("Pages are opened by navigating to them.", status: 403)
         }
-        let base = deployment.path
+        let base = deployment.path, head = pageHead
         let page: (status: Int, html: String) = await MainActor.run {
             switch sessions.open(at: location) {
-            case .opened(let session): return (200, PageShell.html(for: session, base: base))
-            case .notFound: return (404, PageShell.notFound(base: base))
+            case .opened(let session): return (200, PageShell.html(for: session, head: head, base: base))
+            case .notFound: return (404, PageShell.notFound(head: head, base: base))
             case .full: return (503, "")
             }
         }

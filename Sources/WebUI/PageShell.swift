@@ -2,25 +2,60 @@
 /// applies patches and sends events back) and the stylesheet. Written by hand: no framework, no
 /// build step.
 public enum PageShell {
+    /// What an app adds to every page's `<head>`: its language, a suffix after every screen's
+    /// title (the app's name), its own stylesheets (after the library's, so they win), and any
+    /// other head content (a manifest, a theme colour). The page's Content-Security-Policy runs
+    /// only the server's own scripts and styles: a stylesheet is a file the app serves (a route),
+    /// and inline `<style>` or `<script>` in ``extra`` is refused by the browser.
+    public struct Head: Sendable, Equatable {
+        /// The page's language (`<html lang>`).
+        public var lang: String
+        /// Added after every screen's title in the tab (`" · To-dos"`).
+        public var titleSuffix: String
+        /// The app's stylesheets, by path under the app (`"/app.css"`; the mount path is put
+        /// before it), loaded after `mvvm.css`.
+        public var stylesheets: [String]
+        /// More of the head, as HTML, written as given (the app's own, trusted text).
+        public var extra: String
+
+        public init(lang: String = "en", titleSuffix: String = "", stylesheets: [String] = [], extra: String = "") {
+            self.lang = lang
+            self.titleSuffix = titleSuffix
+            self.stylesheets = stylesheets
+            self.extra = extra
+        }
+
+        func render(base: String) -> String {
+            var out = "<link rel=\"icon\" href=\"\(HTML.escape(base))/favicon.ico\">\n"
+            out += "<link rel=\"stylesheet\" href=\"\(HTML.escape(base))/mvvm.css\">\n"
+            for sheet in stylesheets {
+                let href = sheet.hasPrefix("/") ? base + sheet : sheet
+                out += "<link rel=\"stylesheet\" href=\"\(HTML.escape(HTML.safeURL(href)))\">\n"
+            }
+            if !extra.isEmpty { out += extra + "\n" }
+            return out
+        }
+    }
+
     /// The whole first page of `session`: its content rendered to HTML, the session id, the frame
     /// the HTML stands for and, once its screens are built, the history (depth, title and
     /// each screen's address). `base` is the path the app is mounted under (`/todo` behind a
-    /// proxy; empty at the root): the page's files and its socket are under it.
+    /// proxy; empty at the root): the page's files and its socket are under it. `head` is what
+    /// the app adds to it.
     @MainActor
-    public static func html(for session: WebSession, lang: String = "en", base: String = "") -> String {
+    public static func html(for session: WebSession, head: Head = Head(), base: String = "") -> String {
         let document = session.document
         let history = document.historyJSON
         let (body, frame) = document.render()
         let historyAttribute = history.map { " data-history=\"\(HTML.escape($0))\"" } ?? ""
+        let suffix = head.titleSuffix.isEmpty ? "" : " data-title-suffix=\"\(HTML.escape(head.titleSuffix))\""
         return """
         <!doctype html>
-        <html lang="\(HTML.escape(lang))"><head><meta charset="utf-8">
+        <html lang="\(HTML.escape(head.lang))"><head><meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(HTML.escape(document.title))</title>
-        <link rel="icon" href="\(HTML.escape(base))/favicon.ico">
-        <link rel="stylesheet" href="\(HTML.escape(base))/mvvm.css">
-        </head>
-        <body data-session="\(HTML.escape(session.id))" data-frame="\(frame)"\(base.isEmpty ? "" : " data-base=\"\(HTML.escape(base))\"")\(historyAttribute)>
+        <title>\(HTML.escape(document.title + head.titleSuffix))</title>
+        \(head.render(base: base))</head>
+        <body data-session="\(HTML.escape(session.id))" data-frame="\(frame)"\(base.isEmpty ? "" : " data-base=\"\(HTML.escape(base))\"")\(suffix)\(historyAttribute)>
         <div id="connection" class="connection" role="status" hidden></div>
         <div id="root">\(body)</div>
         <script src="\(HTML.escape(base))/mvvm.js"></script>
@@ -29,18 +64,16 @@ public enum PageShell {
     }
 
     /// The page for an address the app has no screen for: says so, with a way home.
-    public static func notFound(lang: String = "en", base: String = "") -> String {
+    public static func notFound(head: Head = Head(), base: String = "") -> String {
         """
         <!doctype html>
-        <html lang="\(HTML.escape(lang))"><head><meta charset="utf-8">
+        <html lang="\(HTML.escape(head.lang))"><head><meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>Page not found</title>
-        <link rel="icon" href="\(HTML.escape(base))/favicon.ico">
-        <link rel="stylesheet" href="\(HTML.escape(base))/mvvm.css">
-        </head>
-        <body><main class="app"><header><h1>Page not found</h1></header>
+        <title>Page not found\(HTML.escape(head.titleSuffix))</title>
+        \(head.render(base: base))</head>
+        <body><main class="app"><div class="navigation"><header><h1>Page not found</h1></header>
         <section class="page col"><p>There is no screen at this address.</p><p><a href="\(HTML.escape(base))/" id="home">Go to the start page</a></p></section>
-        </main></body></html>
+        </div></main></body></html>
         """
     }
 

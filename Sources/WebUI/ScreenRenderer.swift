@@ -44,7 +44,7 @@ public enum ScreenRenderer {
         case .text(let text):
             let label: Label
             switch text.style {
-            case .headline: label = Label("", tag: "h2")
+            case .headline: label = Label("", tag: "h2", class: "headline")
             case .body: label = Label("", tag: "p")
             case .secondary: label = Label("", tag: "p", class: "dim")
             case .error: label = Label("", tag: "p", class: "error")

@@ -17,7 +17,7 @@ public class TextField: Element {
         isSecure = false
         // maxlength: the browser cuts a paste to what the server accepts, so the field and the
         // view model never disagree (a longer value would be refused).
-        super.init("input", ["type": "text", "placeholder": placeholder, "value": "", "autocomplete": "off", "aria-label": label ?? placeholder,
+        super.init("input", ["type": "text", "class": "input", "placeholder": placeholder, "value": "", "autocomplete": "off", "aria-label": label ?? placeholder,
                              "name": Self.name(label ?? placeholder), "maxlength": String(ClientMessage.maximumValueLength)])
     }
 
@@ -38,7 +38,7 @@ public class TextField: Element {
 
     init(securePlaceholder placeholder: String, label: String?) {
         isSecure = true
-        super.init("input", ["type": "password", "placeholder": placeholder, "autocomplete": "off", "aria-label": label ?? placeholder,
+        super.init("input", ["type": "password", "class": "input", "placeholder": placeholder, "autocomplete": "off", "aria-label": label ?? placeholder,
                              "name": Self.name(label ?? placeholder), "maxlength": String(ClientMessage.maximumValueLength)])
     }
 

@@ -863,7 +863,7 @@ def addresses(page):
         status = 200
     except urllib.error.HTTPError as error:
         status = error.code
-    check("Addresses: an unknown address is a 404 page titled so", status == 404 and driver.title == "Page not found", f"{status}, title {driver.title!r}")
+    check("Addresses: an unknown address is a 404 page titled so (with the app's suffix)", status == 404 and driver.title == "Page not found · MVVMKit showcase", f"{status}, title {driver.title!r}")
     driver.find_element(By.ID, "home").click()
     check("Addresses: its link goes home", wait_until(lambda: page.heading() == "MVVMKit showcase" and here() == "/"), here())
 
@@ -1486,6 +1486,25 @@ def elements(page):
     Select(driver.find_element(By.CSS_SELECTOR, "select[data-mvvm-on~=change]")).select_by_value("L")
     changed = wait_until(lambda: page.settled() and "size L" in summary())
     check("Elements: a <select> that asked for changes sends its value", changed, summary())
+    # Issue 32: the app's own head and styles. WebUI's stylesheet styles only its own elements
+    # (in a cascade layer, so the app's rules win); the app's stylesheet, named in its
+    # PageShell.Head, styles the app's elements; the tab's title carries the app's suffix.
+    styles = page.js("""
+        const probe = (tag, type) => { const e = document.createElement(tag); if (type) e.type = type;
+          document.querySelector('.elements-demo section').appendChild(e); const s = getComputedStyle(e);
+          const r = { bg: s.backgroundColor, grow: s.flexGrow, radius: s.borderTopLeftRadius, width: s.width }; e.remove(); return r; };
+        const sheets = [...document.styleSheets].map((s) => (s.href || '').replace(location.origin, ''));
+        const ours = document.createElement('button'); ours.className = 'button'; document.body.appendChild(ours);
+        const library = getComputedStyle(ours).backgroundColor; ours.remove();
+        return { button: probe('button'), input: probe('input', 'text'), checkbox: probe('input', 'checkbox'), library,
+                 stars: getComputedStyle(document.querySelector('.stars')).fontSize, sheets, title: document.title };""")
+    plain = styles["button"]["bg"] != styles["library"] and styles["button"]["radius"] != "8px" and styles["input"]["grow"] == "0" \
+        and styles["checkbox"]["grow"] == "0"
+    check("Elements: WebUI's styles leave the app's own elements alone (a plain <button>, <input> and checkbox keep the browser's look)",
+          plain, styles)
+    check("Elements: the app's stylesheet from its PageShell.Head is loaded after WebUI's and styles the app's elements; the title has the app's suffix",
+          styles["sheets"][-2:] == ["/mvvm.css", "/showcase.css"] and styles["stars"] == "28px" and styles["title"] == "Events from any element · MVVMKit showcase",
+          styles)
     refused = [line for line in page.server.stderr() if "does not take" in line]
     console = [entry["message"][:160] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]
     check("Elements: nothing refused, nothing in the console", not refused and not console, (refused + console)[:3])

@@ -249,7 +249,7 @@
   }
 
   function setHistory(d, title, list) {
-    document.title = title;
+    document.title = title + (body.dataset.titleSuffix || '');
     depth = d;
     if (list) urls = list;
     reconcileHistory();

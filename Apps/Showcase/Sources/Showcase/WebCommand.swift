@@ -47,10 +47,13 @@ struct WebShowcaseServer {
         let deployment = WebAppServer.Deployment(hostNames: publicHosts, trustedProxies: trustedProxies, path: path)
         let server: WebAppServer
         do {
-            server = try WebAppServer(host: host, port: port, sessions: sessions, deployment: deployment, latency: .milliseconds(latency), jitter: .milliseconds(jitter), statsToken: statsToken, log: log)
+            server = try WebAppServer(host: host, port: port, sessions: sessions, deployment: deployment, head: ShowcaseStyle.head, latency: .milliseconds(latency), jitter: .milliseconds(jitter), statsToken: statsToken, log: log)
         } catch {
             log("cannot listen on \(host): \(error)")
             throw ExitCode(64)
+        }
+        server.route("/showcase.css") { _ in
+            WebResponse(contentType: "text/css; charset=utf-8", headers: ["Cache-Control": "no-cache"], body: Data(ShowcaseStyle.css.utf8))
         }
         server.route("/placeholder.svg") { request in
             let svg = Placeholder.svg(label: request[query: "t"] ?? "", key: request[query: "k"] ?? "",

@@ -35,7 +35,7 @@ public final class ElementsDemo: WebSessionContent {
         stars.signal.combineLatest(size.signal)
             .map { count, size in "The view model has \(count) star\(count == 1 ? "" : "s"), size \(size)." }
             .bind(to: summary, \.text)
-        let page = Element("main", ["class": "app"], children: [
+        let page = Element("div", ["class": "elements-demo"], children: [
             Element("header", children: [Element("h1", text: "Events from any element")]),
             Element("section", ["class": "page col"], children: [
                 Label("Click the stars, or focus them and press ← and →; pick a size.", tag: "p"),
