@@ -17,6 +17,8 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
     products: [
         .executable(name: "showcase", targets: ["Showcase"]),
+        // The to-do example as a web app of its own (needs the WebServer trait to serve).
+        .executable(name: "todo-web", targets: ["TodoWeb"]),
         .library(name: "Signals", targets: ["Signals"]),
         .library(name: "SignalsTesting", targets: ["SignalsTesting"]),
         .library(name: "MVVM", targets: ["MVVM"]),
@@ -108,6 +110,11 @@ let package = Package(
         // A to-do list view model written from the README alone, compiled and tested so the API
         // it shows keeps working (issue 15).
         .target(name: "TodoList", dependencies: ["Signals", "MVVM", "ScreenKit"], path: "Examples/TodoList/Sources", swiftSettings: strict),
+        // The to-do example in the browser, deployed as a user would (issue 32): `todo-web`.
+        .executableTarget(
+            name: "TodoWeb", dependencies: ["TodoList", "WebUI", "WebServer", "MVVM", "Signals", argumentParser],
+            path: "Examples/TodoWeb", swiftSettings: strict
+        ),
         .testTarget(name: "TodoListTests", dependencies: ["TodoList", "MVVM", "Signals", "SignalsTesting", "ScreenKit", "ScreenTesting"], path: "Examples/TodoList/Tests", swiftSettings: strict),
         // The showcase: every app's terminal screens and plain output (ShowcaseKit), and the
         // executable. Only these import a view layer.

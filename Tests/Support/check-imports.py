@@ -10,8 +10,8 @@ the root package)
 3. The allowed arrows: Signals imports nothing of ours; MVVM imports Signals only; ScreenKit
    (screens described once) imports Signals and MVVM only; a view layer (TerminalUI, WebUI)
    imports Signals, MVVM and ScreenKit only;
-   the app modules import no view layer; only the showcase (and the view layers' own tests)
-   import a view layer.
+   the app modules import no view layer; only the showcase and todo-web (and the view layers'
+   own tests) import a view layer.
 Exit 1 with one line per broken rule.
 """
 import json, os, re, subprocess, sys
@@ -24,7 +24,8 @@ SYSTEM = {"Foundation", "FoundationNetworking", "FoundationEssentials", "Dispatc
 # A product's module name where it differs from the product's.
 PRODUCT_MODULES = {}
 VIEW_LAYERS = {"TerminalUI", "WebUI"}
-SHOWCASE = {"ShowcaseKit", "Showcase", "WebShowcaseKit"}
+# The executables that show apps: the showcase, and the to-do example as a web app (todo-web).
+SHOWCASE = {"ShowcaseKit", "Showcase", "WebShowcaseKit", "TodoWeb"}
 # ScreenKit's tests draw described screens with every view layer's renderer.
 RENDERED = {"ScreenKit"}
 # WebUI's server serves the view layer: it may import it.

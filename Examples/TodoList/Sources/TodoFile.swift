@@ -1,17 +1,17 @@
 import Foundation
 import Signals
-import TodoList
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
 
-/// A to-do list kept in a JSON file that several processes share (`showcase --web --todo-file`,
-/// two instances behind nginx): each change is made under an exclusive lock of the file's
-/// `.lock` companion (read, change, write to a temporary file, rename), so two instances never
-/// lose each other's changes; each instance reads the file again four times a second and
-/// shows a newer list to its tabs.
+/// A to-do list kept in a JSON file that several processes share (`todo-web --todo-file`, two
+/// instances behind nginx): each change is made under an exclusive lock of the file's `.lock`
+/// companion (read, change, write to a temporary file, rename), so two instances never lose
+/// each other's changes; each instance reads the file again four times a second and shows a
+/// newer list to its tabs. A database does the same with a transaction and its change
+/// notifications.
 public enum TodoFile {
     private struct Stored: Codable {
         struct Item: Codable { var id: Int; var title: String; var done: Bool }

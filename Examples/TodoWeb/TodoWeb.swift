@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import MVVM
+import Signals
+import TodoList
+import WebUI
+#if WebServer
+import WebServer
+#endif
+
+/// `todo-web`: the to-do example as a web app of its own, the way a user deploys one. Its list is
+/// shared by every tab (and, with `--todo-file`, by every instance given the same file); the
+/// screen is `TodoScreens.list`, described once; its address says the filter and the search
+/// (`/?filter=active&q=milk`), so a reload or a bookmark shows the same list.
+///
+///     swift run --traits WebServer todo-web --port 8080
+///     todo-web --port 8081 --path /todo --trusted-proxy 127.0.0.1 --todo-file /var/lib/todo/todos.json
+@main
+struct TodoWeb: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "todo-web",
+        abstract: "The to-do list in the browser: one list every tab shares, live."
+    )
+
+    @Option(help: "The address to listen on (loopback by default).")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port (0: any free port).")
+    var port: UInt16 = 8080
+
+    @Option(help: "The path the app is mounted under behind a reverse proxy (/todo); its page, files and socket are under it.")
+    var path = ""
+
+    @Option(help: "A host name of the public address (behind a proxy), answered besides the listening address's. Repeatable.")
+    var publicHost: [String] = []
+
+    @Option(help: "The address of a reverse proxy whose X-Forwarded-For and X-Forwarded-Proto are believed. Repeatable.")
+    var trustedProxy: [String] = []
+
+    @Option(help: "A JSON file that keeps the list, shared by every instance given the same file (without it, the list is kept in memory).")
+    var todoFile: String?
+
+    @Option(help: "Seconds a session waits for its page to reconnect before it is closed.")
+    var sessionGrace = 30
+
+    @Option(help: "The token /stats asks for; without it there is no /stats.")
+    var statsToken: String?
+
+    func validate() throws {
+        guard sessionGrace >= 0 else { throw ValidationError("--session-grace must be 0 or more seconds") }
+    }
+
+    #if WebServer
+    func run() async throws {
+        let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("todo-web: \($0)\n".utf8)) }
+        let list = todoFile.map { TodoFile.sharedList(at: $0) } ?? SharedTodos()
+        let limits = WebSessions.Limits(reconnectGrace: .seconds(sessionGrace))
+        let sessions = await MainActor.run {
+            WebSessions(limits: limits, log: log) { document, location in TodoTab(document: document, location: location, list: list) }
+        }
+        let server = try WebAppServer(
+            host: host, port: port, sessions: sessions,
+            deployment: WebAppServer.Deployment(hostNames: publicHost, trustedProxies: trustedProxy, path: path),
+            statsToken: statsToken, log: log
+        )
+        server.route("/health") { _ in .text("ok") }
+        let host = self.host, path = self.path
+        Task {
+            let listening = try await server.waitUntilListening()
+            let shown = host.contains(":") ? "[\(host)]" : host
+            FileHandle.standardOutput.write(Data("To-dos at http://\(shown):\(listening)\(path)/ (Ctrl-C to stop)\n".utf8))
+        }
+        try await server.run()
+    }
+    #else
+    func run() async throws {
+        FileHandle.standardError.write(Data("todo-web needs the package's WebServer trait: swift run --traits WebServer todo-web\n".utf8))
+        throw ExitCode(64)
+    }
+    #endif
+}
+
+/// One tab: the list's screen at the address the browser asked for (`/`, with the filter and
+/// the search in its query), and the address bar following them.
+@MainActor
+final class TodoTab: WebSessionContent {
+    let navigator: Navigator
+    let stack = NavigationStack()
+
+    init?(document: Document, location: WebLocation, list: SharedTodos) {
+        guard location.path == "/", let viewModel = Self.viewModel(at: location, list: list) else { return nil }
+        navigator = Navigator(root: viewModel)
+        let registry = ScreenRegistry<NavigationStack.Page>()
+        registry.register(TodoListViewModel.self, described: TodoScreens.list)
+        document.root.setChildren([stack])
+        stack.bind(to: navigator, registry: registry)
+        document.locations = { [weak viewModel] in viewModel.map { [Self.location(of: $0)] } }
+    }
+
+    func close() { navigator.close() }
+
+    /// The view model an address asks for: `filter` (active or done) and `q` (the search);
+    /// `nil` for anything else.
+    static func viewModel(at location: WebLocation, list: SharedTodos) -> TodoListViewModel? {
+        let viewModel = TodoListViewModel(store: InMemoryTodoStore(), list: list)
+        for item in location.query {
+            switch item.name {
+            case "filter":
+                guard let filter = TodoFilter.allCases.first(where: { "\($0)" == item.value }), filter != .all else { return nil }
+                viewModel.filter.value = filter
+            case "q":
+                viewModel.query.value = item.value
+            default:
+                return nil
+            }
+        }
+        return viewModel
+    }
+
+    /// The address that shows what `viewModel` shows.
+    static func location(of viewModel: TodoListViewModel) -> WebLocation {
+        var query: [WebLocation.QueryItem] = []
+        if viewModel.filter.value != .all { query.append(.init("filter", "\(viewModel.filter.value)")) }
+        if !viewModel.query.value.isEmpty { query.append(.init("q", viewModel.query.value)) }
+        return WebLocation(path: "/", query: query)
+    }
+}
