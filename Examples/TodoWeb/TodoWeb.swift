@@ -53,7 +53,7 @@ struct TodoWeb: AsyncParsableCommand {
     #if WebServer
     func run() async throws {
         let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("todo-web: \($0)\n".utf8)) }
-        let list = todoFile.map { TodoFile.sharedList(at: $0) } ?? SharedTodos()
+        let list = todoFile.map { TodoFile.sharedList(at: $0, log: log) } ?? SharedTodos()
         let limits = WebSessions.Limits(reconnectGrace: .seconds(sessionGrace))
         let sessions = await MainActor.run {
             WebSessions(limits: limits, log: log) { document, location in TodoTab(document: document, location: location, list: list) }

@@ -293,6 +293,14 @@ MUTANTS = [
      "Examples/TodoList/Sources/SharedTodos.swift",
      [("            if snapshot.version > current.version { current = snapshot }", "            current = snapshot")],
      "SharedTodosTests"),
+    ("K8", "a to-do file that is not a list is read as an empty list (and overwritten by the next change)",
+     "Examples/TodoList/Sources/TodoFile.swift",
+     [("            return .failure(Problem(description: \"\\(path) is not a to-do list", "            return .success(SharedTodos.Snapshot()); _ = (Problem(description: \"\\(path) is not a to-do list")],
+     "SharedTodosTests"),
+    ("K9", "a change to a shared file starts from this instance's list, not the file's (two instances lose each other's changes)",
+     "Examples/TodoList/Sources/TodoFile.swift",
+     [("                switch read(path) {\n                case .success(let current):", "                switch Result<SharedTodos.Snapshot, Problem>.success(SharedTodos.Snapshot()) {\n                case .success(let current):")],
+     "SharedTodosTests"),
 ]
 
 

@@ -67,13 +67,17 @@ public final class SharedTodos: Sendable {
     /// The list now.
     public var snapshot: Snapshot { state.value }
 
-    /// Applies `change`, atomically with respect to every other change.
-    public func update(_ change: @escaping Change) {
+    /// Applies `change`, atomically with respect to every other change; returns whether it was
+    /// made (a backing may refuse: its file is unwritable, say).
+    @discardableResult
+    public func update(_ change: @escaping Change) -> Bool {
         if let backing {
-            if let after = backing(change) { take(after) }
+            guard let after = backing(change) else { return false }
+            take(after)
         } else {
             state.modify { snapshot in snapshot = snapshot.applying(change) }
         }
+        return true
     }
 
     /// Takes a list that changed elsewhere (another process), if it is newer than this one.
@@ -83,16 +87,17 @@ public final class SharedTodos: Sendable {
         }
     }
 
-    /// Adds a to-do titled `title`, with the next free id; returns it.
+    /// Adds a to-do titled `title`, with the next free id; returns it (`nil` if the backing
+    /// could not make the change).
     @discardableResult
-    public func add(title: String) -> Todo {
+    public func add(title: String) -> Todo? {
         let added = Locked<Todo?>(nil)
-        update { snapshot in
+        let made = update { snapshot in
             let todo = Todo(id: (snapshot.todos.map(\.id).max() ?? 0) + 1, title: title)
             snapshot.todos.append(todo)
             added.withLock { $0 = todo }
         }
-        return added.value ?? Todo(id: 0, title: title)
+        return made ? added.value : nil
     }
 
     /// Marks the to-do with `id` done or not done.

@@ -82,7 +82,8 @@ public final class TodoListViewModel: Sendable {
         hasUnsavedChanges = items.combineLatest(list.savedTodos) { $0 != $1 }
 
         add = Action(enabledIf: canAdd) { _ in
-            let todo = list.add(title: Self.trimmed(newTitle.value))
+            // A list that could not keep it (its file is unwritable) keeps the title in the field.
+            guard let todo = list.add(title: Self.trimmed(newTitle.value)) else { return Signal<Todo, Never>.empty }
             newTitle.value = ""
             return Signal.just(todo)
         }

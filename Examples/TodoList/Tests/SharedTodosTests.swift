@@ -1,3 +1,4 @@
+import Foundation
 import MVVM
 import Signals
 import SignalsTesting
@@ -43,7 +44,7 @@ import TodoList
                     group.addTask {
                         var generator = SystemRandomNumberGenerator()
                         for number in 0..<adds {
-                            let todo = list.add(title: "\(round)-\(thread)-\(number)")
+                            guard let todo = list.add(title: "\(round)-\(thread)-\(number)") else { continue }
                             if Bool.random(using: &generator) { list.toggle(id: todo.id) }
                             if Int.random(in: 0..<4, using: &generator) == 0 { list.setDone(id: todo.id, false) }
                         }
@@ -75,5 +76,31 @@ import TodoList
         list.take(SharedTodos.Snapshot(version: 2, todos: [Todo(id: 1, title: "a"), Todo(id: 2, title: "b")]))
         list.take(SharedTodos.Snapshot(version: 1, todos: []))
         #expect(list.todos.value.map(\.title) == ["a", "b"])
+    }
+
+    /// Two lists on one file (two server instances): what one changes, the other shows within
+    /// its next read; a file that is not a list is never overwritten, and changes are refused
+    /// with a reason.
+    @Test func twoListsOnOneFileFollowEachOtherAndABadFileIsLeftAlone() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todos-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("todos.json").path
+        let logged = Locked<[String]>([])
+        let first = TodoFile.sharedList(at: path, every: .milliseconds(20), log: { line in logged.withLock { $0.append(line) } })
+        let second = TodoFile.sharedList(at: path, every: .milliseconds(20))
+        let milk = try #require(first.add(title: "Buy milk"))
+        #expect(second.add(title: "Call mum")?.id == milk.id + 1)   // read under the lock: the next id
+        second.setDone(id: milk.id, true)
+        for _ in 0..<250 where first.todos.value.count < 2 || first.todos.value.first?.isDone != true {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(first.todos.value.map(\.title) == ["Buy milk", "Call mum"] && first.todos.value[0].isDone)
+        // Another program writes something else there: it is kept, and changes are refused.
+        try Data("not a list".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(first.add(title: "Walk the dog") == nil)
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "not a list")
+        #expect(logged.value.contains { $0.contains("is not a to-do list") })
+        #expect(first.todos.value.count == 2)
     }
 }

@@ -34,7 +34,7 @@ struct WebShowcaseServer {
     func run() async throws {
         let log: @Sendable (String) -> Void = { Self.log($0) }
         // One to-do list for every tab: this process's, or a file's that other instances share.
-        let todos = todoFile.map { TodoFile.sharedList(at: $0) } ?? SharedTodos()
+        let todos = todoFile.map { TodoFile.sharedList(at: $0, log: log) } ?? SharedTodos()
         let configuration = WebShowcaseConfiguration(live: live, offline: offline, todos: todos)
         let limits = WebSessions.Limits(sessions: maxSessions, reconnectGrace: .seconds(sessionGrace))
         let sessions = await MainActor.run {
