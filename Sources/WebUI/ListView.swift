@@ -138,7 +138,7 @@ public final class ListView: Element {
             if old[oldIndex] != row { changed.insert(index) }
         }
         let patches = removed.count + inserted.count + changed.count
-        guard patches <= max(8, new.count / 2) || new.isEmpty else { return nil }
+        guard patches <= max(8, new.count / 2) else { return nil }  // (a list emptied of many rows: one patch)
         return (removed, inserted, changed)
     }
 

@@ -136,6 +136,16 @@ import WebUITestSupport
         #expect(frame.utf8.count < 100, "\(frame)")
     }
 
+    @Test func aListEmptiedOfManyRowsIsOnePatch() {
+        let list = ListView()
+        let document = page(list)
+        list.rows = rows(1000)
+        _ = document.flush()
+        list.rows = []
+        #expect(document.pendingPatches.filter { if case .children = $0 { true } else { false } }.count == 1)
+        #expect(!document.pendingPatches.contains { if case .remove = $0 { true } else { false } })
+    }
+
     @Test func aRowInsertedInTheMiddleIsOnePatchBeforeItsNextRow() throws {
         let list = ListView()
         let document = page(list)
