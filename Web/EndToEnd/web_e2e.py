@@ -961,7 +961,11 @@ def jitter(page):
     rng = random.Random()
     overwritten = []
 
-    def type_checked(css, text, reconnect_at=None):
+    def type_checked(css, text, reconnect_at=None, submitted=None):
+        """Types `text` key by key; after every key the field must show what was typed. With
+        `submitted` (the text Enter just sent), the server's clear may arrive meanwhile: it
+        applies to that text, and the field then shows the keys typed since (that is no
+        overwrite)."""
         typed = page.field(css).get_attribute("value") or ""
         for index, character in enumerate(text):
             if index == reconnect_at:
@@ -969,6 +973,8 @@ def jitter(page):
             page.field(css).send_keys(character)
             typed += character
             value = page.field(css).get_attribute("value")
+            if value != typed and submitted and typed.startswith(submitted) and value == typed[len(submitted):]:
+                typed, submitted = value, None
             if value != typed:
                 overwritten.append(f"{typed!r} showed {value!r}")
                 typed = value
@@ -1016,9 +1022,9 @@ def jitter(page):
 
         # A view model that rewrites the field: Enter adds the to-do and clears the field. The
         # next word is typed at once, while the clear is still on its way (0-1 s): a clear that
-        # arrives after a key was typed is older than that key and must not wipe it (the field
-        # then shows the old text and the new, as the server has it); one that arrives first is
-        # shown. Either way no key vanishes, and Enter adds exactly what the field shows.
+        # arrives after keys were typed applies to the text Enter sent, and the field shows the
+        # keys typed since (the server then gets them); one that arrives first is shown. Either
+        # way no key vanishes, and Enter adds exactly what the field shows.
         driver.get(jittery.url + "todo")
         page.wait_heading("To-dos")
         wait_until(page.settled, timeout=20)
@@ -1028,20 +1034,27 @@ def jitter(page):
         type_checked(css, "milk")
         page.field(css).send_keys(Keys.ENTER)
         expected, seen = ["milk"], []
+        sent = "milk"
         for word in ("eggs and ham", "bread and jam", "tea"):
-            type_checked(css, word)
+            type_checked(css, word, submitted=sent)
             wait_until(page.settled, timeout=20)
             shown = page.field(css).get_attribute("value")
             seen.append(shown)
             if not shown.endswith(word):
                 overwritten.append(f"{word!r} typed after Enter; the field shows {shown!r}")
             expected.append(shown.strip())
+            sent = shown
             page.field(css).send_keys(Keys.ENTER)
         settled = wait_until(lambda: page.settled() and len(page.visible_texts("section.page li.row .title")) == 4, timeout=20)
         rows = page.visible_texts("section.page li.row .title")
         check("Jitter: a view model's rewrite (the field cleared on Enter) never wipes keys typed after it was sent, and Enter adds what the field shows",
               settled and not overwritten and rows == expected,
               f"overwritten {overwritten[:3]}; the field showed {seen}; rows {rows}")
+        # The clear that answers Enter applies to the text Enter sent, not to the keys typed
+        # after it: the field shows just those keys (before, "milkeggs and ham").
+        check("Jitter: keys typed right after Enter are not appended to the submitted text (the clear applies to what Enter sent)",
+              seen == ["eggs and ham", "bread and jam", "tea"] and rows == ["milk", "eggs and ham", "bread and jam", "tea"],
+              f"the field showed {seen}; rows {rows}")
     finally:
         if driver.current_window_handle != home:
             driver.close()

@@ -148,6 +148,11 @@
     return unacked.some((m) => m.kind === 'i' && m.id === id && m.n > after);
   }
 
+  // A field's text when Enter submitted it, until the server has handled that submit: keys typed
+  // right after Enter are kept, and what the server then does to the submitted text (a to-do's
+  // field cleared on Enter) applies to that text, not to the keys after it.
+  const submitted = new Map();    // field id -> {n, value}
+
   function receive(m) {
     if (m.t === 'p') {
       if (m.s <= frame) return;                    // a frame already applied
@@ -157,6 +162,7 @@
       }
       frame = m.s;
       for (const op of m.o) apply(op, m.a);
+      for (const [id, s] of submitted) if (s.n <= m.a) submitted.delete(id);   // handled
       stats.frames++;
       stats.applied += m.o.length;
       acknowledge(m.a);
@@ -183,6 +189,14 @@
         if (!pendingInput(op[1], ack)) {
           known.set(op[1], op[2]);
           if (el.value !== op[2]) el.value = op[2];
+        } else {
+          // Typed after Enter, and the server answered the submit with a new text for the field:
+          // that text, then the keys typed since (the server gets the result).
+          const s = submitted.get(op[1]);
+          if (s && s.n <= ack && op[2] !== s.value && el.value.startsWith(s.value)) {
+            el.value = op[2] + el.value.slice(s.value.length);
+            send({ t: 'i', id: op[1], v: el.value });
+          }
         }
         break;
       case 'c': keepFocus(el, el, () => { el.innerHTML = op[2]; }); break;
@@ -240,6 +254,7 @@
     if (m.h) setHistory(m.h[0], m.h[1], m.h[2]);
     acknowledge(m.a);
     listState.clear();
+    submitted.clear();
     afterChange();
   }
 
@@ -364,6 +379,7 @@
     }
     if (event.key === 'Enter' && el.id && el.matches(FIELDS)) {
       send({ t: 's', id: el.id });
+      submitted.set(el.id, { n: seq, value: el.value });
     } else if ((event.key === 'Enter' || event.key === ' ') && el.matches && el.matches('[data-click][id], [data-mvvm-on~="click"][id]')) {
       event.preventDefault();
       send({ t: 'c', id: el.id });
