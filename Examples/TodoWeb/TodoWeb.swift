@@ -106,7 +106,7 @@ final class TodoTab: WebSessionContent {
         for item in location.query {
             switch item.name {
             case "filter":
-                guard let filter = TodoFilter.allCases.first(where: { "\($0)" == item.value }), filter != .all else { return nil }
+                guard let filter = TodoFilter(addressName: item.value), filter != .all else { return nil }
                 viewModel.filter.value = filter
             case "q":
                 viewModel.query.value = item.value
@@ -120,7 +120,7 @@ final class TodoTab: WebSessionContent {
     /// The address that shows what `viewModel` shows.
     static func location(of viewModel: TodoListViewModel) -> WebLocation {
         var query: [WebLocation.QueryItem] = []
-        if viewModel.filter.value != .all { query.append(.init("filter", "\(viewModel.filter.value)")) }
+        if viewModel.filter.value != .all { query.append(.init("filter", viewModel.filter.value.addressName)) }
         if !viewModel.query.value.isEmpty { query.append(.init("q", viewModel.query.value)) }
         return WebLocation(path: "/", query: query)
     }

@@ -69,6 +69,12 @@ open class Element: LifetimeOwner {
         document?.record(.attribute(id, name, value), for: self)
     }
 
+    /// Sends attribute `name`'s value to the page again, unchanged here: the page changed it
+    /// itself (a checkbox the user clicked) and the server did not take the change.
+    func restate(_ name: String) {
+        document?.record(.attribute(id, name, attribute(name)), for: self)
+    }
+
     /// Sets or removes a boolean attribute (`disabled`, `hidden`).
     public func setFlag(_ name: String, _ isOn: Bool) {
         setAttribute(name, isOn ? "" : nil)

@@ -95,14 +95,13 @@ public final class ListView: Element {
         // Rows that went, from the end (so the indices before them hold), then rows that came
         // or changed, in order: each is one patch.
         for index in steps.removed.reversed() { items.children[index].removeFromParent() }
-        let changedFrom = steps.changed.isEmpty ? [:] : Dictionary(old.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
         for (index, row) in new.enumerated() {
             if steps.inserted.contains(index) {
                 items.insertChild(self.row(row, at: index), at: index)
-            } else if steps.changed.contains(index) {
+            } else if let oldIndex = steps.changed[index] {
                 // A checkbox flipped and nothing else: one attribute, not the row.
-                if let element = items.children[index] as? RowElement, let box = element.box, let isOn = row.checkbox,
-                   var before = changedFrom[row.key] {
+                if let element = items.children[index] as? RowElement, let box = element.box, let isOn = row.checkbox {
+                    var before = old[oldIndex]
                     before.checkbox = isOn
                     if before == row {
                         element.index = index
@@ -117,16 +116,16 @@ public final class ListView: Element {
         }
     }
 
-    /// What turns `old` into `new` row by row: the old indices of rows that went, and the new
-    /// indices of rows that came and of rows whose content changed. `nil` when the rows kept
-    /// were reordered, keys repeat, or most rows changed (one patch of the whole list is then
-    /// smaller than many).
-    static func steps(from old: [Row], to new: [Row]) -> (removed: [Int], inserted: Set<Int>, changed: Set<Int>)? {
+    /// What turns `old` into `new` row by row: the old indices of rows that went, the new
+    /// indices of rows that came, and for each row whose content changed its new index and its
+    /// old one. `nil` when the rows kept were reordered, keys repeat, or most rows changed (one
+    /// patch of the whole list is then smaller than many).
+    static func steps(from old: [Row], to new: [Row]) -> (removed: [Int], inserted: Set<Int>, changed: [Int: Int])? {
         let oldKeys = Dictionary(old.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { _, _ in -1 })
         let newKeys = Set(new.map(\.key))
         guard oldKeys.count == old.count, newKeys.count == new.count, !oldKeys.values.contains(-1) else { return nil }
         let removed = old.indices.filter { !newKeys.contains(old[$0].key) }
-        var inserted = Set<Int>(), changed = Set<Int>()
+        var inserted = Set<Int>(), changed: [Int: Int] = [:]
         var lastOld = -1
         for (index, row) in new.enumerated() {
             guard let oldIndex = oldKeys[row.key] else {
@@ -135,7 +134,7 @@ public final class ListView: Element {
             }
             guard oldIndex > lastOld else { return nil }  // reordered
             lastOld = oldIndex
-            if old[oldIndex] != row { changed.insert(index) }
+            if old[oldIndex] != row { changed[index] = oldIndex }
         }
         let patches = removed.count + inserted.count + changed.count
         guard patches <= max(8, new.count / 2) else { return nil }  // (a list emptied of many rows: one patch)
@@ -155,10 +154,8 @@ public final class ListView: Element {
         toggleSubject.send((key, isOn))
         // The owner has set the rows by now if it took the flip; if not, the row shows again
         // what the rows say (the page's box was flipped by the click).
-        if let index = current.firstIndex(where: { $0.key == key }), let shown = current[index].checkbox, shown != isOn,
-           let box = (items.children[index] as? RowElement)?.box {
-            box.setFlag("checked", !shown)
-            box.setFlag("checked", shown)  // the same patch's later value wins: one patch is sent
+        if let index = current.firstIndex(where: { $0.key == key }), let shown = current[index].checkbox, shown != isOn {
+            (items.children[index] as? RowElement)?.box?.restate("checked")
         }
     }
 

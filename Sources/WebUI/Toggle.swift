@@ -35,21 +35,11 @@ public final class Toggle: Element {
     public var changes: Signal<Bool, Never> { changeSubject.signal }
 
     private func flipped(to value: Bool) {
-        guard isEnabled else {
-            showAgain()
-            return
-        }
+        guard isEnabled else { return box.restate("checked") }
         isOn = value
         changeSubject.send(value)
         // Whoever owns the value may not take it (a setting that cannot change now): the box
         // shows what the server has, not what was clicked.
-        if isOn != value { showAgain() }
-    }
-
-    /// Says the box's state to the page again, whatever the page thinks it is.
-    private func showAgain() {
-        let value = isOn
-        box.setFlag("checked", !value)
-        box.setFlag("checked", value)  // the same patch's later value wins: one patch is sent
+        if isOn != value { box.restate("checked") }
     }
 }

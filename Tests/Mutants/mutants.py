@@ -273,7 +273,7 @@ MUTANTS = [
      "ListViewTests|ListRowControlTests"),
     ("K3", "a checkbox flip its owner did not take is left as the page shows it",
      "Sources/WebUI/ListView.swift",
-     [("            box.setFlag(\"checked\", !shown)\n", "")],
+     [("            (items.children[index] as? RowElement)?.box?.restate(\"checked\")\n", "")],
      "ListRowControlTests"),
     ("K4", "a row's Delete names the row at the same index of the list before the change",
      "Sources/WebUI/ListView.swift",

@@ -3,6 +3,7 @@ import MVVM
 import Signals
 import Synchronization
 import Testing
+import WebUITestSupport
 import WebUI
 
 // The code of the WebUI article (Sources/WebUI/WebUI.docc/BuildingAPage.md), compiled and run;
@@ -78,29 +79,10 @@ final class SearchApp: WebSessionContent {
     }
 
     @Test func articleCodeIsThisFile() throws {
-        let here = URL(fileURLWithPath: #filePath)
-        let article = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/WebUI/WebUI.docc/BuildingAPage.md")
-        func normalized(_ text: String) -> String {
-            text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
-        }
-        let source = normalized(try String(contentsOf: here, encoding: .utf8))
-        let text = try String(contentsOf: article, encoding: .utf8)
-        var blocks: [String] = []
-        var current: [Substring]?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if current == nil, line.trimmingCharacters(in: .whitespaces) == "```swift" {
-                current = []
-            } else if current != nil, line.trimmingCharacters(in: .whitespaces) == "```" {
-                blocks.append(current!.joined(separator: "\n"))
-                current = nil
-            } else {
-                current?.append(line)
-            }
-        }
-        #expect(blocks.count == 3)
-        for block in blocks {
-            #expect(source.contains(normalized(block)), "this block of BuildingAPage.md is not in ArticleTests.swift:\n\(block)")
+        let (count, missing) = try ArticleCode.blocksMissing(from: ["Tests/WebUITests/ArticleTests.swift"], article: "Sources/WebUI/WebUI.docc/BuildingAPage.md")
+        #expect(count == 3)
+        for block in missing {
+            Issue.record("this block of BuildingAPage.md is in none of ArticleTests.swift:\n\(block)")
         }
     }
 }

@@ -3,6 +3,7 @@ import MVVM
 import Signals
 import Synchronization
 import Testing
+import WebUITestSupport
 @testable import WebUI
 
 // The code of 'Events from any element' (Sources/WebUI/WebUI.docc/EventsFromAnyElement.md),
@@ -91,29 +92,10 @@ func reviewControls(_ viewModel: ReviewViewModel) -> [Element] {
     }
 
     @Test func articleCodeIsThisFile() throws {
-        let here = URL(fileURLWithPath: #filePath)
-        let article = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/WebUI/WebUI.docc/EventsFromAnyElement.md")
-        func normalized(_ text: String) -> String {
-            text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
-        }
-        let source = normalized(try String(contentsOf: here, encoding: .utf8))
-        let text = try String(contentsOf: article, encoding: .utf8)
-        var blocks: [String] = []
-        var current: [Substring]?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if current == nil, line.trimmingCharacters(in: .whitespaces) == "```swift" {
-                current = []
-            } else if current != nil, line.trimmingCharacters(in: .whitespaces) == "```" {
-                blocks.append(current!.joined(separator: "\n"))
-                current = nil
-            } else {
-                current?.append(line)
-            }
-        }
-        #expect(blocks.count == 1)
-        for block in blocks {
-            #expect(source.contains(normalized(block)), "this block of EventsFromAnyElement.md is not in EventsArticleTests.swift:\n\(block)")
+        let (count, missing) = try ArticleCode.blocksMissing(from: ["Tests/WebUITests/EventsArticleTests.swift"], article: "Sources/WebUI/WebUI.docc/EventsFromAnyElement.md")
+        #expect(count == 1)
+        for block in missing {
+            Issue.record("this block of EventsFromAnyElement.md is in none of EventsArticleTests.swift:\n\(block)")
         }
     }
 }

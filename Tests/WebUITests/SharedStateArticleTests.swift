@@ -3,6 +3,7 @@ import MVVM
 import Signals
 import SignalsTesting
 import Testing
+import WebUITestSupport
 @testable import WebUI
 
 // The code of 'Sharing state between tabs' (Sources/WebUI/WebUI.docc/SharingStateBetweenTabs.md),
@@ -105,30 +106,10 @@ final class ShoppingTab: WebSessionContent {
     }
 
     @Test func articleCodeIsThisFile() throws {
-        let here = URL(fileURLWithPath: #filePath)
-        let article = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources/WebUI/WebUI.docc/SharingStateBetweenTabs.md")
-        func normalized(_ text: String) -> String {
-            text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
-        }
-        let screen = here.deletingLastPathComponent().appendingPathComponent("SharedStateArticleScreen.swift")
-        let source = normalized(try String(contentsOf: here, encoding: .utf8) + "\n" + String(contentsOf: screen, encoding: .utf8))
-        let text = try String(contentsOf: article, encoding: .utf8)
-        var blocks: [String] = []
-        var current: [Substring]?
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if current == nil, line.trimmingCharacters(in: .whitespaces) == "```swift" {
-                current = []
-            } else if current != nil, line.trimmingCharacters(in: .whitespaces) == "```" {
-                blocks.append(current!.joined(separator: "\n"))
-                current = nil
-            } else {
-                current?.append(line)
-            }
-        }
-        #expect(blocks.count == 3)
-        for block in blocks {
-            #expect(source.contains(normalized(block)), "this block of SharingStateBetweenTabs.md is in neither SharedStateArticleTests.swift nor SharedStateArticleScreen.swift:\n\(block)")
+        let (count, missing) = try ArticleCode.blocksMissing(from: ["Tests/WebUITests/SharedStateArticleTests.swift", "Tests/WebUITests/SharedStateArticleScreen.swift"], article: "Sources/WebUI/WebUI.docc/SharingStateBetweenTabs.md")
+        #expect(count == 3)
+        for block in missing {
+            Issue.record("this block of SharingStateBetweenTabs.md is in none of SharedStateArticleTests.swift, SharedStateArticleScreen.swift:\n\(block)")
         }
     }
 }

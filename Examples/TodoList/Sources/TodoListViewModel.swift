@@ -22,6 +22,15 @@ public struct Todo: Sendable, Equatable, Identifiable {
 public enum TodoFilter: Int, CaseIterable, Sendable {
     case all, active, done
 
+    /// How an address names the filter (`?filter=active`): its case name.
+    public var addressName: String { "\(self)" }
+
+    /// The filter an address names, if any.
+    public init?(addressName: String) {
+        guard let filter = Self.allCases.first(where: { $0.addressName == addressName }) else { return nil }
+        self = filter
+    }
+
     public func includes(_ todo: Todo) -> Bool {
         switch self {
         case .all: true

@@ -41,10 +41,7 @@ public enum ScreenRenderer {
         _ = Signal<[Bool], Never>.combineLatest(conditions).take(during: view.lifetime).asDriver().drive { [weak view] active in
             var commands: [Key: @MainActor () -> Void] = [:]
             for (shortcut, isActive) in zip(shortcuts, active) where isActive {
-                let key: Key = switch shortcut.key {
-                case .character(let character): .character(character)
-                case .control(let character): .control(character)
-                }
+                let key = Key(shortcut.key)
                 if commands[key] == nil { commands[key] = shortcut.action }
             }
             view?.keyCommands = commands
@@ -192,11 +189,7 @@ public enum ScreenRenderer {
             }).disposed(by: view.bag)
         }
         for button in list.rowButtons {
-            let key: Key = switch button.shortcut {
-            case .character(let character): .character(character)
-            case .control(let character): .control(character)
-            }
-            view.keyCommands[key] = { [weak view] in
+            view.keyCommands[Key(button.shortcut)] = { [weak view] in
                 guard let view else { return }
                 let current = rows.value
                 if current.indices.contains(view.selection) { button.press(current[view.selection].id) }
@@ -234,5 +227,15 @@ extension ScreenRegistry where Screen == NavigationStack.Page {
     /// Registers every screen of `screens` (described once) to be drawn by ``ScreenRenderer``.
     public func register<ViewModel: AnyObject>(_ type: ViewModel.Type, described: @escaping @MainActor (ViewModel) -> ScreenKit.Screen) {
         register(type) { ScreenRenderer.page(for: described($0)) }
+    }
+}
+
+extension Key {
+    /// The key a screen's shortcut names.
+    init(_ shortcut: ScreenKit.Shortcut) {
+        switch shortcut {
+        case .character(let character): self = .character(character)
+        case .control(let character): self = .control(character)
+        }
     }
 }

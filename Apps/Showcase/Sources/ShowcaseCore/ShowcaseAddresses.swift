@@ -126,9 +126,9 @@ extension ShowcaseAddress {
         case "todo":
             app = .todo
             // The filter and the search are in the address; the to-dos themselves are the
-            // tab's own (the example's store only saves).
+            // list's (one per server in the browser, shared by every tab).
             if let name = address["filter"] {
-                guard let filter = TodoFilter.allCases.first(where: { "\($0)" == name }), filter != .all else { return nil }
+                guard let filter = TodoFilter(addressName: name), filter != .all else { return nil }
                 steps.append(ShowcaseStep { try $0.press(filter.title) })
             }
             if let query = address["q"] { steps.append(ShowcaseStep { try $0.type(query, into: "Search") }) }
@@ -185,7 +185,7 @@ extension ShowcaseAddress {
                 address = ShowcaseAddress(below.segments + ["item", detail.goodsID], query: below.query)
             case let todos as TodoListViewModel:
                 let filter = todos.filter.value
-                address = ShowcaseAddress(["todo"], query: [Item("filter", filter == .all ? "" : "\(filter)"), Item("q", todos.query.value)])
+                address = ShowcaseAddress(["todo"], query: [Item("filter", filter == .all ? "" : filter.addressName), Item("q", todos.query.value)])
             default:
                 address = below
             }
