@@ -37,6 +37,19 @@ enum Profile {
             let subscription = property.signal.sink(value: { total.value &+= $0 })
             for index in 0..<200_000 { property.value = index }
             subscription.dispose()
+        case "W8":
+            // One chain as W8 builds it, for `valgrind --trace-malloc=yes`: what each allocation is.
+            final class Holder { let parts: [Any]; init(_ parts: [Any]) { self.parts = parts } }
+            var live: [AnyObject] = []
+            live.reserveCapacity(4)
+            print("W8 chain start")
+            for _ in 0..<2 {
+                let subject = PublishSubject<Int, Never>()
+                let subscription = subject.signal.map { $0 + 1 }.filter { $0 & 1 == 0 }.sink(value: { _ in })
+                live.append(Holder([subject, subscription]))
+            }
+            print("W8 chain end")
+            withExtendedLifetime(live) {}
         default:
             print("unknown workload \(workload)")
         }

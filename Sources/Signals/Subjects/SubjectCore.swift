@@ -46,17 +46,20 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
     // SAFETY: the stored state, `terminal` and `buffer` (below `Entry`), is touched only by the
     // owner of `queue`.
 
-    /// One attached subscription: its cancelled flag and its observer, both `let`, so delivery
-    /// can borrow them from an unowned reference without retaining anything.
+    /// One attached subscription: its cancelled flag and its observer's two closures (not its
+    /// link, which only `subscribe` uses), all `let`, so delivery can borrow them from an
+    /// unowned reference without retaining anything.
     @usableFromInline
     final class Entry: Sendable {
         @usableFromInline let subscription: SubjectSubscription
-        @usableFromInline let observer: Observer<Value, Failure>
+        @usableFromInline let onValue: @Sendable (Value) -> Void
+        @usableFromInline let onCompletion: @Sendable (Completion<Failure>) -> Void
 
         @usableFromInline
         init(subscription: SubjectSubscription, observer: Observer<Value, Failure>) {
             self.subscription = subscription
-            self.observer = observer
+            self.onValue = observer.onValue
+            self.onCompletion = observer.onCompletion
         }
     }
 
@@ -125,7 +128,7 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
             // A hole's subscription is `SubscriberList.hole`, disposed from the start, so this
             // one check skips holes and disposed subscriptions alike; past it, `entry` is set.
             if !slot.subscription._withUnsafeGuaranteedRef({ $0.isDisposed }) {
-                Unmanaged<Entry>.fromOpaque(slot.entry.unsafelyUnwrapped.toOpaque())._withUnsafeGuaranteedRef { $0.observer.onValue(value) }
+                Unmanaged<Entry>.fromOpaque(slot.entry.unsafelyUnwrapped.toOpaque())._withUnsafeGuaranteedRef { $0.onValue(value) }
             }
             index += 1
         }
@@ -151,7 +154,7 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
         let entries = subscribers.takeAll().map { unsafeDowncast($0, to: Entry.self) }
         liveCount.subtract(entries.count, ordering: .relaxed)
         for entry in entries where !entry.subscription.isDisposed {
-            entry.observer.send(completion: completion)
+            entry.onCompletion(completion)
         }
     }
 
@@ -185,13 +188,13 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
             var index = 0
             while index < Int(buffer.count) {
                 if entry.subscription.isDisposed { return }
-                entry.observer.send(buffer.element(at: index, as: Value.self))
+                entry.onValue(buffer.element(at: index, as: Value.self))
                 index += 1
             }
         }
         if entry.subscription.isDisposed { return }
         if let terminal {
-            entry.observer.send(completion: terminal)
+            entry.onCompletion(terminal)
             return
         }
         subscribers.append(entry, subscription: entry.subscription)
@@ -252,7 +255,9 @@ struct SubscriberList {
     @usableFromInline
     mutating func append(_ entry: AnyObject, subscription: SubjectSubscription) {
         if count == capacity {
-            let newCapacity = max(4, capacity * 2)
+            // One slot first: most subjects have one subscriber (a chain's source, a property bound
+            // to one view); then doubling.
+            let newCapacity = max(1, capacity * 2)
             let grown = UnsafeMutablePointer<Slot>.allocate(capacity: Int(newCapacity))
             if let storage {
                 grown.moveInitialize(from: storage, count: Int(count))

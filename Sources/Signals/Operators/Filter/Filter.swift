@@ -10,8 +10,9 @@ extension Signal {
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal {
         Signal(unchecked: { downstream in
-            self.subscribe(Observer(
-                value: { value in if isIncluded(value) { downstream.send(value) } },
+            let send = downstream.onValue
+            return self.subscribe(Observer(
+                value: { value in if isIncluded(value) { send(value) } },
                 completion: downstream.onCompletion,
                 link: downstream.link
             ))

@@ -10,8 +10,9 @@ extension Signal {
     @inlinable
     public func compactMap<NewValue>(_ transform: @escaping @Sendable (Value) -> NewValue?) -> Signal<NewValue, Failure> {
         Signal<NewValue, Failure>(unchecked: { downstream in
-            self.subscribe(Observer(
-                value: { value in if let new = transform(value) { downstream.send(new) } },
+            let send = downstream.onValue
+            return self.subscribe(Observer(
+                value: { value in if let new = transform(value) { send(new) } },
                 completion: downstream.onCompletion,
                 link: downstream.link
             ))

@@ -11,8 +11,11 @@ extension Signal {
     @inlinable
     public func map<NewValue>(_ transform: @escaping @Sendable (Value) -> NewValue) -> Signal<NewValue, Failure> {
         Signal<NewValue, Failure>(unchecked: { downstream in
-            self.subscribe(Observer(
-                value: { value in downstream.send(transform(value)) },
+            // Captures the downstream's value closure alone, not the whole observer: a smaller
+            // context per subscription.
+            let send = downstream.onValue
+            return self.subscribe(Observer(
+                value: { value in send(transform(value)) },
                 completion: downstream.onCompletion,
                 link: downstream.link
             ))
