@@ -87,7 +87,8 @@ public struct Observer<Value: Sendable, Failure: Error>: Sendable {
 /// Once disposed, anything attached later is disposed at once.
 @usableFromInline
 final class SubscriptionLink: Disposable {
-    private let slot = SerialDisposable()
+    /// Not a ``SerialDisposable`` (a third object per link): its state, beside the link.
+    private let slot = DisposableSlot()
 
     @usableFromInline
     init() {}
@@ -99,7 +100,7 @@ final class SubscriptionLink: Disposable {
     /// the same subscription, reported again when `subscribe` returns).
     @usableFromInline
     func attach(_ disposable: any Disposable) {
-        slot.replace(with: disposable)
+        slot.replace(with: disposable, disposingPrevious: false)
     }
 
     @usableFromInline

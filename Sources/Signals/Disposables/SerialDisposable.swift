@@ -5,53 +5,94 @@ import Synchronization
 /// Once the serial disposable itself is disposed, its current disposable is disposed and any
 /// disposable assigned later is disposed at once.
 public final class SerialDisposable: Disposable {
-    private struct State {
-        var current: (any Disposable)?
-        var isDisposed = false
-    }
-
-    private let state = Locked(State())
+    private let slot = DisposableSlot()
 
     public init() {}
 
     /// Whether `dispose()` has been called.
     public var isDisposed: Bool {
-        state.withLock { $0.isDisposed }
+        slot.isDisposed
     }
 
     /// The current disposable. Setting it disposes the previous one (outside any lock).
     public var inner: (any Disposable)? {
-        get { state.withLock { $0.current } }
+        get { slot.current }
         set {
-            let (previous, rejected) = state.withLock { state -> ((any Disposable)?, (any Disposable)?) in
-                if state.isDisposed { return (nil, newValue) }
-                defer { state.current = newValue }
-                return (state.current, nil)
-            }
-            previous?.dispose()
-            rejected?.dispose()
+            if let newValue { slot.replace(with: newValue, disposingPrevious: true) } else { slot.clear() }
         }
-    }
-
-    /// Sets the current disposable without disposing the previous one (for re-reporting the same
-    /// subscription); disposes `disposable` at once if this serial disposable is disposed.
-    func replace(with disposable: any Disposable) {
-        let (rejected, previous) = state.withLock { state -> (Bool, (any Disposable)?) in
-            if state.isDisposed { return (true, nil) }
-            defer { state.current = disposable }
-            return (false, state.current)
-        }
-        _ = previous  // released after unlocking, not disposed (see above)
-        if rejected { disposable.dispose() }
     }
 
     public func dispose() {
-        let current = state.withLock { state -> (any Disposable)? in
-            if state.isDisposed { return nil }
-            state.isDisposed = true
-            defer { state.current = nil }
-            return state.current
+        slot.dispose()
+    }
+}
+
+/// One disposable at a time behind a lock, and whether the holder was disposed: the state of
+/// ``SerialDisposable`` and of a subscription link, one allocation (the lock's) beside its owner.
+///
+/// The disposable is kept as a plain existential with a flag, never as an optional one: copying
+/// and destroying `(any Disposable)?` goes through `Optional`'s generic value witnesses, several
+/// calls deep, on every subscription that passes through a link.
+@usableFromInline
+struct DisposableSlot: Sendable {
+    private struct State {
+        var current: any Disposable = NopDisposable()
+        var isSet = false
+        var isDisposed = false
+    }
+
+    private let state = Locked(State())
+
+    @usableFromInline
+    init() {}
+
+    @usableFromInline
+    var isDisposed: Bool {
+        state.withLock { $0.isDisposed }
+    }
+
+    var current: (any Disposable)? {
+        state.withLock { $0.isSet ? $0.current : nil }
+    }
+
+    /// Sets the current disposable, disposing the previous one if `disposingPrevious` (else it
+    /// is only released), and disposes `disposable` at once if the holder is disposed. Disposals
+    /// and releases run after unlocking.
+    @usableFromInline
+    func replace(with disposable: any Disposable, disposingPrevious: Bool) {
+        // The previous one is moved out under the lock and released (or disposed) after it.
+        var previous: any Disposable = NopDisposable()
+        let accepted = state.withLock { state -> Bool in
+            if state.isDisposed { return false }
+            swap(&previous, &state.current)
+            state.current = disposable
+            state.isSet = true
+            return true
         }
-        current?.dispose()
+        if disposingPrevious { previous.dispose() }
+        if !accepted { disposable.dispose() }
+    }
+
+    /// Empties the slot, disposing what it held.
+    func clear() {
+        var previous: any Disposable = NopDisposable()
+        state.withLock { state in
+            swap(&previous, &state.current)
+            state.isSet = false
+        }
+        previous.dispose()
+    }
+
+    /// Disposes the current disposable and every later one (once).
+    @usableFromInline
+    func dispose() {
+        var current: any Disposable = NopDisposable()
+        state.withLock { state in
+            if state.isDisposed { return }
+            state.isDisposed = true
+            swap(&current, &state.current)
+            state.isSet = false
+        }
+        current.dispose()
     }
 }

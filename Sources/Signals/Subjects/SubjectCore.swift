@@ -43,7 +43,7 @@ class SubjectBase: DeliveryQueue, @unchecked Sendable {
 /// serialized without a lock held while observers run.
 @usableFromInline
 final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecked Sendable {
-    // SAFETY: the stored state, `terminal` and `buffer` (below `Entry`), is touched only by the
+    // SAFETY: the stored state, `terminalEvent` and `buffer` (below `Entry`), is touched only by the
     // owner of `queue`.
 
     /// One attached subscription: its cancelled flag and its observer's two closures (not its
@@ -63,8 +63,12 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
         }
     }
 
+    /// The terminal event once sent: a ``TerminalEvent`` of this subject's `Failure`. Not a
+    /// `Completion<Failure>?`: destroying a field of a generic type in the subject's `deinit`
+    /// (which is never specialized) looked up that type's metadata, hundreds of instructions
+    /// for every subject freed (a third of W4's cost per inner subject was such lookups).
     // SAFETY: touched only by the owner of `queue` (see DeliveryQueue).
-    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var terminal: Completion<Failure>?
+    @exclusivity(unchecked) @usableFromInline nonisolated(unsafe) var terminalEvent: AnyObject?
     /// Whether a subscriber arriving after the terminal event still gets the buffer first.
     @usableFromInline
     let replaysAfterTerminal: Bool
@@ -119,7 +123,7 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
     /// Owner only. Borrows each entry: no retain or release per delivery.
     @inlinable
     func deliver(_ value: Value) {
-        if terminal != nil { return }
+        if terminalEvent != nil { return }
         if replayLimit > 0 { buffer.append(value, limit: replayLimit) }
         let list = subscribers
         var index = 0
@@ -149,8 +153,8 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
     /// Owner only.
     @usableFromInline
     func finish(_ completion: Completion<Failure>) {
-        if terminal != nil { return }
-        terminal = completion
+        if terminalEvent != nil { return }
+        terminalEvent = TerminalEvent(completion)
         let entries = subscribers.takeAll().map { unsafeDowncast($0, to: Entry.self) }
         liveCount.subtract(entries.count, ordering: .relaxed)
         for entry in entries where !entry.subscription.isDisposed {
@@ -182,6 +186,7 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
     /// Owner only.
     @inlinable
     func attach(_ entry: Entry) {
+        let terminal = terminalEvent.map { unsafeDowncast($0, to: TerminalEvent<Failure>.self).completion }
         if terminal == nil || replaysAfterTerminal {
             // Nothing changes the buffer meanwhile: what the observer sends into this subject
             // is queued behind this turn.
@@ -199,6 +204,17 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
         }
         subscribers.append(entry, subscription: entry.subscription)
         liveCount.add(1, ordering: .relaxed)
+    }
+}
+
+/// A subject's terminal event, kept in an object so that the subject's field is not generic.
+@usableFromInline
+final class TerminalEvent<Failure: Error>: Sendable {
+    @usableFromInline let completion: Completion<Failure>
+
+    @usableFromInline
+    init(_ completion: Completion<Failure>) {
+        self.completion = completion
     }
 }
 
