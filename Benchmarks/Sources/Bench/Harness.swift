@@ -83,8 +83,21 @@ enum Harness {
         }
     }
 
+    /// Set by `Bench count`: run this one column once, untimed, for callgrind.
+    nonisolated(unsafe) static var countedColumn: String?
+
     /// Toolkit, OpenCombine (if it has the operator) and closures, interleaved.
     static func compare(operations: Int, toolkit: @escaping SetUp, openCombine: SetUp?, closures: @escaping SetUp) -> (toolkit: Measurement, openCombine: Measurement?, closures: Measurement) {
+        if let column = countedColumn {
+            let setUp = ["toolkit": toolkit, "closures": closures, "opencombine": openCombine][column] ?? nil
+            if let setUp {
+                let run = setUp()
+                print("operations \(operations) checksum \(run.body())")
+                run.tearDown()
+            }
+            let none = Measurement(nanosecondsPerOperation: 0, minimum: 0, maximum: 0, allocationsPerOperation: 0, checksum: 0)
+            return (none, none, none)
+        }
         if let openCombine {
             let results = measure(operations: operations, [toolkit, openCombine, closures])
             return (results[0], results[1], results[2])

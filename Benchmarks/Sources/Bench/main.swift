@@ -14,6 +14,17 @@ import MallocCounter
 // W8), or if the implementations disagree. (RxSwift and ReactiveSwift cannot be fetched on this
 // machine, so OpenCombine and hand-written closures are the references measured.)
 
+// `Bench count W4 closures`: one column of one workload, run once, untimed, for callgrind
+// (Benchmarks/count-instructions.py); `Bench count none` runs nothing (the start-up to subtract).
+if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "count" {
+    let workloads = ["W1": Workloads.w1, "W2": Workloads.w2, "W3": Workloads.w3, "W4": Workloads.w4, "W5": Workloads.w5, "W6": Workloads.w6, "W7": Workloads.w7]
+    if let workload = workloads[CommandLine.arguments[2]], CommandLine.arguments.count > 3 {
+        Harness.countedColumn = CommandLine.arguments[3]
+        _ = workload()
+    }
+    exit(0)
+}
+
 if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "profile" {
     Profile.run(CommandLine.arguments[2])
     exit(0)

@@ -85,8 +85,12 @@ public struct Observer<Value: Sendable, Failure: Error>: Sendable {
 /// A source attaches its subscription box as soon as it exists; the operator that created the
 /// link disposes it to stop the source, even while the source is still inside `subscribe`.
 /// Once disposed, anything attached later is disposed at once.
+///
+/// Not final: an operator may extend it with what its observer's closures need (see
+/// `SwitchInner`), so that one object is both the link and the closures' only capture.
 @usableFromInline
-final class SubscriptionLink: Disposable {
+class SubscriptionLink: Disposable, @unchecked Sendable {
+    // SAFETY: the only stored state is `slot`, which is thread-safe; subclasses add `let`s only.
     /// Not a ``SerialDisposable`` (a third object per link): its state, beside the link.
     private let slot = DisposableSlot()
 
@@ -94,17 +98,17 @@ final class SubscriptionLink: Disposable {
     init() {}
 
     @usableFromInline
-    var isDisposed: Bool { slot.isDisposed }
+    final var isDisposed: Bool { slot.isDisposed }
 
     /// Registers the upstream disposable (replacing an earlier one without disposing it: it is
     /// the same subscription, reported again when `subscribe` returns).
     @usableFromInline
-    func attach(_ disposable: any Disposable) {
+    final func attach(_ disposable: any Disposable) {
         slot.replace(with: disposable, disposingPrevious: false)
     }
 
     @usableFromInline
-    func dispose() {
+    final func dispose() {
         slot.dispose()
     }
 }

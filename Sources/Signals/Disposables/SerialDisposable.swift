@@ -60,17 +60,22 @@ struct DisposableSlot: Sendable {
     /// and releases run after unlocking.
     @usableFromInline
     func replace(with disposable: any Disposable, disposingPrevious: Bool) {
-        // The previous one is moved out under the lock and released (or disposed) after it.
+        // The previous one is moved out under the lock (a move and a copy of the existential,
+        // nothing destroyed there) and released, or disposed, after it.
         var previous: any Disposable = NopDisposable()
         let accepted = state.withLock { state -> Bool in
             if state.isDisposed { return false }
-            swap(&previous, &state.current)
-            state.current = disposable
             state.isSet = true
+            withUnsafeMutablePointer(to: &previous) { previous in
+                withUnsafeMutablePointer(to: &state.current) { current in
+                    previous.deinitialize(count: 1)
+                    previous.moveInitialize(from: current, count: 1)
+                    current.initialize(to: disposable)
+                }
+            }
             return true
         }
-        if disposingPrevious { previous.dispose() }
-        if !accepted { disposable.dispose() }
+        if !accepted { disposable.dispose() } else if disposingPrevious { previous.dispose() }
     }
 
     /// Empties the slot, disposing what it held.

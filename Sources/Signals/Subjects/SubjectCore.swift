@@ -126,15 +126,25 @@ final class SubjectCore<Value: Sendable, Failure: Error>: SubjectBase, @unchecke
         if terminalEvent != nil { return }
         if replayLimit > 0 { buffer.append(value, limit: replayLimit) }
         let list = subscribers
+        if list.capacity == 0 {
+            // At most one subscriber, in the list itself.
+            if let slot = list.single { deliver(value, to: slot) }
+            return
+        }
         var index = 0
         while index < list.slotCount {
-            let slot = list[index]
-            // A hole's subscription is `SubscriberList.hole`, disposed from the start, so this
-            // one check skips holes and disposed subscriptions alike; past it, `entry` is set.
-            if !slot.subscription._withUnsafeGuaranteedRef({ $0.isDisposed }) {
-                Unmanaged<Entry>.fromOpaque(slot.entry.unsafelyUnwrapped.toOpaque())._withUnsafeGuaranteedRef { $0.onValue(value) }
-            }
+            deliver(value, to: list[index])
             index += 1
+        }
+    }
+
+    /// Owner only. Calls the slot's observer, borrowed, unless the slot is a hole or disposed.
+    @inlinable
+    func deliver(_ value: Value, to slot: SubscriberList.Slot) {
+        // A hole's subscription is `SubscriberList.hole`, disposed from the start, so this one
+        // check skips holes and disposed subscriptions alike; past it, `entry` is set.
+        if !slot.subscription._withUnsafeGuaranteedRef({ $0.isDisposed }) {
+            Unmanaged<Entry>.fromOpaque(slot.entry.unsafelyUnwrapped.toOpaque())._withUnsafeGuaranteedRef { $0.onValue(value) }
         }
     }
 
@@ -227,6 +237,10 @@ final class TerminalEvent<Failure: Error>: Sendable {
 /// knows its slot, a removed slot becomes a hole that delivery skips, and the holes are squeezed
 /// out (renumbering the subscriptions) once they are more than half the slots. Removing the
 /// last slot shrinks the list at once, so a subscribe-then-dispose leaves no hole.
+///
+/// One subscriber, the common case (a chain's source, a property bound to one view), needs no
+/// memory of its own: until a second one arrives, the slot is `single`, inside the list
+/// (`capacity` 0), and delivery to it is one check and one call.
 @usableFromInline
 struct SubscriberList {
     @usableFromInline
@@ -235,6 +249,9 @@ struct SubscriberList {
         @usableFromInline var entry: Unmanaged<AnyObject>?
         /// ``SubscriberList/hole`` for a hole.
         @usableFromInline var subscription: Unmanaged<SubjectSubscription>
+
+        /// A hole.
+        static var hole: Slot { Slot(entry: nil, subscription: .passUnretained(SubscriberList.hole)) }
     }
 
     /// What a hole's slot points to instead of the removed subscription (which may be freed
@@ -246,18 +263,22 @@ struct SubscriberList {
         return hole
     }()
 
+    /// The slots once a second subscriber arrived (`capacity` above 0).
     @usableFromInline var storage: UnsafeMutablePointer<Slot>?
-    /// Slots in use, holes included. (32-bit counts keep a subject as small as it was before
-    /// the list tracked its holes.)
+    /// The only slot while `capacity` is 0, if there is one. (Not a hole when empty: making
+    /// the hole's subscription creates a subject, hence a list.)
+    @usableFromInline var single: Slot?
+    /// Slots in use, holes included. (32-bit counts keep a subject small.)
     @usableFromInline var count: Int32 = 0
+    /// Room in `storage`; 0 while the list holds at most one slot, in `single`.
     @usableFromInline var capacity: Int32 = 0
-    /// Slots that are holes.
+    /// Slots that are holes (only in `storage`: removing the single slot empties the list).
     @usableFromInline var holes: Int32 = 0
 
     @usableFromInline
     init() {}
 
-
+    /// The slot at `index` (below `count`), from `storage`. Only when `capacity` is above 0.
     @inlinable
     subscript(index: Int) -> Slot {
         storage.unsafelyUnwrapped[index]
@@ -270,10 +291,22 @@ struct SubscriberList {
     /// Appends `entry`, retaining it.
     @usableFromInline
     mutating func append(_ entry: AnyObject, subscription: SubjectSubscription) {
-        if count == capacity {
-            // One slot first: most subjects have one subscriber (a chain's source, a property bound
-            // to one view); then doubling.
-            let newCapacity = max(1, capacity * 2)
+        let slot = Slot(entry: .passRetained(entry), subscription: .passUnretained(subscription))
+        if capacity == 0 {
+            if count == 0 {
+                single = slot
+                subscription.slot = 0
+                count = 1
+                return
+            }
+            // A second subscriber: the single slot moves into storage.
+            let grown = UnsafeMutablePointer<Slot>.allocate(capacity: 2)
+            grown.initialize(to: single.unsafelyUnwrapped)
+            single = nil
+            storage = grown
+            capacity = 2
+        } else if count == capacity {
+            let newCapacity = capacity * 2
             let grown = UnsafeMutablePointer<Slot>.allocate(capacity: Int(newCapacity))
             if let storage {
                 grown.moveInitialize(from: storage, count: Int(count))
@@ -282,7 +315,7 @@ struct SubscriberList {
             storage = grown
             capacity = newCapacity
         }
-        (storage.unsafelyUnwrapped + Int(count)).initialize(to: Slot(entry: .passRetained(entry), subscription: .passUnretained(subscription)))
+        (storage.unsafelyUnwrapped + Int(count)).initialize(to: slot)
         subscription.slot = count
         count += 1
     }
@@ -290,10 +323,18 @@ struct SubscriberList {
     /// Removes (and releases) the slot of `subscription`; returns whether there was one.
     mutating func remove(_ subscription: SubjectSubscription) -> Bool {
         let index = Int(subscription.slot)
-        guard let storage, index >= 0, index < Int(count),
-              storage[index].subscription.toOpaque() == Unmanaged.passUnretained(subscription).toOpaque(),
-              let entry = storage[index].entry
-        else { return false }
+        let identity = Unmanaged.passUnretained(subscription).toOpaque()
+        guard index >= 0, index < Int(count) else { return false }
+        guard let storage else {
+            guard let slot = single, slot.subscription.toOpaque() == identity, let entry = slot.entry else { return false }
+            subscription.slot = -1
+            single = nil
+            count = 0
+            // Last, with the list consistent: releasing the entry can run user deinits.
+            entry.release()
+            return true
+        }
+        guard storage[index].subscription.toOpaque() == identity, let entry = storage[index].entry else { return false }
         subscription.slot = -1
         if index == Int(count) - 1 {
             // The last slot goes at once, and so do the holes before it.
@@ -306,7 +347,7 @@ struct SubscriberList {
             }
         } else {
             // Any other slot becomes a hole, squeezed out when holes are more than half the list.
-            storage[index] = Slot(entry: nil, subscription: .passUnretained(Self.hole))
+            storage[index] = .hole
             holes += 1
         }
         if holes > 0, holes * 2 > count { compact() }
@@ -330,26 +371,42 @@ struct SubscriberList {
         holes = 0
     }
 
-    /// Removes every slot, handing over the list's references to the entries (in order).
-    mutating func takeAll() -> [AnyObject] {
-        guard let storage else { return [] }
-        var entries: [AnyObject] = []
-        entries.reserveCapacity(Int(count - holes))
-        for index in 0..<Int(count) {
+    /// Removes every slot, handing each entry to `body` with the list's reference to it (in
+    /// order). The storage is kept for later appends.
+    private mutating func removeAll(_ body: (Unmanaged<AnyObject>) -> Void) {
+        let slots = count
+        count = 0
+        holes = 0
+        guard let storage else {
+            let slot = single
+            single = nil
+            if slots == 1, let slot, let entry = slot.entry {
+                slot.subscription._withUnsafeGuaranteedRef { $0.slot = -1 }
+                body(entry)
+            }
+            return
+        }
+        for index in 0..<Int(slots) {
             let slot = (storage + index).move()
             if let entry = slot.entry {
                 slot.subscription._withUnsafeGuaranteedRef { $0.slot = -1 }
-                entries.append(entry.takeRetainedValue())
+                body(entry)
             }
         }
-        count = 0
-        holes = 0
+    }
+
+    /// Removes every slot, handing over the list's references to the entries (in order).
+    mutating func takeAll() -> [AnyObject] {
+        var entries: [AnyObject] = []
+        entries.reserveCapacity(Int(count - holes))
+        removeAll { entries.append($0.takeRetainedValue()) }
         return entries
     }
 
-    /// Releases every entry and the storage.
+    /// Releases every entry and the storage (without building the array `takeAll` returns: a
+    /// subject is freed far more often than it completes).
     mutating func releaseAll() {
-        _ = takeAll()
+        removeAll { $0.release() }
         storage?.deallocate()
         storage = nil
         capacity = 0

@@ -8,6 +8,23 @@ struct SwitchState {
     init() {}
 }
 
+/// One inner subscription of `switchToLatest`: its link (which the switch disposes when the next
+/// inner stream arrives) and what its observer needs, the operator's box and which inner stream
+/// this is. It holds the box until the inner subscription ends, as the observer's closures did.
+@usableFromInline
+final class SwitchInner<Inner: Sendable, Failure: Error>: SubscriptionLink, @unchecked Sendable {
+    // SAFETY: both stored properties are immutable; the box is thread-safe.
+    @usableFromInline let box: SerialBox<SwitchState, Inner, Failure>
+    @usableFromInline let generation: Int
+
+    @usableFromInline
+    init(box: SerialBox<SwitchState, Inner, Failure>, generation: Int) {
+        self.box = box
+        self.generation = generation
+        super.init()
+    }
+}
+
 extension Signal {
     /// Mirrors the latest inner stream: each new inner stream replaces the previous one, which
     /// is disposed (seed 002's `switchToLatest`).
@@ -32,17 +49,18 @@ extension Signal {
             box.attach(self, value: { box, inner in
                 box.state.generation += 1
                 box.state.innerActive = true
-                let generation = box.state.generation
-                let link = SubscriptionLink()
+                // One object is the inner subscription's link and its closures' only capture,
+                // so the closures need no contexts of their own.
+                let link = SwitchInner(box: box, generation: box.state.generation)
                 current.inner = link
                 link.attach(inner.subscribe(Observer(
-                    value: { value in
-                        box.perform((generation, value)) { box, input in
+                    value: { [link] value in
+                        link.box.perform((link.generation, value)) { box, input in
                             if box.state.generation == input.0 { box.emit(input.1) }
                         }
                     },
-                    completion: { completion in
-                        box.perform((generation, completion)) { box, input in
+                    completion: { [link] completion in
+                        link.box.perform((link.generation, completion)) { box, input in
                             guard box.state.generation == input.0 else { return }
                             switch input.1 {
                             case .failed: box.finish(input.1)
