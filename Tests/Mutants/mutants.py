@@ -330,6 +330,14 @@ MUTANTS = [
      [("            swap(&current, &state.current)\n            state.isSet = false\n        }\n        current.dispose()",
        "            swap(&current, &state.current)\n            state.isSet = false\n        }\n        _ = current")],
      "SignalsTests"),
+    ("C7", "switchToLatest keeps the replaced inner subscription (the current one is in the box's state now)",
+     "Sources/Signals/Operators/HigherOrder/SwitchToLatest.swift",
+     [("                previous?.dispose()\n", "                _ = previous\n")],
+     "SwitchToLatestTests|FlatMapTests"),
+    ("C8", "ending switchToLatest's output leaves its current inner subscription running",
+     "Sources/Signals/Operators/HigherOrder/SwitchToLatest.swift",
+     [("                    current?.dispose()\n", "                    _ = current\n")],
+     "SwitchToLatestTests"),
 ]
 
 

@@ -74,21 +74,28 @@ if heap.toolkit.bytes >= heap.openCombine.bytes {
     slower.append("W8: toolkit \(format(heap.toolkit.bytes, digits: 0)) B, OpenCombine \(format(heap.openCombine.bytes, digits: 0)) B")
 }
 
-// Scale curves. T-G4 gate: subscribe+dispose with 100,000 attached within 2× of none attached.
+// Scale curves. T-G4 gate: subscribe+dispose with 100,000 attached within 2× of none attached
+// (fastest repetitions).
 print("\n| scale | size | unit | toolkit | OpenCombine | closures | toolkit / closures | toolkit / OpenCombine |")
 print("|---|---|---|---:|---:|---:|---:|---:|")
 for subscribers in [10, 100, 1_000, 10_000] {
     printRow(Scale.fanOut(subscribers: subscribers), allocations: false)
 }
-var pairCost: [Int: Double] = [:]
+var pairCost: [Int: Measurement] = [:]
 for (attached, pairs) in [(0, 100_000), (1_000, 50_000), (10_000, 50_000), (100_000, 50_000)] {
     let result = Scale.subscribeDispose(attached: attached, pairs: pairs)
     printRow(result, allocations: false)
-    pairCost[attached] = result.toolkit.nanosecondsPerOperation
+    pairCost[attached] = result.toolkit
 }
+// The gate compares the fastest repetitions: noise on this shared VM only adds time, and comes
+// in phases that slow everything down by up to 1.8× for seconds (seen on 2026-11-26: medians of
+// one binary's row at 110 ns in one run and 186 ns in the next), which a median of 7 does not
+// always absorb, while a cost linear in the subscribers attached (the defect the gate exists
+// for: 31 µs against 138 ns) shows in every repetition, the fastest included.
 if let full = pairCost[100_000], let empty = pairCost[0] {
-    let ratio = full / empty
-    print("\nT-G4: toolkit subscribe+dispose with 100,000 attached ÷ with 0 attached = \(format(ratio, digits: 2))× (\(formatTime(full)) ns ÷ \(formatTime(empty)) ns, medians); the gate is 2×.")
+    let ratio = full.minimum / empty.minimum
+    let medians = full.nanosecondsPerOperation / empty.nanosecondsPerOperation
+    print("\nT-G4: toolkit subscribe+dispose with 100,000 attached ÷ with 0 attached = \(format(ratio, digits: 2))× (\(formatTime(full.minimum)) ns ÷ \(formatTime(empty.minimum)) ns, fastest repetitions; \(format(medians, digits: 2))× on medians); the gate is 2×.")
     if ratio > 2 { slower.append("T-G4: subscribe+dispose with 100,000 attached is \(format(ratio, digits: 2))× the cost with none (gate: 2×)") }
 }
 

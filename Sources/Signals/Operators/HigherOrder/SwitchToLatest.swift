@@ -3,6 +3,9 @@ struct SwitchState {
     @usableFromInline var generation = 0
     @usableFromInline var innerActive = false
     @usableFromInline var outerFinished = false
+    /// The current inner subscription's link, replaced (and the previous one disposed) in the
+    /// box's turn, like the rest of the state: no lock and no existential per switch.
+    @usableFromInline var current: SubscriptionLink?
 
     @inlinable
     init() {}
@@ -44,15 +47,24 @@ extension Signal {
         Signal<Inner, Failure>(unchecked: { downstream in
             typealias Box = SerialBox<SwitchState, Inner, Failure>
             let box = Box(downstream, state: SwitchState())
-            let current = SerialDisposable()
-            box.resources.add(current)
+            // When the output ends (finished, in the turn; or disposed, from anywhere), the
+            // current inner subscription is disposed in the box's turn.
+            box.resources.add(AnyDisposable {
+                box.queue.run {
+                    let current = box.state.current
+                    box.state.current = nil
+                    current?.dispose()
+                }
+            })
             box.attach(self, value: { box, inner in
                 box.state.generation += 1
                 box.state.innerActive = true
                 // One object is the inner subscription's link and its closures' only capture,
                 // so the closures need no contexts of their own.
                 let link = SwitchInner(box: box, generation: box.state.generation)
-                current.inner = link
+                let previous = box.state.current
+                box.state.current = link
+                previous?.dispose()
                 link.attach(inner.subscribe(Observer(
                     value: { [link] value in
                         link.box.perform((link.generation, value)) { box, input in

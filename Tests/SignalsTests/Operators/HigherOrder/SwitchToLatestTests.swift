@@ -27,4 +27,23 @@ extension OperatorCase {
         #expect(first.subscriptions == ["-^---!"])
         #expect(second.subscriptions == ["-----^-----!"])
     }
+
+    /// The current inner subscription ends with the output: when it is disposed, and when the
+    /// outer stream fails (the switch keeps the current inner in its own state, not in a
+    /// disposable of its resources, so this is its own check).
+    @Test func endingTheOutputEndsTheCurrentInner() {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let inner = scheduler.hot("-a-b-c-d-e-|")
+        let outer = scheduler.hot("-x------", values: ["x": inner.signal])
+        #expect(scheduler.marbles(of: outer.signal.switchToLatest(), disposeAt: 6) == "---b-c!")
+        #expect(inner.subscriptions == ["-^----!"])
+
+        let failing = TestScheduler()
+        defer { failing.cancelAll() }
+        let second = failing.hot("-a-b-c-d-e-|")
+        let failingOuter = failing.hot("-x--#", values: ["x": second.signal])
+        #expect(failing.marbles(of: failingOuter.signal.switchToLatest()) == "---b#")
+        #expect(second.subscriptions == ["-^--!"])
+    }
 }
