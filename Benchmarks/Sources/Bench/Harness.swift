@@ -14,6 +14,19 @@ struct Measurement {
     var maximum: Double
     var allocationsPerOperation: Double
     var checksum: Int
+    /// Per-operation time of each repetition, in the order they ran (repetition k of every
+    /// column ran back to back, so `paired` can divide them pairwise).
+    var times: [Double] = []
+}
+
+/// The ratio of two columns repetition by repetition: median, minimum and maximum of
+/// `a.times[k] / b.times[k]`. Repetition k of both columns ran within a fraction of a second, so
+/// a slow phase of the machine (this VM has them, lasting seconds) divides out of each ratio;
+/// the ratio of medians can be off by the phase that hit one column's median and not the other's.
+func paired(_ a: Measurement, _ b: Measurement) -> (median: Double, minimum: Double, maximum: Double) {
+    let ratios = zip(a.times, b.times).map { $0 / $1 }.sorted()
+    guard !ratios.isEmpty else { return (0, 0, 0) }
+    return (Harness.median(ratios), ratios[0], ratios[ratios.count - 1])
 }
 
 /// A workload run three ways.
@@ -78,7 +91,8 @@ enum Harness {
                 minimum: sorted.first ?? 0,
                 maximum: sorted.last ?? 0,
                 allocationsPerOperation: median(allocations[index].sorted()),
-                checksum: sums.allSatisfy { $0 == sums.first } ? sums.first ?? 0 : Int.min
+                checksum: sums.allSatisfy { $0 == sums.first } ? sums.first ?? 0 : Int.min,
+                times: times[index]
             )
         }
     }

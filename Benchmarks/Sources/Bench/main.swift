@@ -46,7 +46,9 @@ func printRow(_ result: WorkloadResult, allocations: Bool) -> Double? {
     let ratio = result.openCombine.map { toolkit / $0.nanosecondsPerOperation }
     let versusOpen = ratio.map { format($0, digits: 2) + "×" } ?? "n/a"
     let allocationsCell = allocations ? " \(format(result.toolkit.allocationsPerOperation, digits: 3)) |" : ""
-    print("| \(result.id) | \(result.name) | \(result.unit) | \(spread(result.toolkit)) | \(open) | \(spread(result.closures)) | \(format(toolkit / closures, digits: 2))× | \(versusOpen) |\(allocationsCell)")
+    let pair = paired(result.toolkit, result.closures)
+    let pairCell = "\(format(pair.median, digits: 2))× (\(format(pair.minimum, digits: 2))–\(format(pair.maximum, digits: 2)))"
+    print("| \(result.id) | \(result.name) | \(result.unit) | \(spread(result.toolkit)) | \(open) | \(spread(result.closures)) | \(format(toolkit / closures, digits: 2))× | \(pairCell) | \(versusOpen) |\(allocationsCell)")
     if result.toolkit.checksum != result.closures.checksum || (result.openCombine.map { $0.checksum != result.toolkit.checksum } ?? false) {
         mismatches.append("\(result.id) \(result.name): toolkit \(result.toolkit.checksum), closures \(result.closures.checksum), OpenCombine \(result.openCombine.map { String($0.checksum) } ?? "n/a")")
     }
@@ -55,8 +57,8 @@ func printRow(_ result: WorkloadResult, allocations: Bool) -> Double? {
 
 let results = [Workloads.w1(), Workloads.w2(), Workloads.w3(), Workloads.w4(), Workloads.w5(), Workloads.w6(), Workloads.w7()]
 
-print("| id | workload | unit | toolkit | OpenCombine | closures | toolkit / closures | toolkit / OpenCombine | toolkit allocs/op |")
-print("|---|---|---|---:|---:|---:|---:|---:|---:|")
+print("| id | workload | unit | toolkit | OpenCombine | closures | toolkit / closures | toolkit / closures, paired | toolkit / OpenCombine | toolkit allocs/op |")
+print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
 for result in results {
     printRow(result, allocations: true)
     if let open = result.openCombine, result.toolkit.nanosecondsPerOperation >= open.nanosecondsPerOperation {
@@ -64,8 +66,8 @@ for result in results {
     }
 }
 let heap = Workloads.w8()
-print("| W8 | live subject → map → filter → sink chain | bytes, allocations per chain | \(format(heap.toolkit.bytes, digits: 0)) B, \(format(heap.toolkit.allocations)) | \(format(heap.openCombine.bytes, digits: 0)) B, \(format(heap.openCombine.allocations)) | \(format(heap.closures.bytes, digits: 0)) B, \(format(heap.closures.allocations)) | \(format(heap.toolkit.bytes / heap.closures.bytes, digits: 2))× bytes | \(format(heap.toolkit.bytes / heap.openCombine.bytes, digits: 2))× bytes | |")
-print("\nTimes: thread CPU time, median (min–max) of \(Harness.repetitions) repetitions interleaved across columns; ratios use medians.")
+print("| W8 | live subject → map → filter → sink chain | bytes, allocations per chain | \(format(heap.toolkit.bytes, digits: 0)) B, \(format(heap.toolkit.allocations)) | \(format(heap.openCombine.bytes, digits: 0)) B, \(format(heap.openCombine.allocations)) | \(format(heap.closures.bytes, digits: 0)) B, \(format(heap.closures.allocations)) | \(format(heap.toolkit.bytes / heap.closures.bytes, digits: 2))× bytes | | \(format(heap.toolkit.bytes / heap.openCombine.bytes, digits: 2))× bytes | |")
+print("\nTimes: thread CPU time, median (min–max) of \(Harness.repetitions) repetitions interleaved across columns; \"toolkit / closures\" divides the medians, \"paired\" is the median (min–max) of the ratios of repetitions run back to back.")
 let notes = results.filter { !$0.note.isEmpty }.map { "\($0.id): \($0.note)." }
 if !notes.isEmpty { print(notes.joined(separator: "\n")) }
 print("W8: each chain is kept as a holder of its subject and its subscription handle, in all three columns; bytes requested from malloc (not the allocator's rounding).")
@@ -76,8 +78,8 @@ if heap.toolkit.bytes >= heap.openCombine.bytes {
 
 // Scale curves. T-G4 gate: subscribe+dispose with 100,000 attached within 2× of none attached
 // (fastest repetitions).
-print("\n| scale | size | unit | toolkit | OpenCombine | closures | toolkit / closures | toolkit / OpenCombine |")
-print("|---|---|---|---:|---:|---:|---:|---:|")
+print("\n| scale | size | unit | toolkit | OpenCombine | closures | toolkit / closures | toolkit / closures, paired | toolkit / OpenCombine |")
+print("|---|---|---|---:|---:|---:|---:|---:|---:|")
 for subscribers in [10, 100, 1_000, 10_000] {
     printRow(Scale.fanOut(subscribers: subscribers), allocations: false)
 }
