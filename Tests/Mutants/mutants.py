@@ -329,7 +329,7 @@ MUTANTS = [
      "Sources/Signals/Disposables/SerialDisposable.swift",
      [("            swap(&current, &state.current)\n            state.isSet = false\n        }\n        current.dispose()",
        "            swap(&current, &state.current)\n            state.isSet = false\n        }\n        _ = current")],
-     "SignalsTests"),
+     "ElementAtTests|DisposableTests"),
     ("C7", "switchToLatest keeps the replaced inner subscription (the current one is in the box's state now)",
      "Sources/Signals/Operators/HigherOrder/SwitchToLatest.swift",
      [("                previous?.dispose()\n", "                _ = previous\n")],
