@@ -60,19 +60,12 @@ struct DisposableSlot: Sendable {
     /// and releases run after unlocking.
     @usableFromInline
     func replace(with disposable: any Disposable, disposingPrevious: Bool) {
-        // The previous one is moved out under the lock (a move and a copy of the existential,
-        // nothing destroyed there) and released, or disposed, after it.
+        // The previous one is moved out under the lock and released, or disposed, after it.
         var previous: any Disposable = NopDisposable()
         let accepted = state.withLock { state -> Bool in
             if state.isDisposed { return false }
             state.isSet = true
-            withUnsafeMutablePointer(to: &previous) { previous in
-                withUnsafeMutablePointer(to: &state.current) { current in
-                    previous.deinitialize(count: 1)
-                    previous.moveInitialize(from: current, count: 1)
-                    current.initialize(to: disposable)
-                }
-            }
+            Self.move(&state.current, to: &previous, replacingWith: disposable)
             return true
         }
         if !accepted { disposable.dispose() } else if disposingPrevious { previous.dispose() }
@@ -82,10 +75,24 @@ struct DisposableSlot: Sendable {
     func clear() {
         var previous: any Disposable = NopDisposable()
         state.withLock { state in
-            swap(&previous, &state.current)
+            Self.move(&state.current, to: &previous, replacingWith: NopDisposable())
             state.isSet = false
         }
         previous.dispose()
+    }
+
+    /// Moves `held` into `out` (which holds a `NopDisposable`) and puts `replacement` in its
+    /// place: a move and a copy of the existential, nothing of the caller's destroyed, so it may
+    /// run under the lock (an assignment would destroy the old value there, through its value
+    /// witness).
+    private static func move(_ held: inout any Disposable, to out: inout any Disposable, replacingWith replacement: any Disposable) {
+        withUnsafeMutablePointer(to: &out) { out in
+            withUnsafeMutablePointer(to: &held) { held in
+                out.deinitialize(count: 1)
+                out.moveInitialize(from: held, count: 1)
+                held.initialize(to: replacement)
+            }
+        }
     }
 
     /// Disposes the current disposable and every later one (once).
@@ -95,7 +102,7 @@ struct DisposableSlot: Sendable {
         state.withLock { state in
             if state.isDisposed { return }
             state.isDisposed = true
-            swap(&current, &state.current)
+            Self.move(&state.current, to: &current, replacingWith: NopDisposable())
             state.isSet = false
         }
         current.dispose()
