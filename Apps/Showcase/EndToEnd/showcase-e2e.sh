@@ -375,6 +375,11 @@ tmux set-buffer -b e2e-paste $'zero\u200bwidth'
 tmux paste-buffer -p -d -b e2e-paste -t "$SESSION"
 check "issue 16: a paste with U+200B does not end the app" bash -c "sleep 0.5; tmux capture-pane -t $SESSION -p | sed -n 3p | grep -q '^zero.*width'"
 keys C-u
+# Text copied from a coloured terminal: the colour sequences go whole, not leaving "[31m".
+tmux set-buffer -b e2e-paste $'mi\e[31mlk\e[0m \e]8;;https://x.example\e\\shake\e]8;;\e\\'
+tmux paste-buffer -p -d -b e2e-paste -t "$SESSION"
+check "a paste's colour and hyperlink sequences are dropped whole" bash -c "sleep 0.5; tmux capture-pane -t $SESSION -p | sed -n 3p | grep -qE '^milk shake +\\[ Go \\]'"
+keys C-u
 literal "$(printf 'x%.0s' $(seq 1 200))"
 check "issue 16: 200 characters overflow the field" bash -c "sleep 0.3; tmux capture-pane -t $SESSION -p | sed -n 3p | grep -q 'xxxxxxxxxx'"
 keys C-u

@@ -10,7 +10,8 @@ import Signals
 /// boundary if the edit joined graphemes around it.
 ///
 /// Control characters in typed or pasted text: a Tab becomes a space (the field has one line);
-/// every other control character (C0 and C1, newlines and Esc included) is dropped. Invalid
+/// a terminal escape sequence (colours copied with the text, a hyperlink, a title) is dropped
+/// whole; every other control character (C0 and C1, newlines and Esc included) is dropped. Invalid
 /// UTF-8 has already become U+FFFD in the key parser. Text set by code is kept as it is; a
 /// control character in it takes no column and is not drawn.
 ///
@@ -80,17 +81,73 @@ public final class TextField: View {
         return true
     }
 
-    /// `text` with a Tab as a space and every other control character dropped.
+    /// `text` with a Tab as a space, terminal escape sequences dropped whole, and every other
+    /// control character dropped.
+    ///
+    /// Text copied from a terminal carries its colours: `ESC [ 3 1 m`. Dropping only the ESC
+    /// would leave `[31m` in the field, so a control sequence (CSI: `ESC [` or U+009B, its
+    /// parameter and intermediate bytes, and its final byte) and a control string (OSC `ESC ]`,
+    /// DCS `ESC P`, SOS `ESC X`, PM `ESC ^`, APC `ESC _`, or their C1 forms, up to BEL or the
+    /// string terminator `ESC \` / U+009C) go together. One that is cut short (no final byte, no
+    /// terminator before the text ends) loses only its introducer: what follows is kept, so a
+    /// paste never loses text to a stray ESC.
     static func sanitized(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
         var result = String.UnicodeScalarView()
-        for scalar in text.unicodeScalars {
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if let end = escapeSequenceEnd(in: scalars, at: index) {
+                index = end
+                continue
+            }
             if scalar == "\t" {
                 result.append(" ")
             } else if scalar.properties.generalCategory != .control {
                 result.append(scalar)
             }
+            index += 1
         }
         return String(result)
+    }
+
+    /// Where the escape sequence starting at `start` ends (the index after it), or nil if no
+    /// complete one starts there.
+    static func escapeSequenceEnd(in scalars: [Unicode.Scalar], at start: Int) -> Int? {
+        enum Kind { case controlSequence, controlString }
+        var body = start + 1
+        let kind: Kind
+        switch scalars[start].value {
+        case 0x1B:
+            guard body < scalars.count else { return nil }
+            switch scalars[body] {
+            case "[": kind = .controlSequence
+            case "]", "P", "X", "^", "_": kind = .controlString
+            default: return nil
+            }
+            body += 1
+        case 0x9B: kind = .controlSequence
+        case 0x9D, 0x90, 0x98, 0x9E, 0x9F: kind = .controlString
+        default: return nil
+        }
+        var index = body
+        switch kind {
+        case .controlSequence:
+            // Parameter bytes 0x30–0x3F, intermediate bytes 0x20–0x2F, one final byte 0x40–0x7E.
+            while index < scalars.count, (0x30...0x3F).contains(scalars[index].value) { index += 1 }
+            while index < scalars.count, (0x20...0x2F).contains(scalars[index].value) { index += 1 }
+            guard index < scalars.count, (0x40...0x7E).contains(scalars[index].value) else { return nil }
+            return index + 1
+        case .controlString:
+            while index < scalars.count {
+                switch scalars[index].value {
+                case 0x07, 0x9C: return index + 1
+                case 0x1B where index + 1 < scalars.count && scalars[index + 1] == "\\": return index + 2
+                default: index += 1
+                }
+            }
+            return nil
+        }
     }
 
     private func index(_ offset: Int) -> String.Index {

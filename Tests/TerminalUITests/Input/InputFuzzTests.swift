@@ -151,7 +151,8 @@ import Testing
 
 /// The reference for a text field: the text as an array of scalars and the cursor as a scalar
 /// offset at a grapheme boundary (after an edit, the first boundary at or after where it was).
-/// A pasted or typed Tab becomes a space; other control characters are dropped.
+/// A pasted or typed Tab becomes a space; escape sequences are dropped whole, and other control
+/// characters one by one.
 struct FieldModel {
     private(set) var scalars: [Unicode.Scalar] = []
     private(set) var cursor = 0
@@ -181,8 +182,18 @@ struct FieldModel {
         }
     }
 
+    /// Terminal escape sequences, dropped whole: a control sequence (CSI, `ESC [` or U+009B, to
+    /// its final byte) and a control string (OSC, DCS, SOS, PM, APC, to BEL or the string
+    /// terminator). Written as a pattern, apart from the field's own scanner.
+    static func withoutEscapeSequences(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0 == "\u{1B}" || (0x90...0x9F).contains($0.value) }) else { return text }
+        let pattern = #"(?:\x1B\[|\x{9B})[\x30-\x3F]*[\x20-\x2F]*[\x40-\x7E]|(?:\x1B[\]PX^_]|[\x{90}\x{98}\x{9D}\x{9E}\x{9F}])[\s\S]*?(?:\x07|\x{9C}|\x1B\\)"#
+        let regex = try! Regex(pattern).matchingSemantics(.unicodeScalar)
+        return text.replacing(regex, with: "")
+    }
+
     mutating func insert(_ text: String) {
-        let clean: [Unicode.Scalar] = text.unicodeScalars.compactMap { scalar in
+        let clean: [Unicode.Scalar] = Self.withoutEscapeSequences(text).unicodeScalars.compactMap { scalar in
             if scalar == "\t" { return " " }
             return scalar.properties.generalCategory == .control ? nil : scalar
         }

@@ -23,6 +23,61 @@ import Testing
         #expect(harness.line(0) == "abcdefg")
     }
 
+    @Test func aPastedColourSequenceIsDroppedWhole() {
+        let field = TextField()
+        let harness = Harness(field)
+        harness.type(paste("mi\u{1B}[31mlk\u{1B}[0m \u{1B}[38;5;196mred\u{1B}[m"))
+        #expect(field.text == "milk red", "no `[31m` left behind by the dropped ESC")
+        #expect(harness.line(0) == "milk red")
+    }
+
+    @Test func hyperlinksTitlesAndC1SequencesInAPasteAreDroppedWhole() {
+        #expect(TextField.sanitized("a\u{1B}]8;;https://x.example\u{1B}\\link\u{1B}]8;;\u{1B}\\b") == "alinkb")
+        #expect(TextField.sanitized("t\u{1B}]0;title\u{7}u") == "tu")
+        #expect(TextField.sanitized("a\u{9B}1mb\u{9D}0;x\u{9C}c") == "abc")
+        #expect(TextField.sanitized("d\u{1B}P1$r\u{1B}\\e\u{1B}_app\u{7}f") == "def")
+    }
+
+    @Test func aSequenceCutShortLosesOnlyItsIntroducer() {
+        #expect(TextField.sanitized("a\u{1B}[12") == "a[12")
+        #expect(TextField.sanitized("a\u{1B}]0;never ends") == "a]0;never ends")
+        #expect(TextField.sanitized("a\u{1B}[1\u{1}m") == "a[1m", "a control inside is not a final byte")
+        #expect(TextField.sanitized("a\u{1B}") == "a")
+    }
+
+    /// Generated: text pieces (ASCII, accents, emoji, Hebrew, brackets and digits that look like
+    /// sequence bytes) with random well-formed sequences between them come out as the pieces.
+    @Test func generatedPastesKeepTheTextBetweenSequences() {
+        let pieces = ["milk", "[31m", "é", "👩‍👩‍👧", "שלום", "0;1", "~", " ", "m", "\\", "]"]
+        let introducers = ["\u{1B}[", "\u{9B}"]
+        let strings = ["\u{1B}]", "\u{1B}P", "\u{1B}_", "\u{9D}"]
+        let terminators = ["\u{7}", "\u{1B}\\", "\u{9C}"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            var pasted = "", expected = ""
+            for _ in 0..<Int.random(in: 1...12, using: &generator) {
+                let piece = pieces.randomElement(using: &generator)!
+                pasted += piece
+                expected += piece
+                switch Int.random(in: 0...2, using: &generator) {
+                case 0:
+                    let parameters = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                        String(UnicodeScalar(UInt8.random(in: 0x30...0x3F, using: &generator)))
+                    }.joined()
+                    let intermediate = Bool.random(using: &generator) ? " " : ""
+                    let final = String(UnicodeScalar(UInt8.random(in: 0x40...0x7E, using: &generator)))
+                    pasted += introducers.randomElement(using: &generator)! + parameters + intermediate + final
+                case 1:
+                    pasted += strings.randomElement(using: &generator)! + "0;title [x] é"
+                        + terminators.randomElement(using: &generator)!
+                default:
+                    break
+                }
+            }
+            #expect(TextField.sanitized(pasted) == expected, "\(Key.visible(pasted))")
+        }
+    }
+
     @Test func aZeroWidthSpaceIsKeptAndDrawsNothing() {
         let field = TextField()
         let harness = Harness(field)
