@@ -93,11 +93,12 @@ public final class TextField: View {
     /// paste never loses text to a stray ESC.
     static func sanitized(_ text: String) -> String {
         let scalars = Array(text.unicodeScalars)
+        let lastTerminator = lastStringTerminator(in: scalars)
         var result = String.UnicodeScalarView()
         var index = 0
         while index < scalars.count {
             let scalar = scalars[index]
-            if let end = escapeSequenceEnd(in: scalars, at: index) {
+            if let end = escapeSequenceEnd(in: scalars, at: index, lastTerminator: lastTerminator) {
                 index = end
                 continue
             }
@@ -111,9 +112,23 @@ public final class TextField: View {
         return String(result)
     }
 
+    /// Where the last string terminator (BEL, U+009C, or the ESC of `ESC \\`) starts, or -1.
+    static func lastStringTerminator(in scalars: [Unicode.Scalar]) -> Int {
+        var index = scalars.count - 1
+        while index >= 0 {
+            switch scalars[index].value {
+            case 0x07, 0x9C: return index
+            case 0x1B where index + 1 < scalars.count && scalars[index + 1] == "\\": return index
+            default: index -= 1
+            }
+        }
+        return -1
+    }
+
     /// Where the escape sequence starting at `start` ends (the index after it), or nil if no
-    /// complete one starts there.
-    static func escapeSequenceEnd(in scalars: [Unicode.Scalar], at start: Int) -> Int? {
+    /// complete one starts there. A control string starting after `lastTerminator` cannot end,
+    /// and is not scanned: a paste of many unterminated ones stays linear.
+    static func escapeSequenceEnd(in scalars: [Unicode.Scalar], at start: Int, lastTerminator: Int) -> Int? {
         enum Kind { case controlSequence, controlString }
         var body = start + 1
         let kind: Kind
@@ -139,6 +154,7 @@ public final class TextField: View {
             guard index < scalars.count, (0x40...0x7E).contains(scalars[index].value) else { return nil }
             return index + 1
         case .controlString:
+            guard index <= lastTerminator else { return nil }
             while index < scalars.count {
                 switch scalars[index].value {
                 case 0x07, 0x9C: return index + 1

@@ -6,7 +6,8 @@ import Glibc
 import Signals
 import Testing
 
-/// `Locked`: mutual exclusion under contention (threads that find the lock taken wait for it),
+/// T-CORE6 (thread safety), for the toolkit's own lock `Locked`: mutual exclusion under
+/// contention (threads that find the lock taken wait for it),
 /// and waiters parked on its semaphore are woken when the holder gives it back. `.ci/run` also
 /// runs this suite under the thread sanitizer.
 @Suite struct LockedTests {
