@@ -65,6 +65,13 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
         latest = Locked(Latest(value: value))
     }
 
+    /// Once nothing can send into the subject or subscribe to it (the subject and every signal
+    /// and observer taken from it are released), its subscribers' observers are released too,
+    /// without a terminal event, even where a subscription was never disposed.
+    deinit {
+        core.releaseSubscribers()
+    }
+
     /// The current value: the one most recently sent.
     public var value: Value {
         latest.withLock { $0.value }
@@ -197,7 +204,7 @@ public final class BehaviorSubject<Value: Sendable, Failure: Error>: Sendable {
     /// The current value, then every value sent afterwards.
     @inlinable
     public var signal: Signal<Value, Failure> {
-        Signal(unchecked: { [core] observer in core.subscribe(observer) })
+        Signal(unchecked: { [self] observer in core.subscribe(observer) })
     }
 
     /// An observer that forwards into this subject.

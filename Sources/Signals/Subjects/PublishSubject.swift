@@ -17,6 +17,13 @@ public final class PublishSubject<Value: Sendable, Failure: Error>: Sendable {
         core = SubjectCore(replayLimit: 0, replaysAfterTerminal: false)
     }
 
+    /// Once nothing can send into the subject or subscribe to it (the subject and every signal
+    /// and observer taken from it are released), its subscribers' observers are released too,
+    /// without a terminal event, even where a subscription was never disposed.
+    deinit {
+        core.releaseSubscribers()
+    }
+
     /// Sends a value to every current subscriber.
     @inlinable
     public func send(_ value: Value) {
@@ -41,12 +48,12 @@ public final class PublishSubject<Value: Sendable, Failure: Error>: Sendable {
     /// The stream of values sent from now on.
     @inlinable
     public var signal: Signal<Value, Failure> {
-        Signal(unchecked: { [core] observer in core.subscribe(observer) })
+        Signal(unchecked: { [self] observer in core.subscribe(observer) })
     }
 
     /// An observer that forwards into this subject, for `signal.subscribe(subject.observer)`.
     public var observer: Observer<Value, Failure> {
-        Observer(value: { [core] in core.send($0) }, completion: { [core] in core.send(completion: $0) })
+        Observer(value: { [self] in core.send($0) }, completion: { [self] in core.send(completion: $0) })
     }
 
     /// How many subscriptions are attached (for tests and diagnostics).

@@ -18,6 +18,13 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: Sendable {
         core = SubjectCore(replayLimit: bufferSize, replaysAfterTerminal: true)
     }
 
+    /// Once nothing can send into the subject or subscribe to it (the subject and every signal
+    /// and observer taken from it are released), its subscribers' observers are released too,
+    /// without a terminal event, even where a subscription was never disposed.
+    deinit {
+        core.releaseSubscribers()
+    }
+
     /// Sends a value to every current subscriber and keeps it for later ones.
     @inlinable
     public func send(_ value: Value) {
@@ -42,12 +49,12 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: Sendable {
     /// The buffered values, then everything sent from now on.
     @inlinable
     public var signal: Signal<Value, Failure> {
-        Signal(unchecked: { [core] observer in core.subscribe(observer) })
+        Signal(unchecked: { [self] observer in core.subscribe(observer) })
     }
 
     /// An observer that forwards into this subject.
     public var observer: Observer<Value, Failure> {
-        Observer(value: { [core] in core.send($0) }, completion: { [core] in core.send(completion: $0) })
+        Observer(value: { [self] in core.send($0) }, completion: { [self] in core.send(completion: $0) })
     }
 
     /// How many subscriptions are attached (for tests and diagnostics).

@@ -36,6 +36,27 @@ class SubjectBase: DeliveryQueue, @unchecked Sendable {
     final func remove(_ subscription: SubjectSubscription) {
         if subscribers.remove(subscription) { liveCount.subtract(1, ordering: .relaxed) }
     }
+
+    /// Called when the subject object is released: nothing can send into this core or subscribe
+    /// to it any more, so its subscribers' observers, and whatever they capture, are released
+    /// now (in turn, after any delivery under way; no terminal event is sent), rather than kept
+    /// alive by the cycle of core, entry and subscription until each subscription is disposed.
+    /// A subscription disposed later finds no slot and does nothing.
+    @usableFromInline
+    final func releaseSubscribers() {
+        if queue.tryAcquire() {
+            forgetSubscribers()
+            queue.releaseAndDrain()
+        } else {
+            queue.run { [self] in forgetSubscribers() }
+        }
+    }
+
+    /// Owner only.
+    private final func forgetSubscribers() {
+        subscribers.releaseAll()
+        liveCount.store(0, ordering: .relaxed)
+    }
 }
 
 /// The machinery shared by the three subjects: an observer list and replay buffer touched only

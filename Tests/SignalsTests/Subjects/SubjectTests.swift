@@ -1,3 +1,4 @@
+import Foundation
 import PropertyBased
 import Signals
 import SignalsTesting
@@ -177,3 +178,192 @@ import Testing
     }
 }
 
+
+/// T-CORE4: what a released subject keeps alive. Nothing can send into a subject once it and
+/// every signal and observer taken from it are released, so its subscribers' observers (and what
+/// they capture: often a view model) must be released then, as RxSwift's are, even where a
+/// subscription was never disposed or is still held.
+@Suite struct SubjectLifetimeTests {
+    final class Capture: Sendable {}
+
+    /// Subscribes an observer capturing a fresh object to the subject `make` returns, through
+    /// `subscribe`, drops the subject, and returns the object (weakly) and the subscription.
+    static func subscribeAndRelease<Subject: AnyObject>(
+        _ make: () -> Subject,
+        subscribe: (Subject, Capture) -> any Disposable
+    ) -> (capture: () -> Capture?, subscription: any Disposable, subject: () -> Subject?) {
+        weak var weakCapture: Capture?
+        weak var weakSubject: Subject?
+        let subscription: any Disposable
+        do {
+            let capture = Capture()
+            weakCapture = capture
+            let subject = make()
+            weakSubject = subject
+            subscription = subscribe(subject, capture)
+        }
+        return ({ weakCapture }, subscription, { weakSubject })
+    }
+
+    @Test func aReleasedSubjectReleasesTheObserversOfSubscriptionsNeverDisposed() {
+        let publish = Self.subscribeAndRelease({ PublishSubject<Int, Never>() }) { subject, capture in
+            subject.signal.sink(value: { _ in _ = capture })
+        }
+        let behavior = Self.subscribeAndRelease({ BehaviorSubject<Int, Never>(0) }) { subject, capture in
+            subject.signal.map { $0 + 1 }.sink(value: { _ in _ = capture })
+        }
+        let replay = Self.subscribeAndRelease({ ReplaySubject<Int, Never>(bufferSize: 2) }) { subject, capture in
+            subject.signal.filter { $0 > 0 }.sink(value: { _ in _ = capture })
+        }
+        let property = Self.subscribeAndRelease({ MutableProperty(0) }) { property, capture in
+            property.signal.sink(value: { _ in _ = capture })
+        }
+        for (name, released) in [("publish", publish), ("behavior", behavior), ("replay", replay)] as [(String, (capture: () -> Capture?, subscription: any Disposable, subject: () -> AnyObject?))] {
+            #expect(released.subject() == nil, "\(name): the subject object itself is freed")
+            #expect(released.capture() == nil, "\(name): the observer's capture is freed with the subject, though its subscription is still held")
+            released.subscription.dispose()
+        }
+        #expect(property.subject() == nil)
+        #expect(property.capture() == nil, "a mutable property's observers are released with it")
+        property.subscription.dispose()
+    }
+
+    @Test func aSubjectKeptBySignalOrObserverKeepsItsSubscribers() {
+        let recorder = Recorder<Int, Never>()
+        var observer: Observer<Int, Never>?
+        var signal: Signal<Int, Never>?
+        weak var weakSubject: PublishSubject<Int, Never>?
+        do {
+            let subject = PublishSubject<Int, Never>()
+            weakSubject = subject
+            recorder.subscribe(to: subject.signal)
+            observer = subject.observer
+            signal = subject.signal
+        }
+        #expect(weakSubject != nil, "its observer and signal keep the subject")
+        observer?.send(1)
+        observer = nil
+        #expect(weakSubject != nil, "its signal keeps it: a later subscriber could still come")
+        #expect(recorder.recordedValues == [1])
+        let late = Recorder<Int, Never>()
+        late.subscribe(to: signal!)
+        signal = nil
+        #expect(weakSubject == nil)
+        #expect(recorder.recordedValues == [1] && late.recordedValues.isEmpty)
+        #expect(recorder.elements == [.value(1)], "released, not completed")
+    }
+
+    /// The subscription a subscriber holds is the subject's own record of it: once it ends, in
+    /// any of the four ways, holding it must keep nothing of its observer alive.
+    @Test func aHeldSubscriptionThatEndedKeepsNothingOfItsObserver() {
+        func check(_ name: String, _ end: (PublishSubject<Int, Never>, any Disposable) -> Void, subscribe: ((PublishSubject<Int, Never>, Capture) -> any Disposable)? = nil) {
+            let subject = PublishSubject<Int, Never>()
+            weak var weakCapture: Capture?
+            let subscription: any Disposable
+            do {
+                let capture = Capture()
+                weakCapture = capture
+                subscription = subscribe?(subject, capture) ?? subject.signal.sink(value: { _ in _ = capture })
+            }
+            if subscribe == nil { #expect(weakCapture != nil, "\(name): alive while subscribed") }
+            end(subject, subscription)
+            #expect(weakCapture == nil, "\(name): the held subscription still keeps the observer's capture")
+            withExtendedLifetime(subscription) {}
+        }
+        check("disposed") { _, subscription in subscription.dispose() }
+        check("completed") { subject, _ in subject.sendCompleted() }
+        check("subscribed after completion", { _, _ in }, subscribe: { subject, capture in
+            subject.sendCompleted()
+            return subject.signal.sink(value: { _ in _ = capture })
+        })
+        check("disposed before its queued subscription was attached", { _, _ in }, subscribe: { subject, capture in
+            // Subscribing from inside a delivery queues the attachment behind it; disposing at
+            // once marks the subscription first, so the attachment finds it disposed.
+            let inner = Locked<(any Disposable)?>(nil)
+            let outer = subject.signal.sink(value: { _ in
+                let subscription = subject.signal.sink(value: { _ in _ = capture })
+                subscription.dispose()
+                inner.withLock { $0 = subscription }
+            })
+            subject.send(0)
+            outer.dispose()
+            return inner.withLock { $0! }
+        })
+    }
+
+    @Test func aHeldSubscriptionOfAReleasedSubjectDisposesQuietly() {
+        var subject: PublishSubject<Int, Never>? = PublishSubject()
+        let recorder = Recorder<Int, Never>()
+        let subscription = subject!.signal.sink(value: { recorder.observer.send($0) })
+        subject?.send(1)
+        subject = nil
+        subscription.dispose()
+        subscription.dispose()
+        #expect(recorder.recordedValues == [1])
+    }
+
+    /// Threads hold the only references to a subject (copies of its observer), send through
+    /// them at the same time and drop them at random moments; whichever drops the last one
+    /// releases the subscribers, possibly while another thread's delivery is still draining.
+    /// Every value is delivered, and the observer's capture is released at the end.
+    @Test func aSubjectReleasedByTheLastOfSeveralSendingThreadsDeliversEverythingThenReleases() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let received = Atomic<Int>(0)
+            weak var weakCapture: Capture?
+            var workers: [Worker] = []
+            let threads = 3
+            let sends = (0..<threads).map { _ in Int.random(in: 1...200, using: &generator) }
+            do {
+                let capture = Capture()
+                weakCapture = capture
+                let subject = PublishSubject<Int, Never>()
+                _ = subject.signal.sink(value: { _ in
+                    _ = capture
+                    received.add(1, ordering: .relaxed)
+                })
+                for thread in 0..<threads {
+                    // The thread drops its copy itself: a finished thread's closure may outlive
+                    // `join` for a moment.
+                    let held = Locked<Observer<Int, Never>?>(subject.observer)
+                    let count = sends[thread]
+                    workers.append(Worker {
+                        let observer = held.withLock { $0! }
+                        for value in 0..<count { observer.send(value) }
+                        held.withLock { $0 = nil }
+                    })
+                }
+            }
+            for worker in workers { worker.join() }
+            workers.removeAll()
+            #expect(received.load(ordering: .relaxed) == sends.reduce(0, +))
+            #expect(weakCapture == nil, "released once the last observer copy went")
+        }
+    }
+
+    @Test func aSubjectReleasedFromInsideItsOwnDeliveryDeliversWhatWasQueuedFirst() {
+        final class Holder: @unchecked Sendable { var subject: PublishSubject<Int, Never>? }
+        let holder = Holder()
+        holder.subject = PublishSubject()
+        let received = Locked<[Int]>([])
+        weak var weakCapture: Capture?
+        do {
+            let capture = Capture()
+            weakCapture = capture
+            _ = holder.subject!.signal.sink(value: { value in
+                _ = capture
+                received.withLock { $0.append(value) }
+                if value == 1 {
+                    // Re-entrant: queued behind this delivery, then the last reference goes.
+                    let subject = holder.subject
+                    holder.subject = nil
+                    subject?.send(2)
+                }
+            })
+        }
+        holder.subject?.send(1)
+        #expect(received.withLock { $0 } == [1, 2])
+        #expect(holder.subject == nil)
+        #expect(weakCapture == nil)
+    }
+}
