@@ -153,10 +153,11 @@ open class ScreenDriver {
     }
 
     /// Types `text` into the field labelled `label`, replacing what it held (as the field's
-    /// two-way binding does with an edit).
+    /// two-way binding does with an edit). The field keeps what a field in any view layer keeps
+    /// of a paste: ``TypedText/cleaned(_:)``.
     public func type(_ text: String, into label: String) throws(ScreenDriverError) {
         let field = try field(label)
-        field.text.value = text
+        field.text.value = TypedText.cleaned(text)
     }
 
     /// Presses Enter in the field labelled `label`.

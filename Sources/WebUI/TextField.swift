@@ -1,4 +1,5 @@
 import MVVM
+import ScreenKit
 import Signals
 
 /// A text field (`<input>`): the user's edits arrive as ``textChanges``; setting ``value`` from
@@ -83,8 +84,16 @@ public class TextField: Element {
     open override func handle(_ event: ClientEvent, target: Element) -> Bool {
         guard target === self else { return false }
         switch event {
-        case .input(let text):
-            pageValue = text
+        case .input(let typed):
+            // What every view layer keeps of a paste (terminal escape sequences and controls
+            // dropped); when that differs from what the page shows, the page is given the
+            // cleaned text, so the field and the view model agree.
+            let text = TypedText.cleaned(typed)
+            pageValue = typed
+            if text == current, text != typed, let document {
+                document.record(.value(id, text), for: self)
+                pageValue = text
+            }
             value = text
             changes.send(text)
             return true

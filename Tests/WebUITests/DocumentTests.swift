@@ -58,6 +58,28 @@ import Testing
         #expect(document.pendingPatches == [.value(field.id, "moon")])
     }
 
+    /// A paste carrying terminal escape sequences reaches the view model as every view layer
+    /// keeps it (`TypedText.cleaned`: here `sun` and ` shine`), and the page is sent the cleaned
+    /// text, so the field and the view model never disagree. A paste that cleans to what the
+    /// field already held still puts the page right.
+    @Test func aPastedEscapeSequenceIsCleanedAndThePageIsPutRight() throws {
+        let field = TextField(placeholder: "Search")
+        let property = MutableProperty("")
+        let document = page([field])
+        field.bind(to: property)
+        try document.handle(.event(id: field.id, .input("sun\u{1B}[31m shine\u{1B}[0m"), sequence: 1))
+        #expect(property.value == "sun shine")
+        #expect(document.pendingPatches == [.value(field.id, "sun shine")])
+        _ = document.flush()
+        try document.handle(.event(id: field.id, .input("sun shine\u{1B}]0;title\u{7}"), sequence: 2))
+        #expect(property.value == "sun shine")
+        #expect(document.pendingPatches == [.value(field.id, "sun shine")], "the page shows the paste's bytes: it must be put right")
+        _ = document.flush()
+        try document.handle(.event(id: field.id, .input("sun shines"), sequence: 3))
+        #expect(property.value == "sun shines")
+        #expect(document.pendingPatches.isEmpty, "plain typing is never echoed")
+    }
+
     /// Review finding: a value the server set, then the page's own earlier value again, must be
     /// sent (the page shows the server's value by then).
     @Test func aValueSetTwiceAfterTypingIsSentEachTime() throws {

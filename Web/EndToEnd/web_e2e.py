@@ -545,6 +545,19 @@ def todo(page):
     page.todo_control("Clicked", "button.row-button").click()
     deleted = wait_until(lambda: page.settled() and page.todo_rows() == ["[x] Buy milk", "[ ] Set by a script"])
     check("To-do: a row's Delete deletes that to-do only", deleted, page.todo_rows())
+    # A paste of text copied from a terminal, colour codes and all, inserted as the browser
+    # inserts a paste (input events): the view model gets what every layer keeps of it (`Oat
+    # milk`), and the page's field is put right to match.
+    page.field(css).click()
+    page.js("arguments[0].focus(); document.execCommand('insertText', false, 'Oat\\u001b[31m milk\\u001b[0m')", page.field(css))
+    cleaned = wait_until(lambda: page.settled() and page.field(css).get_attribute("value") == "Oat milk", timeout=5)
+    page.field(css).send_keys(Keys.ENTER)
+    added = wait_until(lambda: page.settled() and page.todo_rows()[-1:] == ["[ ] Oat milk"])
+    check("To-do: a paste carrying terminal colour codes reads 'Oat milk' in the field and is added as 'Oat milk'",
+          cleaned and added, f"field {page.field(css).get_attribute('value')!r}, rows {page.todo_rows()}")
+    if added:
+        page.todo_control("Oat milk", "button.row-button").click()
+        wait_until(lambda: page.settled() and page.todo_rows() == ["[x] Buy milk", "[ ] Set by a script"])
     disabled_before = not page.button("Add").is_enabled()
     page.js("const f = arguments[0]; f.value = 'Autofilled'; f.dispatchEvent(new Event('change', { bubbles: true }))", page.field(css))
     enabled = wait_until(lambda: page.settled() and page.button("Add").is_enabled())

@@ -1,0 +1,89 @@
+/// What a text field keeps of what was typed or pasted into it, the same in every view layer (the
+/// terminal's field, the browser's, and ``ScreenDriver/type(_:into:)`` in tests), so a paste
+/// reaches the view model as the same text wherever the screen is drawn.
+public enum TypedText {
+    /// `text` with a Tab as a space, terminal escape sequences dropped whole, and every other
+    /// control character dropped.
+    ///
+    /// Text copied from a terminal carries its colours: `ESC [ 3 1 m`. Dropping only the ESC
+    /// would leave `[31m` in the field, so a control sequence (CSI: `ESC [` or U+009B, its
+    /// parameter and intermediate bytes, and its final byte) and a control string (OSC `ESC ]`,
+    /// DCS `ESC P`, SOS `ESC X`, PM `ESC ^`, APC `ESC _`, or their C1 forms, up to BEL or the
+    /// string terminator `ESC \` / U+009C) go together. One that is cut short (no final byte, no
+    /// terminator before the text ends) loses only its introducer: what follows is kept, so a
+    /// paste never loses text to a stray ESC.
+    public static func cleaned(_ text: String) -> String {
+        let scalars = Array(text.unicodeScalars)
+        let lastTerminator = lastStringTerminator(in: scalars)
+        var result = String.UnicodeScalarView()
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if let end = escapeSequenceEnd(in: scalars, at: index, lastTerminator: lastTerminator) {
+                index = end
+                continue
+            }
+            if scalar == "\t" {
+                result.append(" ")
+            } else if scalar.properties.generalCategory != .control {
+                result.append(scalar)
+            }
+            index += 1
+        }
+        return String(result)
+    }
+
+    /// Where the last string terminator (BEL, U+009C, or the ESC of `ESC \\`) starts, or -1.
+    static func lastStringTerminator(in scalars: [Unicode.Scalar]) -> Int {
+        var index = scalars.count - 1
+        while index >= 0 {
+            switch scalars[index].value {
+            case 0x07, 0x9C: return index
+            case 0x1B where index + 1 < scalars.count && scalars[index + 1] == "\\": return index
+            default: index -= 1
+            }
+        }
+        return -1
+    }
+
+    /// Where the escape sequence starting at `start` ends (the index after it), or nil if no
+    /// complete one starts there. A control string starting after `lastTerminator` cannot end,
+    /// and is not scanned: a paste of many unterminated ones stays linear.
+    static func escapeSequenceEnd(in scalars: [Unicode.Scalar], at start: Int, lastTerminator: Int) -> Int? {
+        enum Kind { case controlSequence, controlString }
+        var body = start + 1
+        let kind: Kind
+        switch scalars[start].value {
+        case 0x1B:
+            guard body < scalars.count else { return nil }
+            switch scalars[body] {
+            case "[": kind = .controlSequence
+            case "]", "P", "X", "^", "_": kind = .controlString
+            default: return nil
+            }
+            body += 1
+        case 0x9B: kind = .controlSequence
+        case 0x9D, 0x90, 0x98, 0x9E, 0x9F: kind = .controlString
+        default: return nil
+        }
+        var index = body
+        switch kind {
+        case .controlSequence:
+            // Parameter bytes 0x30–0x3F, intermediate bytes 0x20–0x2F, one final byte 0x40–0x7E.
+            while index < scalars.count, (0x30...0x3F).contains(scalars[index].value) { index += 1 }
+            while index < scalars.count, (0x20...0x2F).contains(scalars[index].value) { index += 1 }
+            guard index < scalars.count, (0x40...0x7E).contains(scalars[index].value) else { return nil }
+            return index + 1
+        case .controlString:
+            guard index <= lastTerminator else { return nil }
+            while index < scalars.count {
+                switch scalars[index].value {
+                case 0x07, 0x9C: return index + 1
+                case 0x1B where index + 1 < scalars.count && scalars[index + 1] == "\\": return index + 2
+                default: index += 1
+                }
+            }
+            return nil
+        }
+    }
+}
