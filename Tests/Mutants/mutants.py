@@ -338,6 +338,15 @@ MUTANTS = [
      "Sources/Signals/Operators/HigherOrder/SwitchToLatest.swift",
      [("                    current?.dispose()\n", "                    _ = current\n")],
      "SwitchToLatestTests"),
+    # Session 12: a released subject frees its subscribers; every layer cleans a paste alike.
+    ("C9", "a released publish subject keeps its never-disposed subscribers' observers alive (the cycle core-entry-subscription)",
+     "Sources/Signals/Subjects/PublishSubject.swift",
+     [("        core.releaseSubscribers()", "        _ = core")],
+     "SubjectLifetimeTests"),
+    ("C10", "the browser's text field keeps a pasted terminal escape sequence (the page's text as it is)",
+     "Sources/WebUI/TextField.swift",
+     [("            let text = TypedText.cleaned(typed)", "            let text = typed")],
+     "DocumentTests|TypedTextTests"),
 ]
 
 
