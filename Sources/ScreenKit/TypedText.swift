@@ -13,6 +13,10 @@ public enum TypedText {
     /// terminator before the text ends) loses only its introducer: what follows is kept, so a
     /// paste never loses text to a stray ESC.
     public static func cleaned(_ text: String) -> String {
+        // Typing is checked on every key (the browser's field sends its whole text): text with
+        // no control character (C0, DEL or C1, the only ones an escape sequence starts with or
+        // that get dropped) comes back as it is, without copying its scalars.
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { return text }
         let scalars = Array(text.unicodeScalars)
         let lastTerminator = lastStringTerminator(in: scalars)
         var result = String.UnicodeScalarView()

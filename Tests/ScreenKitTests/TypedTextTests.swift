@@ -6,7 +6,7 @@ import Testing
 import TerminalUI
 import WebUI
 
-/// A screen described once takes a paste the same way wherever it is drawn: the headless
+/// T-UI2 (a field's two-way binding): a screen described once takes a paste the same way wherever it is drawn: the headless
 /// tester, the terminal's field and the browser's field all hand the view model
 /// `TypedText.cleaned` of what was pasted (terminal colours, titles and hyperlinks dropped whole,
 /// a Tab as a space, other controls dropped). The browser's field once kept a pasted escape
