@@ -2,7 +2,7 @@ import Foundation
 import LiveHTTP
 import LoopbackServer
 import ShowcaseCore
-import ShowcaseKit
+@testable import ShowcaseKit
 import Testing
 
 /// SH-1 (issue 17): plain mode is scriptable: every failure has its message and a non-zero exit
@@ -42,6 +42,18 @@ import Testing
         let search = try outcome(.movies, ShowcaseOptions(search: "storm"), live: ["TMDB_API_KEY": "k", "TMDB_BASE_URL": Self.nowhere])
         #expect(search.exitCode == .failure)
         #expect(search.failure?.hasPrefix("Could not reach TMDb") == true)
+    }
+
+    /// SH-1: on a loaded machine a timer fires late: the search's throttle (1 s) had not fired
+    /// when the 1 s pause after typing was over, so the screen still showed the hint, nothing was
+    /// loading, and a search that could not reach TMDb exited 0 (seen once in CI). Plain mode
+    /// waits for every timer already due, however late it runs.
+    @Test func aLateTimerIsWaitedFor() throws {
+        let environment = Environment(["TMDB_API_KEY": "k", "TMDB_BASE_URL": Self.nowhere])
+        let search = try PlainShowcase(app: .movies, options: ShowcaseOptions(search: "storm"), mode: .live, environment: environment)
+            .outcome(timersLateBy: .milliseconds(1500))
+        #expect(search.exitCode == .failure)
+        #expect(search.failure?.hasPrefix("Could not reach TMDb") == true, "\(search.failure ?? "no failure")")
     }
 
     /// SH-1: a login that is refused or fails exits 1 with its status; fields too short to log

@@ -63,7 +63,12 @@ public struct PlainShowcase {
     /// The text of the screen and the failure it shows, if any (SH-1); throws a
     /// ``ServiceSetupError`` for unusable arguments.
     public func outcome() throws -> PlainOutcome {
-        let clock = PlainClock(live: mode == .live)
+        try outcome(timersLateBy: .zero)
+    }
+
+    /// ``outcome()`` with every live timer running `lateness` after it is due (tests only).
+    func outcome(timersLateBy lateness: Duration) throws -> PlainOutcome {
+        let clock = PlainClock(live: mode == .live, lateness: lateness)
         // What is still waiting on virtual time when the run is over is dropped, so the view
         // models it refers to are freed.
         let navigator = Navigator()
@@ -100,14 +105,20 @@ public struct PlainShowcase {
 final class PlainClock: Sendable {
     let scheduler: any Scheduler
     private let virtual: VirtualTimeScheduler?
+    private let live: DueActionScheduler?
 
-    init(live: Bool) {
+    /// `lateness` (tests only) makes every delayed action run that much after it is due, as on
+    /// a loaded machine.
+    init(live: Bool, lateness: Duration = .zero) {
         if live {
+            let due = DueActionScheduler(base: SerialQueueScheduler(label: "showcase.plain"), lateness: lateness)
             virtual = nil
-            scheduler = SerialQueueScheduler(label: "showcase.plain")
+            self.live = due
+            scheduler = due
         } else {
             let test = VirtualTimeScheduler()
             virtual = test
+            self.live = nil
             scheduler = test
         }
     }
@@ -117,17 +128,22 @@ final class PlainClock: Sendable {
         virtual?.cancelAll()
     }
 
-    /// Lets time pass until nothing is scheduled (virtual) or `done` holds (live, 30 s at most),
-    /// and returns whether `done` holds: `false` means the answer did not come in time (a server
-    /// that trickles bytes never trips the HTTP timeout, which counts silence only).
+    /// Lets time pass until nothing is scheduled (virtual) or, live (30 s at most), until every
+    /// action due by now has run (a throttle's timer that fires late on a loaded machine) and
+    /// `done` holds; returns whether both hold: `false` means the answer did not come in time (a
+    /// server that trickles bytes never trips the HTTP timeout, which counts silence only).
     @discardableResult
     func settle(_ done: () -> Bool) -> Bool {
         if let virtual {
             virtual.advance(by: .seconds(30))
-        } else {
-            wait(seconds: 30, until: done)
+            return done()
         }
-        return done()
+        guard let live else { return done() }
+        // The overdue actions first: one that ran before this check has changed the screen
+        // before `done` reads it.
+        func settled() -> Bool { !live.hasOverdueActions && done() }
+        wait(seconds: 30, until: settled)
+        return settled()
     }
 
     /// Lets `duration` pass: virtually (at once), or really.
@@ -145,5 +161,55 @@ final class PlainClock: Sendable {
     private func wait(seconds: Double, until done: () -> Bool) {
         let deadline = Date().addingTimeInterval(seconds)
         while !done() && Date() < deadline { usleep(20_000) }
+    }
+}
+
+/// A scheduler that knows which of its actions are due and have not run yet, so plain mode
+/// waits for a timer that is late rather than reading the screen before it fires.
+final class DueActionScheduler: Scheduler {
+    private let base: any Scheduler
+    private let lateness: Duration
+    /// The due instant of each action scheduled and not yet run or cancelled, by a number.
+    private let pending = Locked((next: 0, due: [Int: SchedulerInstant]()))
+
+    init(base: any Scheduler, lateness: Duration) {
+        self.base = base
+        self.lateness = lateness
+    }
+
+    var now: SchedulerInstant { base.now }
+
+    /// Whether an action due by now has not run yet.
+    var hasOverdueActions: Bool {
+        let now = base.now
+        return pending.withLock { state in state.due.values.contains { $0 <= now } }
+    }
+
+    func schedule(_ action: @escaping @Sendable () -> Void) {
+        let id = add(due: base.now)
+        base.schedule { [pending] in
+            action()
+            pending.withLock { _ = $0.due.removeValue(forKey: id) }
+        }
+    }
+
+    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        let id = add(due: base.now + max(delay, .zero))
+        let timer = base.schedule(after: delay + lateness) { [pending] in
+            action()
+            pending.withLock { _ = $0.due.removeValue(forKey: id) }
+        }
+        return AnyDisposable { [pending] in
+            timer.dispose()
+            pending.withLock { _ = $0.due.removeValue(forKey: id) }
+        }
+    }
+
+    private func add(due: SchedulerInstant) -> Int {
+        pending.withLock { state in
+            state.next += 1
+            state.due[state.next] = due
+            return state.next
+        }
     }
 }
