@@ -17,11 +17,27 @@ public struct Signal<Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     let subscribeObserver: @Sendable (Observer<Value, Failure>) -> any Disposable
 
+    /// Set by `map`: builds that `map` followed by a `filter` as one stage, so each value makes
+    /// one call through the chain instead of two (see `map(_:)`).
+    @usableFromInline
+    let filteredAsOneStage: (@Sendable (@escaping @Sendable (Value) -> Bool) -> Signal)?
+
     /// Wraps a subscribe function that already honours the grammar, serialization and
     /// disposal rules. Operators and subjects use it; user code goes through `init(_:)`.
     @inlinable
     init(unchecked subscribe: @escaping @Sendable (Observer<Value, Failure>) -> any Disposable) {
         self.subscribeObserver = subscribe
+        self.filteredAsOneStage = nil
+    }
+
+    /// `init(unchecked:)` for a stage that a following `filter` can join.
+    @inlinable
+    init(
+        unchecked subscribe: @escaping @Sendable (Observer<Value, Failure>) -> any Disposable,
+        filteredAsOneStage: @escaping @Sendable (@escaping @Sendable (Value) -> Bool) -> Signal
+    ) {
+        self.subscribeObserver = subscribe
+        self.filteredAsOneStage = filteredAsOneStage
     }
 
     /// Creates a cold stream from a producer that runs once per subscription.

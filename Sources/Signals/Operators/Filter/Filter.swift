@@ -9,7 +9,9 @@ extension Signal {
     /// Completion and failure pass through unchanged. Like `map`, it allocates nothing per value.
     @inlinable
     public func filter(_ isIncluded: @escaping @Sendable (Value) -> Bool) -> Signal {
-        Signal(unchecked: { downstream in
+        // After a `map`, the two run as one stage.
+        if let filteredAsOneStage { return filteredAsOneStage(isIncluded) }
+        return Signal(unchecked: { downstream in
             let send = downstream.onValue
             return self.subscribe(Observer(
                 value: { value in if isIncluded(value) { send(value) } },

@@ -11,6 +11,9 @@ extension OperatorCase {
     static let mapCases: [OperatorCase] = [
         OperatorCase(name: "map", apply: { $0.map { $0.uppercased() } },
                      completing: ("-a-b-|", "-A-B-|"), failing: ("-a-#", "-A-#")),
+        // A filter after a map joins it as one stage: the same contract.
+        OperatorCase(name: "map then filter", apply: { $0.map { $0.uppercased() }.filter { $0 != "X" } },
+                     completing: ("-a-x-b-|", "-A---B-|"), failing: ("-x-a-#", "---A-#")),
     ]
 }
 
@@ -33,5 +36,42 @@ extension OperatorCase {
             #expect(twice.values == values.map(f).map(g))
             #expect(twice.completed && fused.completed)
         }
+    }
+
+    /// A filter after a map runs with it as one stage: `map(f).filter(p)`, with more stages
+    /// after it, is the array's map then filter, whichever stage comes next, and a failure passes
+    /// through after the values.
+    @Test(.shrinking) func mapThenFilterIsTheArraysMapThenFilter() async {
+        await propertyCheck(count: 300, input: Self.values, Self.coefficients, Gen.int(in: 1...4)) { values, a, modulus in
+            let f: @Sendable (Int) -> Int = { $0 * a + 1 }
+            let p: @Sendable (Int) -> Bool = { $0 % modulus == 0 }
+            let q: @Sendable (Int) -> Bool = { $0 > 0 }
+            let expected = values.map(f).filter(p)
+            let joined = Self.run(values) { $0.map(f).filter(p) }
+            #expect(joined.values == expected && joined.completed)
+            #expect(Self.run(values) { $0.map(f).filter(p).filter(q) }.values == expected.filter(q))
+            #expect(Self.run(values) { $0.map(f).filter(p).map { $0 - a } }.values == expected.map { $0 - a })
+            #expect(Self.run(values) { $0.map(f).map(f).filter(p) }.values == values.map(f).map(f).filter(p))
+            #expect(Self.run(values) { $0.filter(p).map(f).filter(q) }.values == values.filter(p).map(f).filter(q))
+            let failing = Signal<Int, TestError>(sequence: values).concat(.fail(TestError("e"))).map(f).filter(p).blocking()
+            #expect(throws: TestError.self) { try failing.toArray() }
+        }
+    }
+
+    /// The map and the filter of one stage each run once per value, in that order, and a
+    /// signal built by map stays usable on its own after a filter joined it.
+    @Test func mapThenFilterCallsEachOncePerValue() throws {
+        let calls = Locked<[String]>([])
+        let mapped = ["a", "b"].signal.map { value -> String in
+            calls.withLock { $0.append("map \(value)") }
+            return value.uppercased()
+        }
+        let filtered = mapped.filter { value in
+            calls.withLock { $0.append("filter \(value)") }
+            return value == "B"
+        }
+        #expect(try filtered.blocking().toArray() == ["B"])
+        #expect(calls.value == ["map a", "filter A", "map b", "filter B"])
+        #expect(try mapped.blocking().toArray() == ["A", "B"])
     }
 }
