@@ -144,34 +144,40 @@ enum LockWord {
     /// The contended path of taking the lock. Returns holding it.
     @usableFromInline
     static func waitForTurn(_ word: UnsafeMutablePointer<Atomic<Int>>) {
+        waitForTurn(word.pointee, parkingIn: (word + 1).pointee)
+    }
+
+    /// ``waitForTurn(_:)`` for a word and its parking slot stored apart (in an object's fields).
+    @usableFromInline
+    static func waitForTurn(_ word: borrowing Atomic<Int>, parkingIn slot: borrowing Atomic<Int>) {
         var awake = false
         var spins = 0
-        var old = word.pointee.load(ordering: .relaxed)
+        var old = word.load(ordering: .relaxed)
         while true {
             // A short spin while it is held: critical sections here are a few dozen instructions.
             if old & held != 0 && spins < 64 {
                 spins += 1
-                old = word.pointee.load(ordering: .relaxed)
+                old = word.load(ordering: .relaxed)
                 continue
             }
             // Take it if it is free, otherwise count this thread among the parked ones. A woken
             // thread clears the woken bit either way, so that the next release may wake another.
             var new = old & held == 0 ? old | held : old + oneParked
             if awake { new &= ~woken }
-            let (exchanged, current) = word.pointee.compareExchange(
+            let (exchanged, current) = word.compareExchange(
                 expected: old, desired: new, ordering: .acquiringAndReleasing)
             guard exchanged else {
                 old = current
                 continue
             }
             if old & held == 0 { return }
-            let semaphore = parking(word + 1)
+            let semaphore = parking(slot)
             while sem_wait(semaphore) != 0 {
                 precondition(errno == EINTR, "Locked: sem_wait failed (errno \(errno))")
             }
             awake = true
             spins = 0
-            old = word.pointee.load(ordering: .relaxed)
+            old = word.load(ordering: .relaxed)
         }
     }
 
@@ -180,12 +186,18 @@ enum LockWord {
     /// another thread has taken the lock meanwhile (its release will wake one).
     @usableFromInline
     static func wakeOne(_ word: UnsafeMutablePointer<Atomic<Int>>, _ old: Int) {
+        wakeOne(word.pointee, parkingIn: (word + 1).pointee, old)
+    }
+
+    /// ``wakeOne(_:_:)`` for a word and its parking slot stored apart (in an object's fields).
+    @usableFromInline
+    static func wakeOne(_ word: borrowing Atomic<Int>, parkingIn slot: borrowing Atomic<Int>, _ old: Int) {
         var old = old
         while old >= oneParked && old & (held | woken) == 0 {
-            let (exchanged, current) = word.pointee.compareExchange(
+            let (exchanged, current) = word.compareExchange(
                 expected: old, desired: (old - oneParked) | woken, ordering: .acquiringAndReleasing)
             if exchanged {
-                let result = sem_post(parking(word + 1))
+                let result = sem_post(parking(slot))
                 precondition(result == 0, "Locked: sem_post failed (errno \(errno))")
                 return
             }
@@ -193,16 +205,25 @@ enum LockWord {
         }
     }
 
+    /// Frees the semaphore made at `slot`, if any: when the lock's owner is freed.
+    @usableFromInline
+    static func destroyParking(_ slot: borrowing Atomic<Int>) {
+        if let semaphore = UnsafeMutablePointer<sem_t>(bitPattern: slot.load(ordering: .acquiring)) {
+            sem_destroy(semaphore)
+            semaphore.deallocate()
+        }
+    }
+
     /// The semaphore stored (as a bit pattern) at `slot`, made by whichever thread needs it
     /// first: a waiter about to park or a holder about to wake it.
     @usableFromInline
-    static func parking(_ slot: UnsafeMutablePointer<Atomic<Int>>) -> UnsafeMutablePointer<sem_t> {
-        let existing = slot.pointee.load(ordering: .acquiring)
+    static func parking(_ slot: borrowing Atomic<Int>) -> UnsafeMutablePointer<sem_t> {
+        let existing = slot.load(ordering: .acquiring)
         if existing != 0 { return UnsafeMutablePointer(bitPattern: existing).unsafelyUnwrapped }
         let made = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
         let result = sem_init(made, 0, 0)
         precondition(result == 0, "Locked: sem_init failed (errno \(errno))")
-        let (exchanged, original) = slot.pointee.compareExchange(
+        let (exchanged, original) = slot.compareExchange(
             expected: 0, desired: Int(bitPattern: made), ordering: .acquiringAndReleasing)
         if exchanged { return made }
         sem_destroy(made)

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// Receives the events of one subscription: values, then at most one completion.
 ///
 /// An observer is two closures, one for values and one for the terminal event, so a value is
@@ -90,25 +92,75 @@ public struct Observer<Value: Sendable, Failure: Error>: Sendable {
 /// `SwitchInner`), so that one object is both the link and the closures' only capture.
 @usableFromInline
 class SubscriptionLink: Disposable, @unchecked Sendable {
-    // SAFETY: the only stored state is `slot`, which is thread-safe; subclasses add `let`s only.
-    /// Not a ``SerialDisposable`` (a third object per link): its state, beside the link.
-    private let slot = DisposableSlot()
+    // SAFETY: `current` and `disposed` are touched only inside `locked`, which holds the link's
+    // lock: that is their exclusive access, so the runtime's check of it is turned off
+    // (`@exclusivity(unchecked)`, two calls per access). Subclasses add `let`s only.
+    #if canImport(Darwin)
+    private final let lock = Locked(())
+    #else
+    /// The lock, in the link's own fields rather than an object of its own (one allocation per
+    /// link fewer): `LockStorage`'s word and the bit pattern of its parking semaphore.
+    private final let word = Atomic<Int>(0)
+    private final let parking = Atomic<Int>(0)
+    #endif
+    /// The upstream subscription, as a plain existential, never an optional (see `DisposableSlot`).
+    @exclusivity(unchecked) private final var current: any Disposable = NopDisposable()
+    @exclusivity(unchecked) private final var disposed = false
 
     @usableFromInline
     init() {}
 
-    @usableFromInline
-    final var isDisposed: Bool { slot.isDisposed }
+    #if !canImport(Darwin)
+    deinit {
+        LockWord.destroyParking(parking)
+    }
+    #endif
 
-    /// Registers the upstream disposable (replacing an earlier one without disposing it: it is
-    /// the same subscription, reported again when `subscribe` returns).
-    @usableFromInline
-    final func attach(_ disposable: any Disposable) {
-        slot.replace(with: disposable, disposingPrevious: false)
+    /// Runs `body` holding the link's lock. `body` never calls out.
+    @inline(__always)
+    private final func locked<Result>(_ body: () -> Result) -> Result {
+        #if canImport(Darwin)
+        return lock.withLock { _ in body() }
+        #else
+        if !word.compareExchange(expected: 0, desired: LockWord.held, ordering: .acquiring).exchanged {
+            LockWord.waitForTurn(word, parkingIn: parking)
+        }
+        defer {
+            let rest = word.wrappingSubtract(LockWord.held, ordering: .releasing).newValue
+            if rest != 0 { LockWord.wakeOne(word, parkingIn: parking, rest) }
+        }
+        return body()
+        #endif
     }
 
     @usableFromInline
+    final var isDisposed: Bool {
+        locked { disposed }
+    }
+
+    /// Registers the upstream disposable (replacing an earlier one without disposing it: it is
+    /// the same subscription, reported again when `subscribe` returns); disposes it at once if
+    /// the link is disposed. What it replaces is released after unlocking.
+    @usableFromInline
+    final func attach(_ disposable: any Disposable) {
+        var previous: any Disposable = NopDisposable()
+        let accepted = locked { () -> Bool in
+            if disposed { return false }
+            DisposableSlot.move(&current, to: &previous, replacingWith: disposable)
+            return true
+        }
+        if !accepted { disposable.dispose() }
+    }
+
+    /// Disposes the upstream subscription (after unlocking) and anything attached later (once).
+    @usableFromInline
     final func dispose() {
-        slot.dispose()
+        var previous: any Disposable = NopDisposable()
+        locked {
+            if disposed { return }
+            disposed = true
+            DisposableSlot.move(&current, to: &previous, replacingWith: NopDisposable())
+        }
+        previous.dispose()
     }
 }

@@ -28,7 +28,8 @@ public final class SerialDisposable: Disposable {
 }
 
 /// One disposable at a time behind a lock, and whether the holder was disposed: the state of
-/// ``SerialDisposable`` and of a subscription link, one allocation (the lock's) beside its owner.
+/// ``SerialDisposable``, one allocation (the lock's) beside its owner. (A subscription link keeps
+/// the same state in its own fields, with its lock inline.)
 ///
 /// The disposable is kept as a plain existential with a flag, never as an optional one: copying
 /// and destroying `(any Disposable)?` goes through `Optional`'s generic value witnesses, several
@@ -85,7 +86,7 @@ struct DisposableSlot: Sendable {
     /// place: a move and a copy of the existential, nothing of the caller's destroyed, so it may
     /// run under the lock (an assignment would destroy the old value there, through its value
     /// witness).
-    private static func move(_ held: inout any Disposable, to out: inout any Disposable, replacingWith replacement: any Disposable) {
+    static func move(_ held: inout any Disposable, to out: inout any Disposable, replacingWith replacement: any Disposable) {
         withUnsafeMutablePointer(to: &out) { out in
             withUnsafeMutablePointer(to: &held) { held in
                 out.deinitialize(count: 1)
