@@ -394,7 +394,10 @@ struct SubscriberList {
 
     /// Removes every slot, handing each entry to `body` with the list's reference to it (in
     /// order). The storage is kept for later appends.
-    private mutating func removeAll(_ body: (Unmanaged<AnyObject>) -> Void) {
+    /// `ending`: the subscriptions are over (their subject was released), so each is marked
+    /// disposed, and a later `dispose()` returns at once instead of taking the subject's turn to
+    /// find no slot.
+    private mutating func removeAll(ending: Bool = false, _ body: (Unmanaged<AnyObject>) -> Void) {
         let slots = count
         count = 0
         holes = 0
@@ -402,7 +405,7 @@ struct SubscriberList {
             let slot = single
             single = nil
             if slots == 1, let slot, let entry = slot.entry {
-                slot.subscription._withUnsafeGuaranteedRef { $0.slot = -1 }
+                slot.subscription._withUnsafeGuaranteedRef { Self.unlist($0, ending: ending) }
                 body(entry)
             }
             return
@@ -410,10 +413,16 @@ struct SubscriberList {
         for index in 0..<Int(slots) {
             let slot = (storage + index).move()
             if let entry = slot.entry {
-                slot.subscription._withUnsafeGuaranteedRef { $0.slot = -1 }
+                slot.subscription._withUnsafeGuaranteedRef { Self.unlist($0, ending: ending) }
                 body(entry)
             }
         }
+    }
+
+    @inline(__always)
+    private static func unlist(_ subscription: SubjectSubscription, ending: Bool) {
+        subscription.slot = -1
+        if ending { subscription.disposed.store(true, ordering: .releasing) }
     }
 
     /// Removes every slot, handing over the list's references to the entries (in order).
@@ -427,7 +436,7 @@ struct SubscriberList {
     /// Releases every entry and the storage (without building the array `takeAll` returns: a
     /// subject is freed far more often than it completes).
     mutating func releaseAll() {
-        removeAll { $0.release() }
+        removeAll(ending: true) { $0.release() }
         storage?.deallocate()
         storage = nil
         capacity = 0
