@@ -56,6 +56,20 @@ import Testing
         #expect(search.failure?.hasPrefix("Could not reach TMDb") == true, "\(search.failure ?? "no failure")")
     }
 
+    /// SH-1: a server that never answers (it accepts the connection and says nothing) is a
+    /// failure with its own message once the wait for an answer is over, not a success showing
+    /// a spinner (the wait is 30 s in the binary, 1 s here).
+    @Test func aServerThatNeverAnswersIsAFailure() throws {
+        let server = try LoopbackServer { _ in .hang }
+        defer { server.stop() }
+        let environment = Environment(["TMDB_API_KEY": "k", "TMDB_BASE_URL": server.baseURL.absoluteString + "/"])
+        let list = try PlainShowcase(app: .movies, options: ShowcaseOptions(list: "popular"), mode: .live, environment: environment)
+            .outcome(timersLateBy: .zero, answerTimeout: .seconds(1))
+        #expect(list.exitCode == .failure)
+        #expect(list.failure == "No answer within 1 s.", "\(list.failure ?? "no failure")")
+        #expect(server.requests.count == 1)
+    }
+
     /// SH-1: a login that is refused or fails exits 1 with its status; fields too short to log
     /// in are a usage error (64).
     @Test func aLoginThatDoesNotSucceedExitsNonZero() throws {

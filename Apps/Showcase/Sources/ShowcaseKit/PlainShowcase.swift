@@ -66,9 +66,10 @@ public struct PlainShowcase {
         try outcome(timersLateBy: .zero)
     }
 
-    /// ``outcome()`` with every live timer running `lateness` after it is due (tests only).
-    func outcome(timersLateBy lateness: Duration) throws -> PlainOutcome {
-        let clock = PlainClock(live: mode == .live, lateness: lateness)
+    /// ``outcome()`` with every live timer running `lateness` after it is due, and `answerTimeout`
+    /// to wait for the services at each step (tests only).
+    func outcome(timersLateBy lateness: Duration, answerTimeout: Duration = .seconds(30)) throws -> PlainOutcome {
+        let clock = PlainClock(live: mode == .live, lateness: lateness, answerTimeout: answerTimeout)
         // What is still waiting on virtual time when the run is over is dropped, so the view
         // models it refers to are freed.
         let navigator = Navigator()
@@ -96,7 +97,7 @@ public struct PlainShowcase {
             clock.pause(.seconds(2))
             answered = clock.settle { !driver.isWorking } && answered
         }
-        let failure = driver.failure ?? (answered ? nil : "No answer within 30 s.")
+        let failure = driver.failure ?? (answered ? nil : "No answer within \(answerTimeout.components.seconds) s.")
         return PlainOutcome(output: driver.text, failure: failure)
     }
 }
@@ -106,10 +107,13 @@ final class PlainClock: Sendable {
     let scheduler: any Scheduler
     private let virtual: VirtualTimeScheduler?
     private let live: DueActionScheduler?
+    /// How long `settle` waits for the live services.
+    private let answerTimeout: Duration
 
     /// `lateness` (tests only) makes every delayed action run that much after it is due, as on
-    /// a loaded machine.
-    init(live: Bool, lateness: Duration = .zero) {
+    /// a loaded machine; `answerTimeout` is how long each step waits for the live services.
+    init(live: Bool, lateness: Duration = .zero, answerTimeout: Duration = .seconds(30)) {
+        self.answerTimeout = answerTimeout
         if live {
             let due = DueActionScheduler(base: SerialQueueScheduler(label: "showcase.plain"), lateness: lateness)
             virtual = nil
@@ -128,7 +132,7 @@ final class PlainClock: Sendable {
         virtual?.cancelAll()
     }
 
-    /// Lets time pass until nothing is scheduled (virtual) or, live (30 s at most), until every
+    /// Lets time pass until nothing is scheduled (virtual) or, live (30 s at most by default), until every
     /// action due by now has run (a throttle's timer that fires late on a loaded machine) and
     /// `done` holds; returns whether both hold: `false` means the answer did not come in time (a
     /// server that trickles bytes never trips the HTTP timeout, which counts silence only).
@@ -142,7 +146,7 @@ final class PlainClock: Sendable {
         // The overdue actions first: one that ran before this check has changed the screen
         // before `done` reads it.
         func settled() -> Bool { !live.hasOverdueActions && done() }
-        wait(seconds: 30, until: settled)
+        wait(seconds: Double(answerTimeout.components.seconds) + Double(answerTimeout.components.attoseconds) / 1e18, until: settled)
         return settled()
     }
 
