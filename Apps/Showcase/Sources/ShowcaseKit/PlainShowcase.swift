@@ -146,7 +146,7 @@ final class PlainClock: Sendable {
         // The overdue actions first: one that ran before this check has changed the screen
         // before `done` reads it.
         func settled() -> Bool { !live.hasOverdueActions && done() }
-        wait(seconds: Double(answerTimeout.components.seconds) + Double(answerTimeout.components.attoseconds) / 1e18, until: settled)
+        wait(answerTimeout, until: settled)
         return settled()
     }
 
@@ -156,14 +156,14 @@ final class PlainClock: Sendable {
         if let virtual {
             virtual.advance(by: duration)
         } else {
-            wait(seconds: Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18, until: { false })
+            wait(duration, until: { false })
         }
     }
 
     /// Waits until `done` or `seconds` have passed (the services answer on the clock's serial
     /// queue, not on this thread).
-    private func wait(seconds: Double, until done: () -> Bool) {
-        let deadline = Date().addingTimeInterval(seconds)
+    private func wait(_ duration: Duration, until done: () -> Bool) {
+        let deadline = Date().addingTimeInterval(Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18)
         while !done() && Date() < deadline { usleep(20_000) }
     }
 }

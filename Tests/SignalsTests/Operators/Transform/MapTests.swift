@@ -38,7 +38,7 @@ extension OperatorCase {
         }
     }
 
-    /// A filter after a map runs with it as one stage: `map(f).filter(p)`, with more stages
+    /// T-OP1, T-OP2: a filter after a map runs with it as one stage: `map(f).filter(p)`, with more stages
     /// after it, is the array's map then filter, whichever stage comes next, and a failure passes
     /// through after the values.
     @Test(.shrinking) func mapThenFilterIsTheArraysMapThenFilter() async {
@@ -58,7 +58,7 @@ extension OperatorCase {
         }
     }
 
-    /// The map and the filter of one stage each run once per value, in that order, and a
+    /// T-OP1, T-OP2: the map and the filter of one stage each run once per value, in that order, and a
     /// signal built by map stays usable on its own after a filter joined it.
     @Test func mapThenFilterCallsEachOncePerValue() throws {
         let calls = Locked<[String]>([])
