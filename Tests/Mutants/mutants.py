@@ -332,7 +332,7 @@ MUTANTS = [
      "ElementAtTests|DisposableTests"),
     ("C11", "a subscription link disposed before its source attached keeps what the source attaches",
      "Sources/Signals/Core/Observer.swift",
-     [("        if !accepted { disposable.dispose() }\n", "        _ = accepted\n")],
+     [("        if !accepted { incoming.dispose() }\n", "        _ = accepted\n")],
      "SubscriptionLinkTests"),
     ("C7", "switchToLatest keeps the replaced inner subscription (the current one is in the box's state now)",
      "Sources/Signals/Operators/HigherOrder/SwitchToLatest.swift",

@@ -142,14 +142,24 @@ class SubscriptionLink: Disposable, @unchecked Sendable {
     /// the same subscription, reported again when `subscribe` returns); disposes it at once if
     /// the link is disposed. What it replaces is released after unlocking.
     @usableFromInline
-    final func attach(_ disposable: any Disposable) {
+    @inline(__always)
+    final func attach(_ disposable: consuming any Disposable) {
+        var incoming = consume disposable
+        attach(moving: &incoming)
+    }
+
+    /// `attach(_:)`, taking the disposable out of `incoming` (which is left holding a
+    /// `NopDisposable`, or the disposable itself if the link was disposed and disposed it): the
+    /// caller's reference becomes the link's, with no copy.
+    @usableFromInline
+    final func attach(moving incoming: inout any Disposable) {
         var previous: any Disposable = NopDisposable()
         let accepted = locked { () -> Bool in
             if disposed { return false }
-            DisposableSlot.move(&current, to: &previous, replacingWith: disposable)
+            DisposableSlot.rotate(&incoming, into: &current, out: &previous)
             return true
         }
-        if !accepted { disposable.dispose() }
+        if !accepted { incoming.dispose() }
     }
 
     /// Disposes the upstream subscription (after unlocking) and anything attached later (once).

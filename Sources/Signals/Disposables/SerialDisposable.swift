@@ -96,6 +96,22 @@ struct DisposableSlot: Sendable {
         }
     }
 
+    /// Moves `held` into `out` (which holds a `NopDisposable`), `incoming` into `held`, and
+    /// leaves a `NopDisposable` in `incoming`: three moves, no copy, so nothing is retained, and
+    /// nothing of the caller's is destroyed (it may run under a lock).
+    static func rotate(_ incoming: inout any Disposable, into held: inout any Disposable, out: inout any Disposable) {
+        withUnsafeMutablePointer(to: &out) { out in
+            withUnsafeMutablePointer(to: &held) { held in
+                withUnsafeMutablePointer(to: &incoming) { incoming in
+                    out.deinitialize(count: 1)
+                    out.moveInitialize(from: held, count: 1)
+                    held.moveInitialize(from: incoming, count: 1)
+                    incoming.initialize(to: NopDisposable())
+                }
+            }
+        }
+    }
+
     /// Disposes the current disposable and every later one (once).
     @usableFromInline
     func dispose() {

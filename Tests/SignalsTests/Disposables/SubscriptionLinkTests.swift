@@ -45,6 +45,45 @@ import Testing
         #expect(first.disposals.value == 0 && second.disposals.value == 1)
     }
 
+    /// Counts its disposals in a tally it does not own, so a test can drop every reference to it
+    /// and still read the count.
+    final class Tallied: Disposable, Sendable {
+        let tally: Locked<Int>
+        init(_ tally: Locked<Int>) { self.tally = tally }
+        func dispose() { tally.withLock { $0 += 1 } }
+    }
+
+    /// `attach` takes the caller's reference (moved, not copied): the link alone keeps what it
+    /// holds alive, and lets go of it, once, when it is replaced or disposed; what a disposed
+    /// link refuses is disposed and not kept.
+    @Test func whatALinkHoldsLivesAsLongAsItHoldsItAndNoLonger() {
+        let link = SubscriptionLink()
+        let firstTally = Locked(0), secondTally = Locked(0), lateTally = Locked(0)
+        weak var first: Tallied?
+        weak var second: Tallied?
+        weak var late: Tallied?
+        do {
+            let upstream = Tallied(firstTally)
+            first = upstream
+            link.attach(upstream)
+        }
+        #expect(first != nil)
+        do {
+            let upstream = Tallied(secondTally)
+            second = upstream
+            link.attach(upstream)
+        }
+        #expect(first == nil && second != nil)
+        link.dispose()
+        #expect(second == nil && secondTally.value == 1 && firstTally.value == 0)
+        do {
+            let upstream = Tallied(lateTally)
+            late = upstream
+            link.attach(upstream)
+        }
+        #expect(late == nil && lateTally.value == 1)
+    }
+
     /// Attach and dispose from two threads, and two more threads reading the flag in a loop so
     /// that the lock is contended and its waiters park: exactly one disposal every round.
     @Test func attachAndDisposeRacingDisposeExactlyOnce() {
