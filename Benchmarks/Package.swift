@@ -20,6 +20,13 @@ let package = Package(
             ],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // One workload's toolkit path alone, for callgrind: a binary of its own, so that it is not
+        // a second user of the specializations the Bench measures (see BenchProfile/main.swift).
+        .executableTarget(
+            name: "BenchProfile",
+            dependencies: [.product(name: "Signals", package: "MVVMKit")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "FrameBench",
             dependencies: [.product(name: "TerminalUI", package: "MVVMKit")],

@@ -25,11 +25,6 @@ if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "count" {
     exit(0)
 }
 
-if CommandLine.arguments.count > 2, CommandLine.arguments[1] == "profile" {
-    Profile.run(CommandLine.arguments[2])
-    exit(0)
-}
-
 let stop = DispatchSemaphore(value: 0)
 DispatchQueue.global().async { stop.wait() }
 

@@ -88,11 +88,15 @@ class DeliveryQueue: @unchecked Sendable {
 
     /// Ends the owner's turn and passes the queue on: runs the jobs queued meanwhile (by its own
     /// work, or handed over from a cycle), and hands the queue to the next waiting thread.
+    ///
+    /// During a turn the word is the owner's thread identifier, with bit 0 set if the backlog
+    /// may hold items (the owner took the word, or it was handed to it, as its own identifier).
+    /// So one compare-exchange from this thread's identifier to 0 frees an uncontended queue,
+    /// with no load first: the identifier is the one `tryAcquire()` just used, and the compiler
+    /// reuses it.
     @inlinable
     final func releaseAndDrain() {
-        let current = turn.load(ordering: .relaxed)
-        if current & 1 == 0,
-           turn.compareExchange(expected: current, desired: 0, ordering: .releasing).exchanged {
+        if turn.compareExchange(expected: currentThreadID(), desired: 0, ordering: .releasing).exchanged {
             return
         }
         processBacklog()
