@@ -7,10 +7,12 @@ let strict: [SwiftSetting] = [
 
 let argumentParser: Target.Dependency = .product(name: "ArgumentParser", package: "swift-argument-parser")
 
-/// FlyingFox's socket layer (non-blocking sockets and an epoll/kqueue pool), only with the
-/// WebServer trait. HTTP and the WebSocket are read and written by WebServer itself, with every
-/// length checked before anything is read for it.
-let flyingSocks: Target.Dependency = .product(name: "FlyingSocks", package: "FlyingFox", condition: .when(traits: ["WebServer"]))
+/// SwiftNIO's event loops (one per core), channels and ByteBuffer, only with the WebServer trait.
+/// HTTP heads and WebSocket frames are read by WebServer's own parsers, inside NIO's channel
+/// pipeline, with every length checked before anything is read for it.
+let nio: [Target.Dependency] = ["NIOCore", "NIOPosix"].map {
+    .product(name: $0, package: "swift-nio", condition: .when(traits: ["WebServer"]))
+}
 
 let package = Package(
     name: "MVVMKit",
@@ -26,25 +28,25 @@ let package = Package(
         .library(name: "ScreenTesting", targets: ["ScreenTesting"]),
         .library(name: "TerminalUI", targets: ["TerminalUI"]),
         .library(name: "WebUI", targets: ["WebUI"]),
-        // WebUI's server (HTTP and the WebSocket, on FlyingSocks). It is built with its server only
+        // WebUI's server (HTTP and the WebSocket, on SwiftNIO). It is built with its server only
         // when the `WebServer` trait is enabled; see the trait below.
         .library(name: "WebServer", targets: ["WebServer"]),
     ],
     traits: [
         // Off unless asked for: a package that depends on Signals, MVVM or a view layer alone
-        // neither resolves nor builds a server (every reference to FlyingSocks is guarded by it;
+        // neither resolves nor builds a server (every reference to SwiftNIO is guarded by it;
         // CI checks that on a consumer package). A web app's package enables it:
         //   .package(url: "https://github.com/.../MVVMKit", from: "...", traits: ["WebServer"])
         // and this package's own commands pass `--traits WebServer` (the README's).
-        .trait(name: "WebServer", description: "WebUI's server (the WebServer library, on FlyingSocks), and `showcase --web`."),
+        .trait(name: "WebServer", description: "WebUI's server (the WebServer library, on SwiftNIO), and `showcase --web`."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // Docs: `swift package generate-documentation` (a command plugin; no target depends on it).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // WebServer's sockets (its FlyingSocks module only), behind the WebServer trait.
-        .package(url: "https://github.com/swhitty/FlyingFox", exact: "0.27.1"),
+        // WebServer's event loops and sockets (NIOCore and NIOPosix), behind the WebServer trait.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
     ],
     targets: [
         // The libraries (Sources/): Signals imports nothing of ours, MVVM only Signals, a view
@@ -67,10 +69,10 @@ let package = Package(
         ),
         // Its server: sessions over HTTP and a WebSocket. Without the trait the module is empty
         // but for a message saying how to enable it.
-        .target(name: "WebServer", dependencies: ["WebUI", flyingSocks], swiftSettings: strict),
+        .target(name: "WebServer", dependencies: ["WebUI"] + nio, swiftSettings: strict),
         .testTarget(
             name: "WebServerTests",
-            dependencies: ["WebServer", "WebUI", "MVVM", "Signals", "SignalsTesting", flyingSocks],
+            dependencies: ["WebServer", "WebUI", "MVVM", "Signals", "SignalsTesting"] + nio,
             swiftSettings: strict
         ),
         .testTarget(

@@ -46,20 +46,28 @@ struct TodoWeb: AsyncParsableCommand {
     @Option(help: "The token /stats asks for; without it there is no /stats.")
     var statsToken: String?
 
+    @Option(help: "The most sessions (tabs) open at once.")
+    var maxSessions = 200
+
+    @Option(help: "The most connections open at once (pages, their files, WebSockets); by default as many as the process's file limit allows.")
+    var maxConnections: Int?
+
     func validate() throws {
         guard sessionGrace >= 0 else { throw ValidationError("--session-grace must be 0 or more seconds") }
+        guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
+        guard (maxConnections ?? 1) >= 1 else { throw ValidationError("--max-connections must be at least 1") }
     }
 
     #if WebServer
     func run() async throws {
         let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("todo-web: \($0)\n".utf8)) }
         let list = todoFile.map { TodoFile.sharedList(at: $0, log: log) } ?? SharedTodos()
-        let limits = WebSessions.Limits(reconnectGrace: .seconds(sessionGrace))
+        let limits = WebSessions.Limits(sessions: maxSessions, reconnectGrace: .seconds(sessionGrace))
         let sessions = await MainActor.run {
             WebSessions(limits: limits, log: log) { document, location in TodoTab(document: document, location: location, list: list) }
         }
         let server = try WebAppServer(
-            host: host, port: port, sessions: sessions,
+            host: host, port: port, sessions: sessions, limits: WebAppServer.Limits(connections: maxConnections ?? .max),
             deployment: WebAppServer.Deployment(hostNames: publicHost, trustedProxies: trustedProxy, path: path),
             statsToken: statsToken, log: log
         )

@@ -1,6 +1,6 @@
 #if WebServer
-import FlyingSocks
 import Foundation
+import NIOCore
 import Synchronization
 import WebUI
 
@@ -60,8 +60,10 @@ extension WebAppServer {
     /// `idle_timeout`). A client over a limit is refused with a clear status (or a WebSocket
     /// close code) and the server logs why.
     public struct Limits: Sendable {
-        /// Open connections in all (pages, their files, WebSockets). Also kept under the
-        /// process's file limit.
+        /// Open connections in all (pages, their files, WebSockets). By default as many as the
+        /// process's file limit allows, less 64 for the listener, logs and the app's own files
+        /// (the server raises its soft file limit to the hard one as it starts, as Go's runtime
+        /// does); a larger value is still held under that.
         public var connections: Int
         /// Open connections from one client address (a browser opens about 6 per server, and
         /// one WebSocket per tab). Raise it when many users share an address (a NAT).
@@ -81,7 +83,7 @@ extension WebAppServer {
         /// header, before any of its payload is read.
         public var messageBytes: Int
 
-        public init(connections: Int = 4096, connectionsPerAddress: Int = 256, requestTimeout: Duration = .seconds(10),
+        public init(connections: Int = .max, connectionsPerAddress: Int = 256, requestTimeout: Duration = .seconds(10),
                     keepAliveTimeout: Duration = .seconds(20), webSocketIdleTimeout: Duration = .seconds(60),
                     requestHeadBytes: Int = 32 * 1024, requestBodyBytes: Int = 1024 * 1024, messageBytes: Int = 64 * 1024) {
             self.connections = connections
@@ -96,97 +98,10 @@ extension WebAppServer {
     }
 }
 
-/// One accepted connection as the reaper sees it: when it must have done what it is doing, and
-/// for a WebSocket, when to ping it.
-final class ConnectionRecord: Sendable {
-    let address: String
-    private struct State {
-        var deadline: ContinuousClock.Instant
-        var task: Task<Void, Never>?
-        var cancelled = false
-        /// A WebSocket's silence limit and how to ping it; `nil` for a request.
-        var idle: Duration?
-        var ping: (@Sendable () -> Void)?
-        var pinged = false
-    }
-    private let state: Mutex<State>
-
-    init(address: String, deadline: ContinuousClock.Instant) {
-        self.address = address
-        state = Mutex(State(deadline: deadline))
-    }
-
-    /// The task serving the connection (cancelled now if the connection already expired).
-    func attach(_ task: Task<Void, Never>) {
-        let cancelled = state.withLock { state in
-            state.task = task
-            return state.cancelled
-        }
-        if cancelled { task.cancel() }
-    }
-
-    /// What the connection does next must be done within `duration`.
-    func expire(after duration: Duration) {
-        state.withLock { state in
-            state.deadline = .now + duration
-            state.idle = nil
-            state.ping = nil
-        }
-    }
-
-    /// The connection is a WebSocket now: silent for `idle`, it is closed; silent for a third
-    /// of that, `ping` asks the browser to answer.
-    func webSocket(idle: Duration, ping: @escaping @Sendable () -> Void) {
-        state.withLock { state in
-            state.deadline = .now + idle
-            state.idle = idle
-            state.ping = ping
-            state.pinged = false
-        }
-    }
-
-    /// A WebSocket's client sent a frame.
-    func heard() {
-        state.withLock { state in
-            guard let idle = state.idle else { return }
-            state.deadline = .now + idle
-            state.pinged = false
-        }
-    }
-
-    /// Called by the reaper: cancels the connection past its deadline, pings a quiet WebSocket.
-    /// Returns whether it was cancelled.
-    func check(now: ContinuousClock.Instant) -> Bool {
-        let (task, ping): (Task<Void, Never>?, (@Sendable () -> Void)?) = state.withLock { state in
-            if now >= state.deadline {
-                state.cancelled = true
-                return (state.task, nil)
-            }
-            if let idle = state.idle, !state.pinged, now >= state.deadline - idle * 2 / 3 {
-                state.pinged = true
-                return (nil, state.ping)
-            }
-            return (nil, nil)
-        }
-        task?.cancel()
-        ping?()
-        return task != nil
-    }
-
-    /// Ends the connection (the server stops).
-    func cancel() {
-        let task = state.withLock { state in
-            state.cancelled = true
-            return state.task
-        }
-        task?.cancel()
-    }
-}
-
 /// The open connections, counted in all and by client address.
 final class ConnectionTable: Sendable {
     private struct State {
-        var records: [ObjectIdentifier: ConnectionRecord] = [:]
+        var channels: [ObjectIdentifier: any Channel] = [:]
         var perAddress: [String: Int] = [:]
     }
     private let state = Mutex(State())
@@ -201,116 +116,31 @@ final class ConnectionTable: Sendable {
         self.unlimited = unlimited
     }
 
-    /// A record for a new connection from `address`, or why it is refused.
-    func admit(_ address: String, deadline: ContinuousClock.Instant) -> Result<ConnectionRecord, HTTPRefusal> {
+    /// Counts `channel`, a new connection from `address`, or says why it is refused.
+    func admit(_ channel: any Channel, from address: String) -> HTTPRefusal? {
         state.withLock { state in
-            if state.records.count >= limit {
-                return .failure(HTTPRefusal(status: 503, reason: "The server has \(limit) connections open; try again soon."))
+            if state.channels.count >= limit {
+                return HTTPRefusal(status: 503, reason: "The server has \(limit) connections open; try again soon.")
             }
             if !unlimited.contains(address), state.perAddress[address, default: 0] >= perAddressLimit {
-                return .failure(HTTPRefusal(status: 429, reason: "Your address has \(perAddressLimit) connections open; close some and try again."))
+                return HTTPRefusal(status: 429, reason: "Your address has \(perAddressLimit) connections open; close some and try again.")
             }
-            let record = ConnectionRecord(address: address, deadline: deadline)
-            state.records[ObjectIdentifier(record)] = record
+            state.channels[ObjectIdentifier(channel)] = channel
             state.perAddress[address, default: 0] += 1
-            return .success(record)
+            return nil
         }
     }
 
-    func remove(_ record: ConnectionRecord) {
+    /// `channel`, admitted from `address`, closed.
+    func remove(_ channel: any Channel, from address: String) {
         state.withLock { state in
-            guard state.records.removeValue(forKey: ObjectIdentifier(record)) != nil else { return }
-            let left = state.perAddress[record.address, default: 1] - 1
-            state.perAddress[record.address] = left > 0 ? left : nil
+            guard state.channels.removeValue(forKey: ObjectIdentifier(channel)) != nil else { return }
+            let left = state.perAddress[address, default: 1] - 1
+            state.perAddress[address] = left > 0 ? left : nil
         }
     }
 
-    var all: [ConnectionRecord] { state.withLock { Array($0.records.values) } }
-    var count: Int { state.withLock { $0.records.count } }
-}
-
-/// Bytes read from a socket, buffered: a request's head found in one pass over each byte, and
-/// exactly `n` bytes when their length is known (and already checked).
-struct ByteReader {
-    let socket: AsyncSocket
-    private var buffer: [UInt8] = []
-    private var start = 0
-
-    init(_ socket: AsyncSocket) {
-        self.socket = socket
-    }
-
-    var buffered: Int { buffer.count - start }
-
-    private mutating func fill() async throws {
-        if start > 0, start * 2 >= buffer.count {
-            buffer.removeFirst(start)
-            start = 0
-        }
-        buffer.append(contentsOf: try await socket.read(atMost: 16 * 1024))
-    }
-
-    /// The next request's head, through its empty line; `nil` when the client closed before
-    /// sending one. Over `limit` bytes it is refused: 414 when even the request line has not
-    /// ended within 8 KB, 431 otherwise.
-    mutating func readHead(limit: Int) async throws -> ArraySlice<UInt8>? {
-        // How far past `start` has been searched (an offset: filling may move the bytes).
-        var searched = 0
-        while true {
-            // Empty lines before a request line are skipped (RFC 9112 §2.2).
-            while searched == 0, start < buffer.count, buffer[start] == 0x0D || buffer[start] == 0x0A { start += 1 }
-            var index = start + searched
-            while index < buffer.count {
-                if buffer[index] == 0x0A {
-                    if index + 1 >= buffer.count { break }
-                    if buffer[index + 1] == 0x0A {
-                        return take(through: index + 1)
-                    }
-                    if buffer[index + 1] == 0x0D {
-                        if index + 2 >= buffer.count { break }
-                        if buffer[index + 2] == 0x0A { return take(through: index + 2) }
-                    }
-                }
-                index += 1
-            }
-            searched = index - start
-            if buffered > limit {
-                let firstLine = buffer[start...].prefix(RequestHead.lineLimit + 1)
-                if !firstLine.contains(0x0A), firstLine.count > RequestHead.lineLimit {
-                    throw HTTPRefusal(status: 414, reason: "The request line is longer than \(RequestHead.lineLimit) bytes.")
-                }
-                throw HTTPRefusal(status: 431, reason: "The request's head is longer than \(limit) bytes.")
-            }
-            do {
-                try await fill()
-            } catch SocketError.disconnected where buffered == 0 {
-                return nil
-            }
-        }
-    }
-
-    private mutating func take(through end: Int) -> ArraySlice<UInt8> {
-        let head = buffer[start...end]
-        start = end + 1
-        return head
-    }
-
-    /// The next `count` bytes (the caller has checked `count` against its limit).
-    mutating func read(exactly count: Int) async throws -> [UInt8] {
-        while buffered < count { try await fill() }
-        let bytes = Array(buffer[start..<(start + count)])
-        start += count
-        return bytes
-    }
-
-    /// At least `count` bytes buffered, without taking them.
-    mutating func peek(_ count: Int) async throws -> ArraySlice<UInt8> {
-        while buffered < count { try await fill() }
-        return buffer[start...]
-    }
-
-    mutating func skip(_ count: Int) {
-        start += count
-    }
+    var all: [any Channel] { state.withLock { Array($0.channels.values) } }
+    var count: Int { state.withLock { $0.channels.count } }
 }
 #endif

@@ -1,5 +1,6 @@
 #if WebServer
 import Foundation
+import NIOCore
 
 // What goes over the wire, read and written without a socket: a request's head (RFC 9112), a
 // response's bytes, the WebSocket handshake and frames (RFC 6455). Parsed in one pass each,
@@ -293,20 +294,27 @@ struct FrameHeader: Equatable {
         return nil
     }
 
-    /// A server's frame (never masked).
-    static func encode(opcode: UInt8, payload: some Collection<UInt8>) -> Data {
-        var data = Data([0x80 | opcode])
-        let count = payload.count
-        if count < 126 {
-            data.append(UInt8(count))
-        } else if count <= 0xFFFF {
-            data.append(contentsOf: [126, UInt8(count >> 8), UInt8(count & 0xFF)])
+    /// A server's frame header (never masked) for a payload of `length` bytes.
+    static func write(opcode: UInt8, length: Int, into buffer: inout ByteBuffer) {
+        buffer.writeInteger(0x80 | opcode)
+        if length < 126 {
+            buffer.writeInteger(UInt8(length))
+        } else if length <= 0xFFFF {
+            buffer.writeInteger(UInt8(126))
+            buffer.writeInteger(UInt16(length))
         } else {
-            data.append(127)
-            for shift in stride(from: 56, through: 0, by: -8) { data.append(UInt8(truncatingIfNeeded: count >> shift)) }
+            buffer.writeInteger(UInt8(127))
+            buffer.writeInteger(UInt64(length))
         }
-        data.append(contentsOf: payload)
-        return data
+    }
+
+    /// A server's frame (never masked): its header, as ``write(opcode:length:into:)`` writes
+    /// it, and its payload.
+    static func encode(opcode: UInt8, payload: some Collection<UInt8>) -> Data {
+        var buffer = ByteBufferAllocator().buffer(capacity: payload.count + 10)
+        write(opcode: opcode, length: payload.count, into: &buffer)
+        buffer.writeBytes(payload)
+        return Data(buffer.readableBytesView)
     }
 }
 #endif

@@ -1,6 +1,7 @@
 #if WebServer
-import FlyingSocks
 import Foundation
+import NIOCore
+import NIOPosix
 import Synchronization
 import WebUI
 
@@ -86,8 +87,8 @@ public struct WebResponse: Sendable {
 /// capped in all and per client address (see ``Limits``).
 public final class WebAppServer: Sendable {
     let sessions: WebSessions
-    private let log: @Sendable (String) -> Void
-    private let refusals: RefusalLog
+    let log: @Sendable (String) -> Void
+    let refusals: RefusalLog
     private let routes = Mutex<[(method: String, path: String, prefix: Bool, handler: @Sendable (WebRequest) async -> WebResponse)]>([])
     /// The host names requests may use (`nil`: any, when listening on every address).
     let allowedHosts: Set<String>?
@@ -106,9 +107,10 @@ public final class WebAppServer: Sendable {
     public let limits: Limits
     /// What the app adds to every page's head (its title suffix, stylesheets).
     public let pageHead: PageShell.Head
-    private let address: any SocketAddress
-    private let table: ConnectionTable
-    private let running = Mutex<(task: Task<Void, any Error>?, port: UInt16?, failure: (any Error)?)>((nil, nil, nil))
+    private let host: String
+    private let port: UInt16
+    let table: ConnectionTable
+    private let running = Mutex<(listener: (any Channel)?, port: UInt16?, failure: (any Error)?, stopped: Bool)>((nil, nil, nil, false))
 
     /// A server for `sessions` on `host`:`port` (port 0: any free port; see
     /// ``waitUntilListening()``), within `limits`; `latency` delays every WebSocket message both
@@ -130,9 +132,10 @@ public final class WebAppServer: Sendable {
         refusals = RefusalLog(log: log)
         self.deployment = deployment
         allowedHosts = Self.allowedHosts(listeningOn: host).map { $0.union(deployment.hostNames.map { Self.hostName($0) }) }
-        address = host.contains(":") ? try sockaddr_in6.inet6(ip6: host, port: port) : try sockaddr_in.inet(ip4: host, port: port)
-        // Below the process's file limit, with room for the listener, the pool and logs.
-        let files = Int(sysconf(Int32(_SC_OPEN_MAX)))
+        self.host = host
+        self.port = port
+        // Below the process's file limit, with room for the listener, the event loops and logs.
+        let files = Self.raiseFileLimit()
         table = ConnectionTable(limit: files > 128 ? min(limits.connections, files - 64) : limits.connections, perAddressLimit: limits.connectionsPerAddress,
                                 unlimited: Set(deployment.trustedProxies))
     }
@@ -180,22 +183,47 @@ public final class WebAppServer: Sendable {
         "Referrer-Policy": "same-origin",
     ]
 
-    /// Listens until cancelled (or ``stop()``).
+    /// Listens until cancelled (or ``stop()``), on SwiftNIO's event loops (one per core): each
+    /// connection is served on one of them (see `ConnectionHandler`).
     public func run() async throws {
-        let work = Task {
-            do {
-                try await self.listen()
-            } catch {
-                self.running.withLock { $0.failure = error }
-                throw error
-            }
+        let listener: any Channel
+        do {
+            listener = try await bootstrap().bind(host: host, port: Int(port)).get()
+        } catch {
+            running.withLock { $0.failure = error }
+            throw error
         }
-        running.withLock { $0.task = work }
-        try await withTaskCancellationHandler {
-            try await work.value
+        let stopped = running.withLock { running in
+            running.listener = listener
+            running.port = listener.localAddress?.port.map(UInt16.init) ?? 0
+            return running.stopped
+        }
+        if stopped { listener.close(promise: nil) }
+        await withTaskCancellationHandler {
+            try? await listener.closeFuture.get()
         } onCancel: {
-            work.cancel()
+            listener.close(promise: nil)
         }
+        running.withLock { $0.port = nil }
+        let open = table.all
+        for channel in open { channel.close(promise: nil) }
+        for channel in open { try? await channel.closeFuture.get() }
+    }
+
+    private func bootstrap() -> ServerBootstrap {
+        ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.backlog, value: 1024)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            // A patch is a small write: without TCP_NODELAY, Nagle's algorithm holds one until
+            // the page's delayed ACK of the one before (about 40 ms).
+            .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { [self] channel in
+                let peer = channel.remoteAddress?.ipAddress ?? "unknown"
+                let refusal = table.admit(channel, from: peer)
+                return channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(ConnectionHandler(server: self, address: peer, refusal: refusal))
+                }
+            }
     }
 
     /// Waits until the server listens; its port then. Throws what stopped it from listening
@@ -211,372 +239,34 @@ public final class WebAppServer: Sendable {
 
     /// Stops listening and closes every connection.
     public func stop() async {
-        guard let task = running.withLock({ $0.task }) else { return }
-        task.cancel()
-        _ = await task.result
+        let listener = running.withLock { running in
+            running.stopped = true
+            return running.listener
+        }
+        guard let listener else { return }
+        try? await listener.close()
+        for channel in table.all { try? await channel.close() }
     }
 
     /// The connections open now.
     var connectionCount: Int { table.count }
 
-    private func listen() async throws {
-        let pool = Self.makePool()
-        try await pool.prepare()
-        let listener = try Socket(domain: Int32(type(of: address).family))
-        defer { try? listener.close() }
-        try listener.setValue(true, for: .localAddressReuse)
-        try listener.bind(to: address)
-        try listener.listen(maxPendingConnection: 1024)
-        let port: UInt16 = switch try listener.sockname() {
-        case .ip4(_, let port), .ip6(_, let port): port
-        case .unix: 0
-        }
-        let accepting = try AsyncSocket(socket: listener, pool: pool)
-        running.withLock { $0.port = port }
-        defer { running.withLock { $0.port = nil } }
-        do {
-            try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask { try await pool.run() }
-                group.addTask { await self.reap() }
-                group.addTask { await self.accept(on: accepting) }
-                try await group.next()
-                group.cancelAll()
-            }
-        } catch is CancellationError {
-        }
-        for record in table.all { record.cancel() }
-    }
-
-    static func makePool() -> some AsyncSocketPool {
-        #if canImport(Darwin)
-        return .kQueue()
-        #elseif canImport(CSystemLinux)
-        return .ePoll()
+    /// Raises the process's soft limit on open files to its hard limit (as Go's runtime does,
+    /// and nginx's `worker_rlimit_nofile`): each connection is a file. Returns the limit then.
+    static func raiseFileLimit() -> Int {
+        var limit = rlimit()
+        #if os(Linux)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
         #else
-        return .poll()
+        let resource = RLIMIT_NOFILE
         #endif
-    }
-
-    /// Accepts connections until cancelled: each is admitted (under the caps) and served by a
-    /// task of its own, or answered with the refusal and closed.
-    private func accept(on listener: AsyncSocket) async {
-        while !Task.isCancelled {
-            let client: AsyncSocket
-            do {
-                client = try await listener.accept()
-            } catch is CancellationError {
-                return
-            } catch {
-                if Task.isCancelled { return }
-                // Out of files, say: wait rather than stop accepting for good.
-                refusals("could not accept a connection: \(error)")
-                try? await Task.sleep(for: .milliseconds(50))
-                continue
-            }
-            // A patch is a small write: without TCP_NODELAY, Nagle's algorithm holds one until
-            // the page's delayed ACK of the one before (about 40 ms).
-            try? client.socket.setValue(true, for: BoolSocketOption(level: Int32(IPPROTO_TCP), name: Int32(TCP_NODELAY)))
-            let peer: String = switch try? client.socket.remotePeer() {
-            case .ip4(let host, _), .ip6(let host, _): host
-            case .unix(let path): path
-            case nil: "unknown"
-            }
-            switch table.admit(peer, deadline: .now + limits.requestTimeout) {
-            case .failure(let refusal):
-                refusals("refused a connection from \(peer): \(refusal.reason)")
-                _ = try? client.socket.write(Self.refusal(refusal), from: 0)
-                try? client.close()
-            case .success(let record):
-                let task = Task {
-                    await self.serve(client, record)
-                    self.table.remove(record)
-                }
-                record.attach(task)
-            }
+        guard getrlimit(resource, &limit) == 0 else { return Int(sysconf(Int32(_SC_OPEN_MAX))) }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(resource, &raised) == 0 { limit = raised }
         }
-    }
-
-    /// Closes connections past their deadline and pings quiet WebSockets, four times a second.
-    private func reap() async {
-        var closed = 0
-        var reported = ContinuousClock.now
-        while !Task.isCancelled {
-            try? await Task.sleep(for: .milliseconds(250))
-            let now = ContinuousClock.now
-            for record in table.all where record.check(now: now) { closed += 1 }
-            if closed > 0, now - reported >= .seconds(1) {
-                log("closed \(closed) connection\(closed == 1 ? "" : "s") that took too long (a request over \(limits.requestTimeout), idle over \(limits.keepAliveTimeout), or a silent WebSocket)")
-                closed = 0
-                reported = now
-            }
-        }
-    }
-
-    /// One connection: requests one after another (up to 1,000, as nginx keeps one), or a
-    /// WebSocket.
-    private func serve(_ socket: AsyncSocket, _ record: ConnectionRecord) async {
-        defer { try? socket.close() }
-        var reader = ByteReader(socket)
-        for served in 0..<1000 {
-            if served > 0 { record.expire(after: limits.keepAliveTimeout) }
-            let head: RequestHead
-            var body = Data()
-            do {
-                guard let bytes = try await reader.readHead(limit: limits.requestHeadBytes) else { return }
-                record.expire(after: limits.requestTimeout)
-                head = try RequestHead.parse(bytes)
-                let length = try head.contentLength()
-                if length > limits.requestBodyBytes {
-                    throw HTTPRefusal(status: 413, reason: "The request's body is over \(limits.requestBodyBytes) bytes.")
-                }
-                if length > 0 { body = Data(try await reader.read(exactly: length)) }
-            } catch let refusal as HTTPRefusal {
-                refusals("refused a request from \(record.address): \(refusal)")
-                _ = try? await socket.write(Self.refusal(refusal))
-                await Self.linger(socket)
-                return
-            } catch {
-                return  // the client went away, or took too long (cancelled)
-            }
-            let received = WebLocation(head.originForm)
-            let location = received.flatMap { deployment.appLocation($0) }
-            guard Self.isAllowedHost(head, allowedHosts) else {
-                refusals("refused a request for host \(head["host"] ?? "none")")
-                _ = try? await socket.write(Self.finish(.text("This server does not answer for that host name.", status: 421), head: false, keepAlive: false))
-                await Self.linger(socket)
-                return
-            }
-            if head.method == "GET", location?.path == "/ws" {
-                guard Self.isSameOrigin(head) else {
-                    log("refused a WebSocket from origin \(head["origin"] ?? "none") for host \(head["host"] ?? "none")")
-                    _ = try? await socket.write(Self.finish(.text("Cross-origin WebSocket refused.", status: 403), head: false, keepAlive: false))
-                    await Self.linger(socket)
-                    return
-                }
-                await webSocket(head, reader: reader, socket: socket, record: record)
-                return
-            }
-            if received != nil, location == nil {
-                let page = WebResponse.html(PageShell.notFound(head: pageHead, base: deployment.path), status: 404)
-                do {
-                    try await socket.write(Self.finish(page, head: head.method == "HEAD", keepAlive: head.keepAlive))
-                } catch {
-                    return
-                }
-                if head.keepAlive { continue } else { return }
-            }
-            let isHead = head.method == "HEAD"
-            let headers = Dictionary(head.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-            let request = WebRequest(method: isHead ? "GET" : head.method, location: location, headers: headers, body: body,
-                                     clientAddress: deployment.client(peer: record.address, forwardedFor: head.values("x-forwarded-for")),
-                                     scheme: deployment.scheme(peer: record.address, forwardedProto: head["x-forwarded-proto"]))
-            let keepAlive = head.keepAlive && served < 999
-            let response = await answer(request)
-            do {
-                try await socket.write(Self.finish(response, head: isHead, keepAlive: keepAlive))
-            } catch {
-                return
-            }
-            if !keepAlive { return }
-        }
-    }
-
-    /// What a socket writes, and the socket's end.
-    private enum Outgoing: Sendable {
-        case message(SocketMessage)
-        case ping
-        case pong([UInt8])
-    }
-
-    /// A WebSocket, from its handshake to its close: frames read (each checked from its header
-    /// before its payload is read) and handed to the session in order, the session's frames
-    /// written, pings answered.
-    private func webSocket(_ head: RequestHead, reader: ByteReader, socket: AsyncSocket, record: ConnectionRecord) async {
-        let accept: String
-        do {
-            accept = try WebSocketHandshake.accept(head)
-        } catch {
-            refusals("refused a WebSocket upgrade: \(error)")
-            var response = WebResponse.text(error.reason, status: error.status)
-            if error.status == 426 { response.headers["Sec-WebSocket-Version"] = "13" }
-            _ = try? await socket.write(Self.finish(response, head: false, keepAlive: false))
-            await Self.linger(socket)
-            return
-        }
-        let handshake = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n\r\n"
-        do {
-            try await socket.write(Data(handshake.utf8))
-        } catch {
-            return
-        }
-        let (out, outgoing) = AsyncStream<Outgoing>.makeStream(bufferingPolicy: .bufferingOldest(Self.outgoingLimit))
-        let session = SessionSocket(sessions: sessions, log: log, send: { message in
-            if case .dropped = outgoing.yield(.message(message)) { return false }
-            return true
-        }, finish: { outgoing.finish() })
-        record.webSocket(idle: limits.webSocketIdleTimeout, ping: { outgoing.yield(.ping) })
-        // With `--latency` (or `--jitter`), each message waits on its way in and out.
-        var delayedIn: AsyncStream<SocketMessage>.Continuation?
-        if latency > .zero || jitter > .zero {
-            let (incoming, continuation) = AsyncStream<SocketMessage>.makeStream()
-            delayedIn = continuation
-            let delayed = SessionSocket.delayed(incoming, by: latency, jitter: jitter)
-            Task {
-                for await message in delayed {
-                    if await !session.receive(message) { break }
-                }
-            }
-        }
-        let inbound = delayedIn
-        let toWrite = SessionSocket.delayed(out, by: latency, jitter: jitter)
-        // Each side says whether it was the writer, and the reader whether the client broke the protocol.
-        let broken = await withTaskGroup(of: (writer: Bool, broken: Bool).self) { group in
-            group.addTask {
-                await Self.writeFrames(toWrite, to: socket)
-                return (true, false)
-            }
-            group.addTask {
-                var reader = reader
-                let (code, broken) = await self.readFrames(&reader, record: record, outgoing: outgoing) { message in
-                    if let inbound {
-                        inbound.yield(message)
-                        return true
-                    }
-                    return await session.receive(message)
-                }
-                inbound?.finish()
-                if let code { outgoing.yield(.message(.close(code))) }
-                outgoing.finish()
-                return (false, broken)
-            }
-            // The server ended the socket: stop reading. The client did: let the close be
-            // written, for at most 5 s.
-            var broken = false
-            if let first = await group.next() {
-                broken = first.broken
-                if first.writer { group.cancelAll() } else { record.expire(after: .seconds(5)) }
-            }
-            while let next = await group.next() { broken = broken || next.broken }
-            return broken
-        }
-        await session.ended()
-        // A client that broke the protocol may still be sending: its close frame must not be
-        // lost to a reset.
-        if broken { await Self.linger(socket) }
-    }
-
-    /// Before closing a socket whose client may still be sending (a refused request, a frame
-    /// over the limit): stop writing, and read what comes, for up to 2 s or 1 MB, so the
-    /// answer already written is not lost to a reset (nginx's lingering close). Closing with
-    /// unread bytes resets the connection, and a reset can discard the answer before the client
-    /// reads it (seen with a 300 KB request line when the bound was 256 KB).
-    static func linger(_ socket: AsyncSocket) async {
-        _ = shutdown(socket.socket.file.rawValue, Int32(SHUT_WR))
-        await withTaskGroup(of: Void.self) { group in
-            group.addTask {
-                var discarded = 0
-                while discarded < 1024 * 1024, let bytes = try? await socket.read(atMost: 16 * 1024) { discarded += bytes.count }
-            }
-            group.addTask { try? await Task.sleep(for: .seconds(2)) }
-            await group.next()
-            group.cancelAll()
-        }
-    }
-
-    /// Reads frames until the client closes or breaks the protocol: the close code to answer
-    /// with (`nil` when there is nothing to answer: the socket went, or the session ended it),
-    /// and whether the client broke the protocol.
-    private func readFrames(_ reader: inout ByteReader, record: ConnectionRecord, outgoing: AsyncStream<Outgoing>.Continuation,
-                            deliver: (SocketMessage) async -> Bool) async -> (UInt16?, broken: Bool) {
-        var message: [UInt8] = []
-        var messageOpcode: UInt8?
-        while true {
-            let header: FrameHeader
-            do {
-                let start = try await reader.peek(2)
-                let size = FrameHeader.size(secondByte: start[start.startIndex + 1])
-                guard let parsed = FrameHeader.parse(try await reader.peek(size)) else { return (nil, false) }
-                header = parsed
-            } catch {
-                return (nil, false)
-            }
-            record.heard()
-            if let problem = header.problem() {
-                refusals("closed a WebSocket from \(record.address): \(problem.reason)")
-                return (problem.code, true)
-            }
-            if header.opcode < 8 {
-                if (header.opcode == FrameHeader.continuation) != (messageOpcode != nil) {
-                    refusals("closed a WebSocket from \(record.address): a frame out of order in a fragmented message")
-                    return (1002, true)
-                }
-                if UInt64(message.count) + header.length > UInt64(limits.messageBytes) {
-                    refusals("closed a WebSocket from \(record.address): a message of \(UInt64(message.count) + header.length) bytes (the limit is \(limits.messageBytes)), refused from its frame's header")
-                    return (1009, true)
-                }
-            }
-            reader.skip(header.size)
-            var payload: [UInt8]
-            do {
-                payload = try await reader.read(exactly: Int(header.length))
-            } catch {
-                return (nil, false)
-            }
-            if let mask = header.mask {
-                for index in payload.indices { payload[index] ^= mask[index & 3] }
-            }
-            switch header.opcode {
-            case FrameHeader.ping:
-                outgoing.yield(.pong(payload))
-            case FrameHeader.pong:
-                continue
-            case FrameHeader.close:
-                if payload.count == 1 { return (1002, true) }
-                return (payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : 1000, false)
-            default:
-                if messageOpcode == nil { messageOpcode = header.opcode }
-                message += payload
-                guard header.fin else { continue }
-                let bytes = message, opcode = messageOpcode
-                message = []
-                messageOpcode = nil
-                let received: SocketMessage
-                if opcode == FrameHeader.text {
-                    guard let text = String(validating: bytes, as: UTF8.self) else {
-                        refusals("closed a WebSocket from \(record.address): a text message that is not UTF-8")
-                        return (1007, true)
-                    }
-                    received = .text(text)
-                } else {
-                    received = .data(Data(bytes))
-                }
-                if await !deliver(received) { return (nil, false) }
-            }
-        }
-    }
-
-    /// Writes the session's frames until it closes the socket (or the socket goes).
-    private static func writeFrames(_ out: AsyncStream<Outgoing>, to socket: AsyncSocket) async {
-        for await item in out {
-            let frame: Data
-            var last = false
-            switch item {
-            case .message(.text(let text)): frame = FrameHeader.encode(opcode: FrameHeader.text, payload: text.utf8)
-            case .message(.data(let data)): frame = FrameHeader.encode(opcode: FrameHeader.binary, payload: data)
-            case .message(.close(let code)):
-                frame = FrameHeader.encode(opcode: FrameHeader.close, payload: [UInt8(code >> 8), UInt8(code & 0xFF)])
-                last = true
-            case .ping: frame = FrameHeader.encode(opcode: FrameHeader.ping, payload: [UInt8]())
-            case .pong(let payload): frame = FrameHeader.encode(opcode: FrameHeader.pong, payload: payload)
-            }
-            do {
-                try await socket.write(frame)
-            } catch {
-                return
-            }
-            if last { return }
-        }
-        _ = try? await socket.write(FrameHeader.encode(opcode: FrameHeader.close, payload: [0x03, 0xE8]))
+        return limit.rlim_cur > rlim_t(Int.max) ? Int.max : Int(limit.rlim_cur)
     }
 
     /// The answer to a request that is not the WebSocket: a route, the page's files, or a page.
@@ -613,15 +303,53 @@ public final class WebAppServer: Sendable {
             return .text("Pages are opened by navigating to them.", status: 403)
         }
         let base = deployment.path, head = pageHead
+        let cookie = Self.browserKey(request.headers["cookie"])
+        let owner = cookie ?? Self.newBrowserKey()
+        let client = request.clientAddress.isEmpty ? nil : request.clientAddress
         let page: (status: Int, html: String) = await MainActor.run {
-            switch sessions.open(at: location) {
+            switch sessions.open(at: location, owner: owner, client: client) {
             case .opened(let session): return (200, PageShell.html(for: session, head: head, base: base))
             case .notFound: return (404, PageShell.notFound(head: head, base: base))
             case .full: return (503, "")
+            case .fullForAddress: return (429, "")
             }
         }
         if page.status == 503 { return .text("Too many open sessions; close a tab and try again.", status: 503) }
-        return .html(page.html, status: page.status)
+        if page.status == 429 { return .text("Your address has too many open sessions; close a tab and try again.", status: 429) }
+        var response = WebResponse.html(page.html, status: page.status)
+        if cookie == nil, page.status == 200 {
+            response.headers["Set-Cookie"] = "\(Self.browserCookie)=\(owner); Path=\(base.isEmpty ? "/" : base); HttpOnly; SameSite=Lax"
+                + (request.scheme == "https" ? "; Secure" : "")
+        }
+        return response
+    }
+
+    /// The cookie that ties a session to the browser that opened it: a random secret, set with
+    /// the first page (HttpOnly: the page's script cannot read it; SameSite=Lax: another site's
+    /// requests do not carry it) and checked when a WebSocket attaches to a session, as
+    /// LiveView ties its socket to a signed session.
+    static let browserCookie = "mvvm_browser"
+
+    /// A new browser secret: 128 random bits, in hex.
+    static func newBrowserKey() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let word = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - word.count) + word
+        }.joined()
+    }
+
+    /// The browser secret in a `Cookie` header, if it has one of the right shape.
+    static func browserKey(_ header: String?) -> String? {
+        guard let header else { return nil }
+        for pair in header.split(separator: ";") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == browserCookie else { continue }
+            let value = parts[1].trimmingCharacters(in: .whitespaces)
+            guard value.utf8.count == 32, value.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+            return value
+        }
+        return nil
     }
 
     /// The response as sent: the security headers added; for HEAD, the length of the body

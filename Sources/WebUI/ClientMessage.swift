@@ -39,6 +39,14 @@ public enum ClientMessage: Sendable, Equatable {
     /// The tab is closing: dispose the session now.
     case bye
 
+    /// The message's own number (`n`), for the kinds that carry one.
+    public var sequence: Int? {
+        switch self {
+        case .event(_, _, let sequence), .back(_, let sequence), .navigate(_, _, let sequence): sequence
+        case .hello, .bye: nil
+        }
+    }
+
     /// The largest message accepted, in bytes.
     public static let maximumSize = 64 * 1024
     /// The longest text value accepted, in characters.
@@ -127,6 +135,10 @@ public enum ClientMessageError: Error, Equatable, CustomStringConvertible {
     case unknownElement(String)
     case notHandled(String, ClientEvent)
     case unknownSession
+    /// A message numbered past the next one the page can send (its number, and the highest seen).
+    case numberedAhead(Int, after: Int)
+    /// The connection does not come from the browser that opened the session.
+    case otherBrowser
 
     public var description: String {
         switch self {
@@ -136,6 +148,8 @@ public enum ClientMessageError: Error, Equatable, CustomStringConvertible {
         case .unknownElement(let id): return "no element \(JSON.string(String(id.prefix(32)))) on this page"
         case .notHandled(let id, let event): return "element \(id) does not take \(event)"
         case .unknownSession: return "unknown or expired session"
+        case .numberedAhead(let number, let highest): return "message numbered \(number), but the page's last was \(highest)"
+        case .otherBrowser: return "the session belongs to another browser (its cookie is missing or another)"
         }
     }
 }

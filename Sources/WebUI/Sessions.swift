@@ -68,6 +68,18 @@ public final class WebSession {
     public internal(set) var resumed = false
     /// When the session was opened (for evicting the oldest unused one).
     let opened = DispatchTime.now()
+    /// The browser the session belongs to: the secret its page's cookie holds (see
+    /// ``WebSessions/open(at:resuming:owner:client:)``); a connection that does not present it
+    /// is refused. `nil`: any connection may attach (sessions opened without a server).
+    public internal(set) var owner: String?
+    /// The client address that opened the session, counted against
+    /// ``WebSessions/Limits/sessionsPerAddress``.
+    public internal(set) var client: String?
+    /// The highest message number the page has used, as far as the session has seen: the
+    /// page's `hello` says how far it counted, and each message after it adds one. A message
+    /// numbered past the next one is refused (it would make the session take every real
+    /// message after it for one already handled).
+    private var highestNumber = 0
 
     private func deliver(_ number: Int, _ text: String) {
         kept.append((number, text))
@@ -116,10 +128,16 @@ public final class WebSession {
     /// logged with its reason and otherwise ignored.
     public func receive(_ text: String, token: Int) {
         guard let connection, connection.token == token, !isClosed else { return }
-        guard admit() else { return }
         do {
             // A resumed session's first hello names the page's old session.
             let message = try ClientMessage.parse(text, session: resumed && !wasGreeted ? nil : id)
+            if case .hello = message {
+                highestNumber = max(highestNumber, ClientMessage.sequenceNumber(in: text) ?? 0)
+            } else if let number = message.sequence {
+                guard number <= highestNumber + 1 else { throw ClientMessageError.numberedAhead(number, after: highestNumber) }
+                highestNumber = max(highestNumber, number)
+            }
+            guard admit() else { return }
             switch message {
             case .hello(let session, let lastFrame, _):
                 if session != id {
@@ -140,11 +158,14 @@ public final class WebSession {
             }
         } catch let error as ClientMessageError {
             document.log("refused: \(error.description)")
-            // A refused message that says its number is still answered, so the page stops
+            // A refused message still used its number (unless it was numbered past the next):
+            // the page's next one follows it. A malformed one is answered, so the page stops
             // waiting for it (and does not resend it on every reconnect): a paste over the
-            // length limit, say.
-            if case .malformed = error, let number = ClientMessage.sequenceNumber(in: text) {
-                document.acknowledge(number)
+            // length limit, say. Never one numbered past the next: that would silence the page.
+            if case .numberedAhead = error { return }
+            if let number = ClientMessage.sequenceNumber(in: text), number <= highestNumber + 1 {
+                highestNumber = max(highestNumber, number)
+                if case .malformed = error { document.acknowledge(number) }
             }
         } catch {
             document.log("refused: \(error)")
@@ -237,14 +258,21 @@ public final class WebSessions {
         /// leave room for scripted typing (the keystroke benchmark's 1,000 keys a second).
         public var messagesPerSecond = 1_000
         public var messageBurst = 5_000
+        /// How many sessions one client address may hold (behind a trusted proxy, the client's
+        /// own address): a quarter of ``sessions`` unless set, so that one address cannot lock
+        /// everyone else out. Raise it when many users share an address (a NAT, an office).
+        public var sessionsPerAddress: Int
 
-        public init(sessions: Int = 200, reconnectGrace: Duration = .seconds(30)) {
+        public init(sessions: Int = 200, reconnectGrace: Duration = .seconds(30), sessionsPerAddress: Int? = nil) {
             self.sessions = sessions
             self.reconnectGrace = reconnectGrace
+            self.sessionsPerAddress = sessionsPerAddress ?? max(1, sessions / 4)
         }
     }
 
     private var sessions: [String: WebSession] = [:]
+    /// Open sessions by the client address that opened them.
+    private var perClient: [String: Int] = [:]
     private let make: @MainActor (Document, WebLocation) -> (any WebSessionContent)?
     public let limits: Limits
     public let log: @Sendable (String) -> Void
@@ -282,6 +310,9 @@ public final class WebSessions {
         case notFound
         /// The session limit is reached (and every session has had a page).
         case full
+        /// The client's address holds its share of sessions (``Limits/sessionsPerAddress``),
+        /// each of which has had a page.
+        case fullForAddress
     }
 
     /// Starts a session for a new tab; `nil` when the limit is reached. At the limit, the
@@ -293,15 +324,25 @@ public final class WebSessions {
     }
 
     /// Starts a session for a new tab at `location` (see ``open()`` for the limit); `resuming`
-    /// when it is for a page whose own session ended (the server restarted).
-    public func open(at location: WebLocation, resuming: Bool = false) -> Opening {
-        if sessions.count >= limits.sessions {
-            guard let unused = sessions.values.filter({ !$0.wasGreeted && !$0.isConnected }).min(by: { $0.opened < $1.opened }) else {
+    /// when it is for a page whose own session ended (the server restarted). `owner` is the
+    /// secret of the browser it belongs to (the server's page cookie); `client` the address
+    /// that asks, held to ``Limits/sessionsPerAddress``.
+    public func open(at location: WebLocation, resuming: Bool = false, owner: String? = nil, client: String? = nil) -> Opening {
+        // Who gives way, if the caps are reached: closed only once the app has a screen there.
+        var givingWay: [(WebSession, String)] = []
+        if let client, perClient[client, default: 0] >= limits.sessionsPerAddress {
+            guard let unused = oldestUnused(from: client) else {
+                log("refused a new session for \(client): it holds \(limits.sessionsPerAddress)")
+                return .fullForAddress
+            }
+            givingWay.append((unused, "its address reached its share of sessions"))
+        }
+        if sessions.count - givingWay.count >= limits.sessions {
+            guard let unused = oldestUnused(from: nil, besides: givingWay.first?.0) else {
                 log("refused a new session: \(limits.sessions) are open")
                 return .full
             }
-            unused.document.log("closed: the session limit was reached and no page ever connected")
-            unused.close()
+            givingWay.append((unused, "the session limit was reached"))
         }
         var generator = SystemRandomNumberGenerator()
         let id = (0..<2).map { _ in
@@ -313,12 +354,26 @@ public final class WebSessions {
             session.document.close()
             return .notFound
         }
+        for (unused, why) in givingWay {
+            unused.document.log("closed: \(why) and no page ever connected")
+            unused.close()
+        }
         session.resumed = resuming
+        session.owner = owner
+        session.client = client
         session.onClose = { [weak self] session, owned in self?.didClose(session, owned: owned) }
         sessions[id] = session
+        if let client { perClient[client, default: 0] += 1 }
         session.start(content)
         session.closeUnlessConnected(within: limits.reconnectGrace)
         return .opened(session)
+    }
+
+    /// The oldest session (of `client`, or of anyone) that no page ever connected to, other
+    /// than `other`.
+    private func oldestUnused(from client: String?, besides other: WebSession? = nil) -> WebSession? {
+        sessions.values.filter { !$0.wasGreeted && !$0.isConnected && (client == nil || $0.client == client) && $0 !== other }
+            .min { $0.opened < $1.opened }
     }
 
     /// The open session with `id`.
@@ -341,6 +396,10 @@ public final class WebSessions {
 
     private func didClose(_ session: WebSession, owned: [AnyObject]) {
         sessions[session.id] = nil
+        if let client = session.client {
+            let left = perClient[client, default: 1] - 1
+            perClient[client] = left > 0 ? left : nil
+        }
         closedCount += 1
         closedWatch.removeAll { $0.isFreed }
         closedWatch.append(WeakSessionParts(session, owned: owned))

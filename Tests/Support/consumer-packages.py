@@ -17,7 +17,9 @@ import importlib.util, os, re, shutil, subprocess, sys, tempfile, time, urllib.e
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 ARTICLE = os.path.join(ROOT, "Sources/WebServer/WebServer.docc/YourFirstWebApp.md")
 DEPLOYING = os.path.join(ROOT, "Sources/WebServer/WebServer.docc/Deploying.md")
-SERVER_MODULES = ("FlyingFox", "FlyingSocks", "WebServer")
+SERVER_MODULES = ("NIOCore", "NIOPosix", "NIO", "WebServer")
+# Server packages a consumer of Signals and MVVM must not resolve (SwiftNIO and what it needs).
+SERVER_PACKAGES = ("swift-nio", "hummingbird", "flyingfox")
 
 # The article's files, read as first-app.py reads the terminal article (one rule for captions).
 spec = importlib.util.spec_from_file_location("first_app", os.path.join(os.path.dirname(__file__), "first-app.py"))
@@ -85,9 +87,9 @@ print(greeting.value)
     resolved_path = os.path.join(package, "Package.resolved")
     resolved = open(resolved_path, encoding="utf-8").read() if os.path.exists(resolved_path) else ""
     checkouts = os.listdir(os.path.join(package, ".build", "checkouts")) if os.path.isdir(os.path.join(package, ".build", "checkouts")) else []
-    check("Signals and MVVM only: Package.resolved names no server package",
-          "flyingfox" not in resolved.lower() and "hummingbird" not in resolved.lower(), resolved or "(no Package.resolved: nothing remote resolved)")
-    check("Signals and MVVM only: no server package is checked out", not any("flyingfox" in c.lower() for c in checkouts), checkouts)
+    check("Signals and MVVM only: Package.resolved names no server package (" + ", ".join(SERVER_PACKAGES) + ")",
+          not any(name in resolved.lower() for name in SERVER_PACKAGES), resolved or "(no Package.resolved: nothing remote resolved)")
+    check("Signals and MVVM only: no server package is checked out", not any(c.lower() in SERVER_PACKAGES for c in checkouts), checkouts)
     compiled = set(re.findall(r"-module-name (\S+)", out))
     check("Signals and MVVM only: the build compiles no server module (nor any view layer)",
           not compiled & {*SERVER_MODULES, "WebUI", "TerminalUI"} and {"Signals", "MVVM"} <= compiled, sorted(compiled))

@@ -114,7 +114,8 @@ final class Lines: Sendable {
         let id = await session.id
         let (client, input) = AsyncStream<SocketMessage>.makeStream()
         let out = SessionSocket.messages(sessions: sessions, log: log.append, for: client)
-        input.yield(.text(#"{"t":"hello","s":"\#(id)","q":0}"#))
+        // The page says it has numbered 999,999 messages: the last one below is the next.
+        input.yield(.text(#"{"t":"hello","s":"\#(id)","q":0,"n":999999}"#))
         var generator = SystemRandomNumberGenerator()
         let pieces = ["{", "}", "\"t\"", ":", "\"i\"", ",", "\"id\"", "\"\(field)\"", "\"v\"", "\"x\"", "null", "1", "-1", "[", "]", "\"n\"", "\"f\"", "\"l\"", "\"c\"", "\"e\"", "\"b\"", "\"d\"", "\u{0}", "\u{FFFF}", "😀", "\\", "\"s\"", "\"\(id)\""]
         for _ in 0..<2000 {
@@ -298,19 +299,20 @@ final class Lines: Sendable {
         otherInput.finish()
     }
 
-    /// `--latency`: every message waits that long each way, in order.
-    @Test func latencyDelaysEachMessageInOrder() async throws {
-        let (stream, continuation) = AsyncStream<Int>.makeStream()
-        let delayed = SessionSocket.delayed(stream, by: .milliseconds(150))
-        let clock = ContinuousClock()
-        let started = clock.now
-        for value in 1...5 { continuation.yield(value) }
-        continuation.finish()
-        var seen: [Int] = []
-        for await value in delayed { seen.append(value) }
-        let took = clock.now - started
-        #expect(seen == [1, 2, 3, 4, 5])
-        #expect(took >= .milliseconds(150), "\(took)")
+    /// `--latency` and `--jitter`: every message waits at least the latency, and none is let
+    /// through before the one before it, whatever the jitter drew.
+    @Test func latencyDelaysEachMessageInOrder() {
+        let start = ContinuousClock.now
+        var line = DelayLine(latency: .milliseconds(150), jitter: .milliseconds(100))
+        #expect(line.isActive && !DelayLine(latency: .zero, jitter: .zero).isActive)
+        var previous = start
+        for index in 0..<200 {
+            let arrived = start + .milliseconds(index)
+            let released = line.release(arrived: arrived)
+            #expect(released >= arrived + .milliseconds(150) && released <= arrived + .milliseconds(250 + 200))
+            #expect(released >= previous, "in order")
+            previous = released
+        }
     }
 }
 #endif

@@ -1,8 +1,9 @@
 // The server's own HTTP and WebSocket reading (issue 27): heads parsed as real servers parse
 // them, frames refused from their header, slow and idle clients timed out, connections capped.
 #if WebServer
-import FlyingSocks
 import Foundation
+import NIOCore
+import NIOPosix
 import MVVM
 import Signals
 import Synchronization
@@ -169,45 +170,118 @@ extension RequestHead {
 }
 
 /// A client that speaks raw bytes, as an attacker (or curl) does.
-struct RawClient {
-    let socket: AsyncSocket
+struct RawClient: Sendable {
+    /// What the server sent and has not been read yet, and whether it closed.
+    final class Inbox: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        struct State {
+            var bytes: [UInt8] = []
+            var closed = false
+            var waiter: CheckedContinuation<Void, Never>?
+        }
+        let state = Mutex(State())
 
-    static func connect(_ port: UInt16, from source: String? = nil) async throws -> RawClient {
-        let socket = try Socket(domain: AF_INET, type: .stream)
-        if let source { try socket.bind(to: sockaddr_in.inet(ip4: source, port: 0)) }
-        let async = try AsyncSocket(socket: socket, pool: try await SocketPool<Poll>.client)
-        try await async.connect(to: sockaddr_in.inet(ip4: "127.0.0.1", port: port))
-        return RawClient(socket: async)
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            let buffer = unwrapInboundIn(data)
+            let waiter = state.withLock { state in
+                state.bytes += buffer.readableBytesView
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
+        }
+
+        /// The server stopped writing (it may still read, as a lingering close does).
+        func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+            if case ChannelEvent.inputClosed = event { channelInactive(context: context) }
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            let waiter = state.withLock { state in
+                state.closed = true
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume()
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            context.close(promise: nil)
+        }
+
+        /// Waits for bytes (or the close), unless there are some.
+        func wait() async {
+            await withTaskCancellationHandler {
+                await withCheckedContinuation { continuation in
+                    let ready = state.withLock { state in
+                        if !state.bytes.isEmpty || state.closed || Task.isCancelled { return true }
+                        state.waiter = continuation
+                        return false
+                    }
+                    if ready { continuation.resume() }
+                }
+            } onCancel: {
+                let waiter = state.withLock { state in
+                    defer { state.waiter = nil }
+                    return state.waiter
+                }
+                waiter?.resume()
+            }
+        }
     }
 
-    func send(_ text: String) async throws { try await socket.write(Data(text.utf8)) }
-    func send(_ bytes: [UInt8]) async throws { try await socket.write(Data(bytes)) }
+    struct Closed: Error {}
+
+    let channel: any Channel
+    let inbox: Inbox
+
+    static func connect(_ port: UInt16, from source: String? = nil) async throws -> RawClient {
+        let inbox = Inbox()
+        var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .channelOption(.allowRemoteHalfClosure, value: true)
+            .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(inbox) } }
+        if let source { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: source, port: 0)) }
+        let channel = try await bootstrap.connect(host: "127.0.0.1", port: Int(port)).get()
+        return RawClient(channel: channel, inbox: inbox)
+    }
+
+    func send(_ text: String) async throws { try await channel.writeAndFlush(channel.allocator.buffer(string: text)) }
+    func send(_ bytes: [UInt8]) async throws { try await channel.writeAndFlush(channel.allocator.buffer(bytes: bytes)) }
+
+    /// Up to `count` bytes the server sent, waiting for some; throws once it closed and all was read.
+    func read(atMost count: Int) async throws -> [UInt8] {
+        while true {
+            let (bytes, closed) = inbox.state.withLock { state -> ([UInt8], Bool) in
+                let taken = Array(state.bytes.prefix(count))
+                state.bytes.removeFirst(taken.count)
+                return (taken, state.closed)
+            }
+            if !bytes.isEmpty { return bytes }
+            if closed { throw Closed() }
+            try Task.checkCancellation()
+            await inbox.wait()
+        }
+    }
 
     /// Every byte until the server closes, or until `timeout` (then what came).
     func readUntilClosed(timeout: Duration = .seconds(20)) async -> (bytes: [UInt8], closed: Bool) {
-        final class Collected: Sendable { let bytes = Mutex<[UInt8]>([]) }
-        let collected = Collected()
-        let socket = self.socket
-        let closed = await withTaskGroup(of: Bool.self) { group in
-            group.addTask {
-                while true {
-                    do {
-                        let bytes = try await socket.read(atMost: 65536)
-                        collected.bytes.withLock { $0 += bytes }
-                    } catch {
-                        return !(error is CancellationError)
-                    }
-                }
+        let deadline = ContinuousClock.now + timeout
+        let waiting = Task {
+            while ContinuousClock.now < deadline, !inbox.state.withLock({ $0.closed }) {
+                await inbox.wait()
+                if inbox.state.withLock({ !$0.closed }) { try? await Task.sleep(for: .milliseconds(5)) }
             }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return false
-            }
-            let first = await group.next() ?? false
-            group.cancelAll()
-            return first
         }
-        return (collected.bytes.withLock { $0 }, closed)
+        let timer = Task {
+            try? await Task.sleep(until: deadline)
+            waiting.cancel()
+        }
+        await waiting.value
+        timer.cancel()
+        return inbox.state.withLock { state in
+            defer { state.bytes = [] }
+            return (state.bytes, state.closed)
+        }
     }
 
     /// Reads one response (head and a Content-Length body) off a kept connection.
@@ -224,11 +298,11 @@ struct RawClient {
                     return (status, head, body)
                 }
             }
-            buffer += try await socket.read(atMost: 65536)
+            buffer += try await read(atMost: 65536)
         }
     }
 
-    func close() { try? socket.close() }
+    func close() { channel.close(promise: nil) }
 }
 
 /// A client frame: masked, as browsers send them.
@@ -264,7 +338,7 @@ func clientFrame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true) -> [UInt
         let client = try await RawClient.connect(port)
         try await client.send(upgrade(port))
         var received: [UInt8] = []
-        while received.firstRange(of: Array("\r\n\r\n".utf8)) == nil { received += try await client.socket.read(atMost: 1) }
+        while received.firstRange(of: Array("\r\n\r\n".utf8)) == nil { received += try await client.read(atMost: 1) }
         #expect(String(decoding: received, as: UTF8.self).hasPrefix("HTTP/1.1 101 Switching Protocols\r\n"))
         #expect(String(decoding: received, as: UTF8.self).contains("Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=\r\n"))
         return client
@@ -340,7 +414,7 @@ func clientFrame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true) -> [UInt
         try await client.send(clientFrame(FrameHeader.ping, []))
         try await client.send(clientFrame(FrameHeader.continuation, Array(hello.dropFirst(10))))
         var first: [UInt8] = []
-        while first.count < 4 || !String(decoding: first, as: UTF8.self).contains("\"t\":") { first += try await client.socket.read(atMost: 4096) }
+        while first.count < 4 || !String(decoding: first, as: UTF8.self).contains("\"t\":") { first += try await client.read(atMost: 4096) }
         #expect(!log.all.contains { $0.contains("refused a connection") }, "\(log.all)")
         client.close()
         await server.stop()
@@ -358,7 +432,7 @@ func clientFrame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true) -> [UInt
         let css = try await client.readResponse(buffer: &buffer)
         #expect(css.status == 200 && css.body == PageShell.stylesheet && css.head.contains("Connection: keep-alive"))
         // HEAD: the length of the body, and no body (the next response follows at once).
-        while buffer.firstRange(of: Array("\r\n\r\n".utf8)) == nil { buffer += try await client.socket.read(atMost: 65536) }
+        while buffer.firstRange(of: Array("\r\n\r\n".utf8)) == nil { buffer += try await client.read(atMost: 65536) }
         let end = try #require(buffer.firstRange(of: Array("\r\n\r\n".utf8)))
         let icon = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
         #expect(icon.hasPrefix("HTTP/1.1 200 OK") && icon.contains("Content-Length: \(Favicon.ico.count)"))
@@ -486,7 +560,7 @@ func clientFrame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true) -> [UInt
         let socket = try await RawClient.connect(port)
         try await socket.send(upgrade(port).replacingOccurrences(of: "GET /ws ", with: "GET /todo/ws "))
         var received: [UInt8] = []
-        while received.firstRange(of: Array("\r\n\r\n".utf8)) == nil { received += try await socket.socket.read(atMost: 1) }
+        while received.firstRange(of: Array("\r\n\r\n".utf8)) == nil { received += try await socket.read(atMost: 1) }
         #expect(String(decoding: received, as: UTF8.self).hasPrefix("HTTP/1.1 101"))
         socket.close()
         await server.stop()

@@ -13,6 +13,9 @@ second, the server's memory must stay bounded, and the server must not crash:
   flood    one tab sending events as fast as it can for 5 s
   scale    1,000 idle sessions (page + WebSocket + hello): memory per session, and the latency of
            a keystroke (input sent -> its acknowledgement) with them open
+  share    one address opens sessions until refused (its share: a quarter); another still gets one
+  hijack   a WebSocket presenting another browser's session id (another cookie, or none) is
+           refused and the victim's tab keeps working; a message numbered 2^53-1 silences nothing
 
 Usage: attack.py SHOWCASE_BINARY [--only frame,slow,...]
 Prints the figures; exits 1 if a goal is missed.
@@ -188,11 +191,23 @@ def xor(payload, key):
     return big.to_bytes(len(payload), "little")
 
 
-def websocket(port, source="127.0.0.1"):
+# The browser cookie each session was opened with (a session answers only to it).
+COOKIES = {}
+
+
+def cookie_in(head):
+    """The browser cookie a page's response sets (name=value), or None."""
+    match = re.search(r"(?im)^set-cookie: *(mvvm_browser=[0-9a-f]+)", head)
+    return match.group(1) if match else None
+
+
+def websocket(port, source="127.0.0.1", session=None):
+    """A WebSocket, presenting the cookie `session` was opened with (none without one)."""
     s = connect(port, source)
     key = base64.b64encode(os.urandom(16)).decode()
+    cookie = f"Cookie: {COOKIES[session]}\r\n" if session in COOKIES else ""
     s.sendall((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-               f"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: {key}\r\n\r\n").encode())
+               f"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: {key}\r\n{cookie}\r\n").encode())
     head = b""
     while b"\r\n\r\n" not in head:
         chunk = s.recv(1)
@@ -204,11 +219,15 @@ def websocket(port, source="127.0.0.1"):
     return s
 
 
-def session_page(port, source="127.0.0.1"):
-    status, _, body = request(port, "/", source)
+def session_page(port, source="127.0.0.1", path="/"):
+    status, head, body = request(port, path, source)
     match = re.search(rb'data-session="([0-9a-f]+)"', body)
+    if not match:
+        raise OSError(f"no session: {status}")
     ids = re.findall(rb'id="(e\d+)"', body)
-    return match.group(1).decode(), [i.decode() for i in ids]
+    session = match.group(1).decode()
+    COOKIES[session] = cookie_in(head)
+    return session, [i.decode() for i in ids]
 
 
 def hello(sock, session):
@@ -388,7 +407,7 @@ def attack_fuzz():
     rng = random.Random(int(os.environ.get("FUZZ_SEED", time.time())))
     other_session, _ = session_page(server.port, "127.0.4.2")
     session, ids = session_page(server.port, "127.0.4.1")
-    sock = websocket(server.port, "127.0.4.1")
+    sock = websocket(server.port, "127.0.4.1", session)
     hello(sock, session)
     sent, reconnects, counts = 0, 0, {}
     started = time.monotonic()
@@ -413,7 +432,7 @@ def attack_fuzz():
                 try:
                     if reconnects % 100 == 0 or attempt > 0:
                         session, ids = session_page(server.port, f"127.0.4.{1 + reconnects % 50}")
-                    sock = websocket(server.port, "127.0.4.1")
+                    sock = websocket(server.port, "127.0.4.1", session)
                     hello(sock, session)
                     break
                 except OSError:
@@ -455,7 +474,7 @@ def attack_flood():
     print("== one tab flooding events for 5 s", flush=True)
     server = Server()
     session, ids = session_page(server.port, "127.0.6.1")
-    sock = websocket(server.port, "127.0.6.1")
+    sock = websocket(server.port, "127.0.6.1", session)
     hello(sock, session)
     watch = RSSWatch(server)
     stop = threading.Event()
@@ -492,7 +511,7 @@ def attack_scale():
     for i in range(1000):
         source = f"127.0.7.{1 + i % 8}"
         session, _ = session_page(server.port, source)
-        s = websocket(server.port, source)
+        s = websocket(server.port, source, session)
         hello(s, session)
         held.append(s)
     time.sleep(1.0)
@@ -502,10 +521,11 @@ def attack_scale():
     per_session = (after - before) * 1024 / 1000
     figures.append(f"memory per idle session (page + WebSocket, the launcher screen): {per_session:.0f} KB ({before:.0f} -> {after:.0f} MB for 1,000)")
     # A keystroke: an input message on another session's field, until its acknowledgement.
-    status, _, body = request(server.port, "/login")
+    status, head, body = request(server.port, "/login")
     session = re.search(rb'data-session="([0-9a-f]+)"', body).group(1).decode()
+    COOKIES[session] = cookie_in(head)
     field = re.search(rb'<input[^>]*id="(e\d+)"', body).group(1).decode()
-    s = websocket(server.port)
+    s = websocket(server.port, session=session)
     hello(s, session)
     time.sleep(0.3)
     drain(s)
@@ -530,7 +550,112 @@ def attack_scale():
     server.stop()
 
 
-ATTACKS = {"frame": attack_frame, "slow": attack_slow, "cap": attack_cap, "fuzz": attack_fuzz, "flood": attack_flood, "scale": attack_scale}
+def first_frame(sock, timeout=5):
+    """The first text frame the server sends on `sock` (a dict), or None."""
+    sock.settimeout(timeout)
+    data = b""
+    try:
+        while True:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+            if len(data) >= 2:
+                length, offset = data[1] & 0x7F, 2
+                if length == 126:
+                    length, offset = int.from_bytes(data[2:4], "big"), 4
+                if len(data) >= offset + length:
+                    return json.loads(data[offset:offset + length])
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def acknowledged(sock, number, timeout=5):
+    """Whether the server acknowledges the page's message `number` within `timeout`."""
+    sock.settimeout(timeout)
+    received = b""
+    deadline = time.monotonic() + timeout
+    try:
+        while time.monotonic() < deadline:
+            chunk = sock.recv(65536)
+            if not chunk:
+                return False
+            received += chunk
+            for found in re.findall(rb'"a":(\d+)', received):
+                if int(found) >= number:
+                    return True
+    except OSError:
+        pass
+    return False
+
+
+def attack_share():
+    print("== one address opens sessions until refused; another address still gets a page and a session", flush=True)
+    server = Server()
+    held, opened, refusal = [], 0, None
+    for _ in range(300):
+        status, head, body = request(server.port, "/", "127.0.8.1")
+        if status != 200:
+            refusal = (status, body.decode(errors="replace"))
+            break
+        session = re.search(rb'data-session="([0-9a-f]+)"', body).group(1).decode()
+        COOKIES[session] = cookie_in(head)
+        s = websocket(server.port, "127.0.8.1", session)
+        hello(s, session)
+        held.append(s)
+        opened += 1
+    figures.append(f"sessions one address could open (and connect) before it was refused: {opened} of the server's 200")
+    check(refusal is not None and refusal[0] == 429 and "Your address" in refusal[1],
+          f"one address is refused past its share (429 after {opened} sessions: {refusal})")
+    check(opened == 50, f"the share is a quarter of the sessions: {opened} (goal 50 of 200)")
+    session, _ = session_page(server.port, "127.0.8.2")
+    s = websocket(server.port, "127.0.8.2", session)
+    # A hello without the last frame applied: the server answers with the whole page.
+    s.sendall(frame(1, json.dumps({"t": "hello", "s": session}).encode()))
+    frame_in = first_frame(s)
+    check(frame_in is not None and frame_in.get("t") in ("p", "r"), f"another address gets a page and a live session ({frame_in and frame_in.get('t')})")
+    s.close()
+    for h in held:
+        h.close()
+    check(server.alive(), "the server is alive")
+    server.stop()
+
+
+def attack_hijack():
+    print("== a second browser presents another browser's session id; a message numbered far ahead", flush=True)
+    server = Server()
+    status, head, body = request(server.port, "/login", "127.0.9.1")
+    victim_session = re.search(rb'data-session="([0-9a-f]+)"', body).group(1).decode()
+    COOKIES[victim_session] = cookie_in(head)
+    field = re.search(rb'<input[^>]*id="(e\d+)"', body).group(1).decode()
+    check(COOKIES[victim_session] is not None and re.search(r"(?im)^set-cookie:.*HttpOnly.*SameSite=Lax", head) is not None,
+          "the page sets an HttpOnly, SameSite cookie")
+    victim = websocket(server.port, "127.0.9.1", victim_session)
+    hello(victim, victim_session)
+    first_frame(victim)
+    # The attacker has a page (and a cookie) of its own, and the victim's id from its HTML.
+    attacker_session, _ = session_page(server.port, "127.0.9.2")
+    COOKIES["attacker"] = COOKIES[attacker_session]
+    for label, cookie_session in (("another browser's cookie", "attacker"), ("no cookie", None)):
+        attacker = websocket(server.port, "127.0.9.2", cookie_session)
+        hello(attacker, victim_session)
+        answer = read_all(attacker, 4096)
+        attacker.close()
+        check(b"belongs to another browser" in answer and answer[-4:] == b"\x88\x02\x03\xf0",
+              f"a hello for the victim's session with {label} is refused (close 1008): {answer[-40:]!r}")
+    victim.sendall(frame(1, json.dumps({"t": "i", "id": field, "v": "ada", "n": 1}).encode()))
+    check(acknowledged(victim, 1), "the victim's page keeps working after the attempts")
+    victim.sendall(frame(1, json.dumps({"t": "i", "id": field, "v": "x", "n": 2 ** 53 - 1}).encode()))
+    victim.sendall(frame(1, json.dumps({"t": "i", "id": field, "v": "adal", "n": 2}).encode()))
+    check(acknowledged(victim, 2), "a message numbered 2^53-1 is refused and the next one is still handled")
+    victim.close()
+    log = server.stop()
+    check("belongs to another browser" in log, "the refusals are logged")
+
+
+ATTACKS = {"frame": attack_frame, "slow": attack_slow, "cap": attack_cap, "fuzz": attack_fuzz, "flood": attack_flood, "scale": attack_scale,
+           "share": attack_share, "hijack": attack_hijack}
 for name, attack in ATTACKS.items():
     if ONLY is None or name in ONLY:
         attack()

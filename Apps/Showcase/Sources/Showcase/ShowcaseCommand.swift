@@ -83,6 +83,9 @@ struct ShowcaseCommand: AsyncParsableCommand {
     @Option(help: "--web: the most sessions (tabs) open at once.")
     var maxSessions = 200
 
+    @Option(help: "--web: the most connections open at once (pages, their files, WebSockets); by default as many as the process's file limit allows.")
+    var maxConnections: Int?
+
     @Option(help: "--web: milliseconds added to every message in each direction, to feel a slow network.")
     var latency = 0
 
@@ -145,15 +148,16 @@ struct ShowcaseCommand: AsyncParsableCommand {
             guard app == nil, !plain else { throw ValidationError("--web serves every app; open one from the start page (or at its address, /flickr say)") }
             guard sessionGrace >= 0 else { throw ValidationError("--session-grace must be 0 or more seconds") }
             guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
+            guard (maxConnections ?? 1) >= 1 else { throw ValidationError("--max-connections must be at least 1") }
             guard (0...60_000).contains(latency) else { throw ValidationError("--latency must be 0 to 60000 milliseconds") }
             guard (0...60_000).contains(jitter) else { throw ValidationError("--jitter must be 0 to 60000 milliseconds") }
             let misplaced = options.misplaced(for: nil)
             guard misplaced.isEmpty else { throw ValidationError("\(misplaced.joined(separator: ", ")) does not apply to --web") }
             return
         }
-        if host != "127.0.0.1" || port != 8080 || sessionGrace != 30 || maxSessions != 200 || latency != 0 || jitter != 0 || statsToken != nil || todoFile != nil
+        if host != "127.0.0.1" || port != 8080 || sessionGrace != 30 || maxSessions != 200 || maxConnections != nil || latency != 0 || jitter != 0 || statsToken != nil || todoFile != nil
             || !path.isEmpty || !publicHost.isEmpty || !trustedProxy.isEmpty {
-            throw ValidationError("--host, --port, --session-grace, --max-sessions, --latency, --jitter, --stats-token, --path, --public-host, --trusted-proxy and --todo-file apply to --web only")
+            throw ValidationError("--host, --port, --session-grace, --max-sessions, --max-connections, --latency, --jitter, --stats-token, --path, --public-host, --trusted-proxy and --todo-file apply to --web only")
         }
         if let app, ShowcaseApp(rawValue: app) == nil {
             throw ValidationError("unknown app '\(app)': use one of \(ShowcaseApp.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -171,7 +175,7 @@ struct ShowcaseCommand: AsyncParsableCommand {
     func run() async throws {
         if web {
             try await WebShowcaseServer(host: host, port: port, live: live, offline: offline, sessionGrace: sessionGrace,
-                                        maxSessions: maxSessions, latency: latency, jitter: jitter, statsToken: statsToken,
+                                        maxSessions: maxSessions, maxConnections: maxConnections, latency: latency, jitter: jitter, statsToken: statsToken,
                                         path: path, publicHosts: publicHost, trustedProxies: trustedProxy, todoFile: todoFile).run()
             return
         }

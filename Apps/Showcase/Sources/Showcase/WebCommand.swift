@@ -16,6 +16,7 @@ struct WebShowcaseServer {
     var offline: Bool
     var sessionGrace: Int
     var maxSessions: Int
+    var maxConnections: Int?
     var latency: Int
     var jitter: Int
     var statsToken: String?
@@ -47,7 +48,7 @@ struct WebShowcaseServer {
         let deployment = WebAppServer.Deployment(hostNames: publicHosts, trustedProxies: trustedProxies, path: path)
         let server: WebAppServer
         do {
-            server = try WebAppServer(host: host, port: port, sessions: sessions, deployment: deployment, head: ShowcaseStyle.head, latency: .milliseconds(latency), jitter: .milliseconds(jitter), statsToken: statsToken, log: log)
+            server = try WebAppServer(host: host, port: port, sessions: sessions, limits: WebAppServer.Limits(connections: maxConnections ?? .max), deployment: deployment, head: ShowcaseStyle.head, latency: .milliseconds(latency), jitter: .milliseconds(jitter), statsToken: statsToken, log: log)
         } catch {
             log("cannot listen on \(host): \(error)")
             throw ExitCode(64)

@@ -1,0 +1,651 @@
+#if WebServer
+import Dispatch
+import Foundation
+import NIOCore
+import WebUI
+
+/// One connection, on its event loop, from its first byte to its close: requests one after
+/// another (up to 1,000, as nginx keeps one), or a WebSocket.
+///
+/// Every length is checked before anything is read or kept for it: a request's head against
+/// ``WebAppServer/Limits/requestHeadBytes`` as it arrives, its body from its `Content-Length`, a
+/// WebSocket message from its frame's header. A connection has one deadline at a time (a
+/// request's, a kept connection's, a WebSocket's silence), checked by one timer.
+///
+/// A WebSocket's messages go to its session on the main actor, all that one read brought in one
+/// hop; the session's frames come back to this loop to be written.
+final class ConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    enum State {
+        /// Reading a request's head; the first `searched` bytes of the buffer hold no end of it.
+        case head(searched: Int)
+        /// Reading a request's body of `length` bytes.
+        case body(RequestHead, length: Int)
+        /// A route or a page is being answered; what comes meanwhile waits in the buffer.
+        case answering
+        /// A WebSocket.
+        case webSocket
+        /// Refused: what comes is read and dropped, up to 1 MB for 2 s, so that the answer already
+        /// written is not lost to a reset (nginx's lingering close). Closing with unread bytes
+        /// resets the connection, and a reset can discard the answer before the client reads it.
+        case lingering(discarded: Int)
+        case closed
+    }
+
+    private let server: WebAppServer
+    /// The client's address (the connection's peer).
+    let address: String
+    /// Why the connection was refused at once (over a cap), or `nil`.
+    private let refusal: HTTPRefusal?
+    private var context: ChannelHandlerContext?
+    private(set) var state = State.head(searched: 0)
+    private var buffer: ByteBuffer?
+    private var served = 0
+
+    private var deadline: NIODeadline
+    private var timer: Scheduled<Void>?
+    private var timerDeadline: NIODeadline?
+
+    // The WebSocket's state.
+    private var session: SessionSocket?
+    private var message: [UInt8] = []
+    private var messageOpcode: UInt8?
+    private var inbox: [SocketMessage] = []
+    /// A batch is with the session: the next waits for it (one batch in flight per connection).
+    private var batchInFlight = false
+    /// Reading is paused: the session is behind by more than ``inboxLimit`` messages.
+    private var readingPaused = false
+    /// Messages read and waiting for the session, past which the socket is not read: a page
+    /// that floods its session slows down to the session's pace instead of filling memory.
+    static let inboxLimit = 1024
+    private var pinged = false
+    private var closeSent = false
+    /// Frames written while the socket could not take more; past the limit the page is closed
+    /// (it reconnects and catches up).
+    private var framesWhileBlocked = 0
+    private var delayIn: DelayLine
+    private var delayOut: DelayLine
+
+    init(server: WebAppServer, address: String, refusal: HTTPRefusal?) {
+        self.server = server
+        self.address = address
+        self.refusal = refusal
+        deadline = .now() + server.limits.requestTimeout.timeAmount
+        delayIn = DelayLine(latency: server.latency, jitter: server.jitter)
+        delayOut = delayIn
+    }
+
+    // MARK: Events
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        if let refusal {
+            server.refusals("refused a connection from \(address): \(refusal.reason)")
+            refuse(WebAppServer.refusal(refusal))
+            return
+        }
+        arm()
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        state = .closed
+        timer?.cancel()
+        timer = nil
+        if refusal == nil { server.table.remove(context.channel, from: address) }
+        if let session {
+            self.session = nil
+            handOver(to: session)
+        }
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var bytes = unwrapInboundIn(data)
+        switch state {
+        case .closed:
+            return
+        case .lingering(let discarded):
+            let total = discarded + bytes.readableBytes
+            state = .lingering(discarded: total)
+            if total >= 1024 * 1024 { context.close(promise: nil) }
+            return
+        case .webSocket:
+            deadline = .now() + server.limits.webSocketIdleTimeout.timeAmount
+            pinged = false
+        default:
+            break
+        }
+        if buffer == nil || buffer!.readableBytes == 0 {
+            buffer = bytes
+        } else {
+            buffer!.writeBuffer(&bytes)
+        }
+        process()
+        // A read's buffer is as big as the reads before it were (up to 64 KB): an idle
+        // connection keeps none.
+        if buffer?.readableBytes == 0 { buffer = nil }
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        deliverInbox()
+        context.fireChannelReadComplete()
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { framesWhileBlocked = 0 }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A reset, a broken pipe: the connection is gone.
+        context.close(promise: nil)
+    }
+
+    // MARK: HTTP
+
+    /// Reads what the buffer holds, in the state the connection is in.
+    private func process() {
+        while true {
+            switch state {
+            case .head(let searched):
+                guard readHead(searched: searched) else { return }
+            case .body(let head, let length):
+                guard let buffer, buffer.readableBytes >= length else { return }
+                let body = self.buffer!.readData(length: length) ?? Data()
+                handle(head, body: body)
+            case .webSocket:
+                readFrames()
+                return
+            case .answering, .lingering, .closed:
+                return
+            }
+        }
+    }
+
+    /// Looks for the end of a head (an empty line) in the buffer, and handles it when found.
+    /// Returns whether it moved on (a head read or refused).
+    private func readHead(searched: Int) -> Bool {
+        guard var buffer else { return false }
+        let limits = server.limits
+        // Empty lines before a request line are skipped (RFC 9112 §2.2).
+        if searched == 0 {
+            while let byte = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self), byte == 0x0D || byte == 0x0A {
+                buffer.moveReaderIndex(forwardBy: 1)
+            }
+        }
+        let found = buffer.withUnsafeReadableBytes { Self.endOfHead($0, from: searched) }
+        switch found {
+        case .found(let end):
+            let bytes = buffer.readBytes(length: end + 1) ?? []
+            self.buffer = buffer
+            deadline = .now() + limits.requestTimeout.timeAmount
+            do throws(HTTPRefusal) {
+                // A head that came whole in one read is held to the same limit.
+                if bytes.count > limits.requestHeadBytes {
+                    throw HTTPRefusal(status: 431, reason: "The request's head is longer than \(limits.requestHeadBytes) bytes.")
+                }
+                let head = try RequestHead.parse(bytes[...])
+                let length = try head.contentLength()
+                if length > limits.requestBodyBytes {
+                    throw HTTPRefusal(status: 413, reason: "The request's body is over \(limits.requestBodyBytes) bytes.")
+                }
+                state = .body(head, length: length)
+            } catch {
+                server.refusals("refused a request from \(address): \(error)")
+                refuse(WebAppServer.refusal(error))
+            }
+            return true
+        case .notYet(let scanned):
+            self.buffer = buffer
+            if buffer.readableBytes > limits.requestHeadBytes {
+                let firstLine = buffer.readableBytesView.prefix(RequestHead.lineLimit + 1)
+                let error = !firstLine.contains(0x0A) && firstLine.count > RequestHead.lineLimit
+                    ? HTTPRefusal(status: 414, reason: "The request line is longer than \(RequestHead.lineLimit) bytes.")
+                    : HTTPRefusal(status: 431, reason: "The request's head is longer than \(limits.requestHeadBytes) bytes.")
+                server.refusals("refused a request from \(address): \(error)")
+                refuse(WebAppServer.refusal(error))
+                return true
+            }
+            state = .head(searched: scanned)
+            return false
+        }
+    }
+
+    enum HeadEnd: Equatable {
+        /// The head ends at this offset (its last line feed).
+        case found(Int)
+        /// No end yet; the bytes before this offset need not be looked at again.
+        case notYet(Int)
+    }
+
+    /// The end of a head in `bytes` (lines end in CRLF or a bare LF), looking from `start`: one
+    /// pass over each byte, however the head arrives.
+    static func endOfHead(_ bytes: UnsafeRawBufferPointer, from start: Int) -> HeadEnd {
+        var index = start
+        while index < bytes.count {
+            if bytes[index] == 0x0A {
+                if index + 1 >= bytes.count { break }
+                if bytes[index + 1] == 0x0A { return .found(index + 1) }
+                if bytes[index + 1] == 0x0D {
+                    if index + 2 >= bytes.count { break }
+                    if bytes[index + 2] == 0x0A { return .found(index + 2) }
+                }
+            }
+            index += 1
+        }
+        return .notYet(index)
+    }
+
+    /// A whole request: refused, upgraded to a WebSocket, or answered.
+    private func handle(_ head: RequestHead, body: Data) {
+        served += 1
+        let received = WebLocation(head.originForm)
+        let location = received.flatMap { self.server.deployment.appLocation($0) }
+        guard WebAppServer.isAllowedHost(head, server.allowedHosts) else {
+            server.refusals("refused a request for host \(head["host"] ?? "none")")
+            refuse(WebAppServer.finish(.text("This server does not answer for that host name.", status: 421), head: false, keepAlive: false))
+            return
+        }
+        if head.method == "GET", location?.path == "/ws" {
+            upgrade(head)
+            return
+        }
+        let isHead = head.method == "HEAD"
+        let keepAlive = head.keepAlive && served < 1000
+        if received != nil, location == nil {
+            let page = WebResponse.html(PageShell.notFound(head: server.pageHead, base: server.deployment.path), status: 404)
+            respond(WebAppServer.finish(page, head: isHead, keepAlive: keepAlive), keepAlive: keepAlive)
+            return
+        }
+        let deployment = server.deployment, server = self.server
+        let headers = Dictionary(head.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let request = WebRequest(method: isHead ? "GET" : head.method, location: location, headers: headers, body: body,
+                                 clientAddress: deployment.client(peer: address, forwardedFor: head.values("x-forwarded-for")),
+                                 scheme: deployment.scheme(peer: address, forwardedProto: head["x-forwarded-proto"]))
+        guard let context else { return }
+        state = .answering
+        // A slow route is not the client's fault: no deadline while it answers.
+        deadline = .distantFuture
+        let promise = context.eventLoop.makePromise(of: Data.self)
+        promise.completeWithTask { WebAppServer.finish(await server.answer(request), head: isHead, keepAlive: keepAlive) }
+        promise.futureResult.assumeIsolated().whenSuccess { [self] response in
+            guard case .answering = state else { return }
+            respond(response, keepAlive: keepAlive)
+        }
+    }
+
+    /// Writes a response; then reads the next request, or closes.
+    private func respond(_ response: Data, keepAlive: Bool) {
+        guard let context else { return }
+        let written = context.writeAndFlush(wrapOutboundOut(Self.bytes(response, context.channel.allocator)))
+        guard keepAlive else {
+            state = .closed
+            written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            return
+        }
+        state = .head(searched: 0)
+        deadline = .now() + server.limits.keepAliveTimeout.timeAmount
+        process()
+    }
+
+    /// Writes a refusal, stops writing, and lingers.
+    private func refuse(_ response: Data) {
+        guard let context else { return }
+        state = .lingering(discarded: buffer?.readableBytes ?? 0)
+        buffer = nil
+        deadline = .now() + .seconds(2)
+        arm()
+        context.writeAndFlush(wrapOutboundOut(Self.bytes(response, context.channel.allocator))).assumeIsolated().whenComplete { _ in
+            context.close(mode: .output, promise: nil)
+        }
+    }
+
+    // MARK: WebSocket
+
+    private func upgrade(_ head: RequestHead) {
+        guard let context else { return }
+        guard WebAppServer.isSameOrigin(head) else {
+            server.log("refused a WebSocket from origin \(head["origin"] ?? "none") for host \(head["host"] ?? "none")")
+            refuse(WebAppServer.finish(.text("Cross-origin WebSocket refused.", status: 403), head: false, keepAlive: false))
+            return
+        }
+        let accept: String
+        do {
+            accept = try WebSocketHandshake.accept(head)
+        } catch {
+            server.refusals("refused a WebSocket upgrade: \(error)")
+            var response = WebResponse.text(error.reason, status: error.status)
+            if error.status == 426 { response.headers["Sec-WebSocket-Version"] = "13" }
+            refuse(WebAppServer.finish(response, head: false, keepAlive: false))
+            return
+        }
+        let handshake = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n\r\n"
+        context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: handshake)), promise: nil)
+        state = .webSocket
+        deadline = .now() + server.limits.webSocketIdleTimeout.timeAmount
+        arm()
+        let loop = context.eventLoop
+        let handler = NIOLoopBound(self, eventLoop: loop)
+        session = SessionSocket(sessions: server.sessions, browser: WebAppServer.browserKey(head["cookie"]), log: server.log, send: { messages in
+            loop.execute { for message in messages { handler.value.send(message) } }
+        })
+    }
+
+    /// Reads the frames the buffer holds, each checked from its header before its payload is
+    /// waited for.
+    private func readFrames() {
+        let limits = server.limits
+        while case .webSocket = state, let buffer, buffer.readableBytes >= 2 {
+            let start = buffer.readerIndex
+            let size = FrameHeader.size(secondByte: buffer.getInteger(at: start + 1, as: UInt8.self) ?? 0)
+            guard buffer.readableBytes >= size, let headerBytes = buffer.getBytes(at: start, length: size),
+                  let header = FrameHeader.parse(headerBytes[...]) else { return }
+            if let problem = header.problem() {
+                server.refusals("closed a WebSocket from \(address): \(problem.reason)")
+                closeWebSocket(problem.code, broken: true)
+                return
+            }
+            if header.opcode < 8 {
+                if (header.opcode == FrameHeader.continuation) != (messageOpcode != nil) {
+                    server.refusals("closed a WebSocket from \(address): a frame out of order in a fragmented message")
+                    closeWebSocket(1002, broken: true)
+                    return
+                }
+                if UInt64(message.count) + header.length > UInt64(limits.messageBytes) {
+                    server.refusals("closed a WebSocket from \(address): a message of \(UInt64(message.count) + header.length) bytes (the limit is \(limits.messageBytes)), refused from its frame's header")
+                    closeWebSocket(1009, broken: true)
+                    return
+                }
+            }
+            // Checked above: a data frame is within the message limit, a control frame 125 bytes.
+            let length = Int(header.length)
+            guard buffer.readableBytes >= size + length else { return }
+            self.buffer!.moveReaderIndex(forwardBy: size)
+            var payload = self.buffer!.readBytes(length: length) ?? []
+            if let mask = header.mask {
+                for index in payload.indices { payload[index] ^= mask[index & 3] }
+            }
+            switch header.opcode {
+            case FrameHeader.ping:
+                write(opcode: FrameHeader.pong, payload)
+            case FrameHeader.pong:
+                continue
+            case FrameHeader.close:
+                if payload.count == 1 {
+                    closeWebSocket(1002, broken: true)
+                } else {
+                    closeWebSocket(payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : 1000, broken: false)
+                }
+                return
+            default:
+                if messageOpcode == nil { messageOpcode = header.opcode }
+                message += payload
+                guard header.fin else { continue }
+                let bytes = message, opcode = messageOpcode
+                message = []
+                messageOpcode = nil
+                if opcode == FrameHeader.text {
+                    guard let text = String(validating: bytes, as: UTF8.self) else {
+                        server.refusals("closed a WebSocket from \(address): a text message that is not UTF-8")
+                        closeWebSocket(1007, broken: true)
+                        return
+                    }
+                    inbox.append(.text(text))
+                } else {
+                    inbox.append(.data(Data(bytes)))
+                }
+            }
+        }
+    }
+
+    /// Hands the messages read so far to the session, in one hop to the main actor, unless a
+    /// batch is already there (then they wait for it: their order is kept, and a flood waits for
+    /// the session); with `--latency`, each after its delay.
+    private func deliverInbox() {
+        guard !inbox.isEmpty, let session, let context else { return }
+        let loop = context.eventLoop
+        if delayIn.isActive {
+            for message in inbox { delay(message, incoming: true) }
+            inbox = []
+            return
+        }
+        guard !batchInFlight else {
+            if inbox.count > Self.inboxLimit, !readingPaused {
+                readingPaused = true
+                context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+            }
+            return
+        }
+        let batch = inbox
+        inbox = []
+        batchInFlight = true
+        let handler = NIOLoopBound(self, eventLoop: loop)
+        Self.onMain {
+            let (replies, _) = session.receive(batch)
+            loop.execute { handler.value.batchHandled(replies) }
+        }
+    }
+
+    /// The socket is closing: the messages still waiting go to the session (after the batch it
+    /// may be handling: the main queue keeps their order), then its end; nothing read is lost.
+    private func handOver(to session: SessionSocket) {
+        let rest = inbox
+        inbox = []
+        Self.onMain {
+            if !rest.isEmpty { _ = session.receive(rest) }
+            session.ended()
+        }
+    }
+
+    /// The session handled a batch: what it sent meanwhile is written, and the next batch goes.
+    private func batchHandled(_ replies: [SocketMessage]) {
+        batchInFlight = false
+        for reply in replies { send(reply) }
+        if readingPaused, let context, case .webSocket = state {
+            readingPaused = false
+            context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+        }
+        deliverInbox()
+    }
+
+    /// A message from the session (called on this loop): a frame for the page, or the close;
+    /// with `--latency`, after its delay.
+    private func send(_ message: SocketMessage) {
+        guard case .webSocket = state else { return }
+        guard delayOut.isActive else {
+            emit(message)
+            return
+        }
+        delay(message, incoming: false)
+    }
+
+    // MARK: --latency and --jitter
+
+    /// Messages held back, each way, with when each is let through (in order: never before the
+    /// one before it), and the timer for the first.
+    private var heldIn: [(at: NIODeadline, message: SocketMessage)] = []
+    private var heldOut: [(at: NIODeadline, message: SocketMessage)] = []
+    private var heldInTimer: Scheduled<Void>?
+    private var heldOutTimer: Scheduled<Void>?
+
+    private func delay(_ message: SocketMessage, incoming: Bool) {
+        let now = ContinuousClock.now
+        if incoming {
+            heldIn.append((.now() + (delayIn.release(arrived: now) - now).timeAmount, message))
+        } else {
+            heldOut.append((.now() + (delayOut.release(arrived: now) - now).timeAmount, message))
+        }
+        armHeld(incoming: incoming)
+    }
+
+    private func armHeld(incoming: Bool) {
+        guard let context, (incoming ? heldInTimer : heldOutTimer) == nil, let first = (incoming ? heldIn : heldOut).first else { return }
+        let timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: first.at) { [self] in
+            if incoming { heldInTimer = nil } else { heldOutTimer = nil }
+            releaseHeld(incoming: incoming)
+        }
+        if incoming { heldInTimer = timer } else { heldOutTimer = timer }
+    }
+
+    /// Lets through, in order, every held message that is due.
+    private func releaseHeld(incoming: Bool) {
+        guard let context else { return }
+        let now = NIODeadline.now()
+        var due: [SocketMessage] = []
+        if incoming {
+            while let first = heldIn.first, first.at <= now { due.append(heldIn.removeFirst().message) }
+            if let session, !due.isEmpty {
+                let loop = context.eventLoop, handler = NIOLoopBound(self, eventLoop: loop)
+                Self.onMain {
+                    let (replies, _) = session.receive(due)
+                    loop.execute { for reply in replies { handler.value.send(reply) } }
+                }
+            }
+        } else {
+            while let first = heldOut.first, first.at <= now { due.append(heldOut.removeFirst().message) }
+            for message in due { emit(message) }
+        }
+        armHeld(incoming: incoming)
+    }
+
+    private func emit(_ message: SocketMessage) {
+        guard case .webSocket = state, let context else { return }
+        switch message {
+        case .text(let text):
+            if !context.channel.isWritable {
+                framesWhileBlocked += 1
+                if framesWhileBlocked > WebAppServer.outgoingLimit {
+                    server.log("closed a connection that stopped reading (\(WebAppServer.outgoingLimit) frames waiting)")
+                    context.close(promise: nil)
+                    return
+                }
+            }
+            write(opcode: FrameHeader.text, Array(text.utf8))
+        case .data(let data):
+            write(opcode: FrameHeader.binary, Array(data))
+        case .close(let code):
+            closeWebSocket(code, broken: false)
+        }
+    }
+
+    private func write(opcode: UInt8, _ payload: [UInt8]) {
+        guard let context, !closeSent else { return }
+        var frame = context.channel.allocator.buffer(capacity: payload.count + 10)
+        FrameHeader.write(opcode: opcode, length: payload.count, into: &frame)
+        frame.writeBytes(payload)
+        context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
+    }
+
+    /// Sends a close frame with `code`; then closes, or, when the client broke the protocol
+    /// (it may still be sending), lingers so the close is not lost to a reset.
+    private func closeWebSocket(_ code: UInt16, broken: Bool) {
+        guard let context else { return }
+        if let session {
+            self.session = nil
+            handOver(to: session)
+        }
+        if closeSent { return }
+        write(opcode: FrameHeader.close, [UInt8(code >> 8), UInt8(code & 0xFF)])
+        closeSent = true
+        if broken {
+            state = .lingering(discarded: 0)
+            buffer = nil
+            deadline = .now() + .seconds(2)
+            arm()
+            context.close(mode: .output, promise: nil)
+        } else {
+            state = .closed
+            context.close(promise: nil)
+        }
+    }
+
+    // MARK: Deadlines
+
+    /// Makes sure the timer fires by the time the deadline (or a WebSocket's ping) is due.
+    private func arm() {
+        guard let context else { return }
+        let due = nextCheck
+        if let timerDeadline, timerDeadline <= due { return }
+        timer?.cancel()
+        timerDeadline = due
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: due) { [self] in
+            timer = nil
+            timerDeadline = nil
+            check()
+        }
+    }
+
+    /// When the timer must next look: the deadline, or a quiet WebSocket's ping, after a
+    /// third of the silence it is allowed.
+    private var nextCheck: NIODeadline {
+        if case .webSocket = state, !pinged {
+            return deadline - (server.limits.webSocketIdleTimeout * 2 / 3).timeAmount
+        }
+        return deadline
+    }
+
+    private func check() {
+        guard let context else { return }
+        switch state {
+        case .closed:
+            return
+        case .answering:
+            arm()
+            return
+        default:
+            break
+        }
+        let now = NIODeadline.now()
+        if now >= deadline {
+            if case .lingering = state {
+                context.close(promise: nil)
+            } else {
+                server.refusals("closed a connection from \(address) that took too long (a request over \(server.limits.requestTimeout), idle over \(server.limits.keepAliveTimeout), or a silent WebSocket)")
+                state = .closed
+                context.close(promise: nil)
+            }
+            return
+        }
+        if case .webSocket = state, !pinged, now >= nextCheck {
+            pinged = true
+            write(opcode: FrameHeader.ping, [])
+        }
+        arm()
+    }
+
+    // MARK: Helpers
+
+    /// Runs `work` on the main actor, in the order asked (the main queue is serial).
+    static func onMain(_ work: @escaping @MainActor @Sendable () -> Void) {
+        DispatchQueue.main.async { MainActor.assumeIsolated(work) }
+    }
+
+    static func bytes(_ data: Data, _ allocator: ByteBufferAllocator) -> ByteBuffer {
+        var buffer = allocator.buffer(capacity: data.count)
+        _ = data.withUnsafeBytes { buffer.writeBytes($0) }
+        return buffer
+    }
+}
+
+extension Duration {
+    /// The same span as NIO counts it.
+    var timeAmount: TimeAmount {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
+
+extension ByteBuffer {
+    /// The next `length` bytes as `Data`.
+    mutating func readData(length: Int) -> Data? {
+        guard let bytes = readBytes(length: length) else { return nil }
+        return Data(bytes)
+    }
+}
+#endif

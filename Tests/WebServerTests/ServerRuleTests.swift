@@ -1,0 +1,191 @@
+// Issue 41: each rule of the server at its exact boundary, from both sides, so that a mutant of
+// the rule (Tests/Mutants/mutants.py, W*) fails a test.
+#if WebServer
+import Foundation
+import Synchronization
+import Testing
+@testable import WebServer
+@testable import WebUI
+
+@Suite(.serialized) struct ServerRuleTests {
+    let attack = WebServerAttackTests()
+
+    /// An origin is the page's own only when it names the host exactly: not one that starts with
+    /// it, nor one it starts with.
+    @Test func anOriginIsMatchedExactly() {
+        func request(origin: String, host: String) -> RequestHead {
+            RequestHead(target: "/ws", headers: ["Host": host, "Origin": origin])
+        }
+        #expect(WebAppServer.isSameOrigin(request(origin: "http://127.0.0.1:8080", host: "127.0.0.1:8080")))
+        #expect(WebAppServer.isSameOrigin(request(origin: "http://LOCALHOST:8080", host: "localhost:8080")))
+        #expect(!WebAppServer.isSameOrigin(request(origin: "http://127.0.0.1:8080.evil.example", host: "127.0.0.1:8080")))
+        #expect(!WebAppServer.isSameOrigin(request(origin: "http://127.0.0.1:80", host: "127.0.0.1:8080")))
+        #expect(!WebAppServer.isSameOrigin(request(origin: "http://127.0.0.1:8080/", host: "127.0.0.1:8080")))
+    }
+
+    /// A closed connection gives its address's count back: with a cap of 2, two held, a third is
+    /// refused; one closed, the next is served.
+    @Test func aClosedConnectionGivesItsAddressCountBack() async throws {
+        let log = Lines()
+        let server = try await attack.server(.init(connectionsPerAddress: 2), log: log)
+        let (port, task) = try await attack.start(server)
+        defer { task.cancel() }
+        let first = try await RawClient.connect(port, from: "127.0.0.3")
+        let second = try await RawClient.connect(port, from: "127.0.0.3")
+        while server.connectionCount < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        let refused = try await RawClient.connect(port, from: "127.0.0.3")
+        #expect(String(decoding: await refused.readUntilClosed().bytes, as: UTF8.self).hasPrefix("HTTP/1.1 429"))
+        first.close()
+        while server.connectionCount > 1 { try await Task.sleep(for: .milliseconds(10)) }
+        let next = try await RawClient.connect(port, from: "127.0.0.3")
+        try await next.send("GET /mvvm.css HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        #expect(String(decoding: await next.readUntilClosed().bytes, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        second.close()
+        await server.stop()
+    }
+
+    /// A WebSocket that keeps talking is never closed for silence: each frame pushes its
+    /// deadline back. Once silent, it is pinged and closed.
+    @Test func activityPushesTheIdleDeadlineBack() async throws {
+        let log = Lines()
+        let server = try await attack.server(.init(webSocketIdleTimeout: .milliseconds(1500)), log: log)
+        let (port, task) = try await attack.start(server)
+        defer { task.cancel() }
+        let client = try await attack.webSocket(port)
+        let clock = ContinuousClock()
+        let started = clock.now
+        var pongs = 0
+        while clock.now - started < .seconds(4) {
+            try await client.send(clientFrame(FrameHeader.ping, Array("hi".utf8)))
+            try await Task.sleep(for: .milliseconds(400))
+            let bytes = try await client.read(atMost: 65536)
+            pongs += bytes.count / 4
+        }
+        #expect(pongs >= 8, "the socket stayed open and answered (\(pongs) pongs)")
+        let silent = clock.now
+        let (bytes, closed) = await client.readUntilClosed(timeout: .seconds(10))
+        #expect(closed && Array(bytes.prefix(2)) == [0x89, 0], "pinged, then closed: \(bytes.prefix(8))")
+        #expect(clock.now - silent >= .milliseconds(1000) && clock.now - silent < .seconds(5), "\(clock.now - silent)")
+        await server.stop()
+    }
+
+    /// A message of exactly the limit is taken, one byte more is refused (close 1009), whole or
+    /// in fragments.
+    @Test func aMessageAtItsLimitIsTakenAndOneByteMoreIsNot() async throws {
+        let log = Lines()
+        let server = try await attack.server(.init(messageBytes: 1000), log: log)
+        let (port, task) = try await attack.start(server)
+        defer { task.cancel() }
+        let id = await MainActor.run { () -> String in
+            if case .opened(let session) = server.sessions.open(at: .root) { return session.id }
+            return ""
+        }
+        for (fragments, refused) in [([1000], false), ([1001], true), ([500, 500], false), ([500, 501], true)] {
+            let client = try await attack.webSocket(port)
+            // Its session's page: the message after the hello is the one measured (the session
+            // refuses it as malformed, and the socket stays).
+            try await client.send(clientFrame(FrameHeader.text, Array(#"{"t":"hello","s":"\#(id)","q":0}"#.utf8)))
+            for (index, size) in fragments.enumerated() {
+                let opcode = index == 0 ? FrameHeader.text : FrameHeader.continuation
+                try await client.send(clientFrame(opcode, [UInt8](repeating: 0x61, count: size), fin: index == fragments.count - 1))
+            }
+            if refused {
+                let (bytes, closed) = await client.readUntilClosed()
+                #expect(closed && attack.closeCode(bytes) == 1009, "\(fragments)")
+            } else {
+                // Still open: a ping is answered.
+                try await client.send(clientFrame(FrameHeader.ping, [7]))
+                var received: [UInt8] = []
+                while !received.contains(0x8A) { received += try await client.read(atMost: 65536) }
+                client.close()
+            }
+        }
+        await server.stop()
+    }
+
+    /// A body of exactly the limit is taken, one byte more is refused (413); a head of exactly
+    /// its limit is answered, one byte more is refused (431), whether it comes at once or bit by bit.
+    @Test func aBodyAndAHeadAtTheirLimits() async throws {
+        let log = Lines()
+        let server = try await attack.server(.init(requestHeadBytes: 2048, requestBodyBytes: 1000), log: log)
+        let (port, task) = try await attack.start(server)
+        defer { task.cancel() }
+        func answer(_ request: [UInt8], inPieces: Bool = false) async throws -> String {
+            let client = try await RawClient.connect(port)
+            if inPieces {
+                for start in stride(from: 0, to: request.count, by: 512) { try await client.send(Array(request[start..<min(request.count, start + 512)])) }
+            } else {
+                try await client.send(request)
+            }
+            return String(decoding: await client.readUntilClosed().bytes, as: UTF8.self)
+        }
+        for (length, status) in [(1000, "200"), (1001, "413")] {
+            let request = Array("POST /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: \(length)\r\n\r\n".utf8) + [UInt8](repeating: 0x62, count: length)
+            let text = try await answer(request)
+            #expect(text.hasPrefix("HTTP/1.1 \(status)"), "\(length): \(text.prefix(40))")
+            if status == "200" { #expect(text.hasSuffix("1000:bbbbbbbbbbbbbbbbbbbb")) }
+        }
+        let start = "GET /mvvm.css HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nX-Pad: "
+        for (size, status) in [(2048, "200"), (2049, "431")] {
+            let head = Array((start + String(repeating: "p", count: size - start.utf8.count - 4) + "\r\n\r\n").utf8)
+            #expect(head.count == size)
+            for pieces in [false, true] {
+                let text = try await answer(head, inPieces: pieces)
+                #expect(text.hasPrefix("HTTP/1.1 \(status)"), "\(size) bytes\(pieces ? " in pieces" : ""): \(text.prefix(40))")
+            }
+        }
+        await server.stop()
+    }
+}
+
+@MainActor
+@Suite struct SessionRuleTests {
+    /// A session of one text field, its page connected.
+    func connected(_ limits: WebSessions.Limits = .init(sessions: 4)) throws -> (WebSession, Int, String, Echo, Lines) {
+        let lines = Lines()
+        final class Last { var echo: Echo? }
+        let last = Last()
+        let sessions = WebSessions(limits: limits, log: lines.append) { document in
+            let echo = Echo(document)
+            last.echo = echo
+            return echo
+        }
+        let session = try #require(sessions.open())
+        let token = session.connect(send: { _ in })
+        session.receive(#"{"t":"hello","s":"\#(session.id)","q":0}"#, token: token)
+        let echo = try #require(last.echo)
+        return (session, token, echo.field.id, echo, lines)
+    }
+
+    /// A resent message (a number already handled) neither runs again nor moves the
+    /// acknowledgement back.
+    @Test func acknowledgementsNeverMoveBack() throws {
+        let (session, token, field, echo, _) = try connected()
+        session.receive(#"{"t":"i","id":"\#(field)","v":"a","n":1}"#, token: token)
+        session.receive(#"{"t":"i","id":"\#(field)","v":"ab","n":2}"#, token: token)
+        session.receive(#"{"t":"i","id":"\#(field)","v":"a","n":1}"#, token: token)
+        #expect(session.document.acknowledged == 2)
+        #expect(echo.text.value == "ab")
+        session.document.acknowledge(1)
+        session.document.skipMessages(through: 1)
+        #expect(session.document.acknowledged == 2)
+        session.close()
+    }
+
+    /// After a pause, the message budget is full but no fuller than its burst: of 40 messages
+    /// at once, exactly the burst (20) are handled.
+    @Test func aPauseFillsTheBudgetToItsBurstAndNoMore() async throws {
+        var limits = WebSessions.Limits(sessions: 4)
+        limits.messagesPerSecond = 10
+        limits.messageBurst = 20
+        let (session, token, field, _, lines) = try connected(limits)
+        // The hello used one; 2 s refill far more than the burst without the cap.
+        try await Task.sleep(for: .seconds(2))
+        for number in 1...40 {
+            session.receive(#"{"t":"i","id":"\#(field)","v":"\#(number)","n":\#(number)}"#, token: token)
+        }
+        #expect(session.document.acknowledged == 20, "\(lines.all)")
+        session.close()
+    }
+}
+#endif

@@ -1,0 +1,483 @@
+#!/usr/bin/env python3
+"""The tabs benchmark (issue 41): many browser tabs on one `showcase --web`, and a bare WebSocket
+echo on Hummingbird 2 (Benchmarks/Echo) measured the same way in the same run.
+
+A tab is what a person's tab costs the server: GET / (the launcher, a new session and its
+cookie), the WebSocket and its hello, and a click into Flickr search; then it types into the
+search field. Each keystroke is an input message; its latency is from sending it to the frame
+that acknowledges it. The server's CPU is read from /proc (user + system time of its process),
+so the client's own CPU (Python, on the same machine) is not counted in it.
+
+Phases, each printed as it ends:
+  one tab     one tab typing (a keystroke, its acknowledgement, the next), echo alike
+  open        N tabs opened, then idle: the server's memory per tab (RSS growth / N)
+  typing      every tab typing RATE keys a second for SECONDS: server CPU per edit,
+              keystroke p50/p99; the echo with N connections at the same rate
+  saturation  every tab typing as fast as its acknowledgements come: edits a second, and the
+              server's CPU then (100% = one core)
+
+Usage:
+  tabs_bench.py SHOWCASE [--tabs N] [--rate R] [--seconds S] [--workers W] [--echo ECHO]
+                [--budget-ratio X] [--budget-kb K] [--release-check]
+With --echo, the echo's figures are printed beside the showcase's and the ratio computed. With
+--budget-ratio or --budget-kb, it exits 1 when the CPU per edit (with every tab typing) is over X
+times the echo's per message, or the memory per tab over K KB (CI's regression gate).
+"""
+import argparse
+import asyncio
+import base64
+import json
+import multiprocessing
+import os
+import re
+import resource
+import socket
+import statistics
+import subprocess
+import sys
+import time
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def cpu_seconds(pid):
+    """User + system time of process `pid` so far, in seconds."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+
+
+def rss_kb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def percentile(values, p):
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * p / 100))]
+
+
+def source_address(index):
+    """Tabs come from many loopback addresses (50 each), as many users would: one address may
+    hold a quarter of the server's sessions."""
+    block = index // 50
+    return f"127.{10 + block // 250}.{block % 250}.1"
+
+
+# --- the client: one asyncio loop per worker process ----------------------------------------
+
+class Socket(asyncio.Protocol):
+    """A WebSocket client connection (text frames), or, before the upgrade, raw HTTP."""
+
+    def __init__(self):
+        self.buffer = b""
+        self.waiter = None
+        self.closed = False
+        self.transport = None
+
+    def connection_made(self, transport):
+        self.transport = transport
+        transport.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def data_received(self, data):
+        self.buffer += data
+        if self.waiter and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    def connection_lost(self, exc):
+        self.closed = True
+        if self.waiter and not self.waiter.done():
+            self.waiter.set_result(None)
+
+    async def more(self):
+        if self.closed:
+            raise ConnectionError("closed")
+        self.waiter = asyncio.get_running_loop().create_future()
+        await self.waiter
+
+    async def read_head(self):
+        while b"\r\n\r\n" not in self.buffer:
+            await self.more()
+        head, self.buffer = self.buffer.split(b"\r\n\r\n", 1)
+        return head.decode(errors="replace")
+
+    async def read_until_closed(self):
+        while not self.closed:
+            await self.more()
+        return self.buffer
+
+    def send_text(self, text):
+        data = text.encode()
+        mask = os.urandom(4)
+        if len(data) < 126:
+            head = bytes([0x81, 0x80 | len(data)])
+        else:
+            head = bytes([0x81, 0x80 | 126]) + len(data).to_bytes(2, "big")
+        masked = (int.from_bytes(data, "little") ^ int.from_bytes((mask * (len(data) // 4 + 1))[:len(data)], "little")).to_bytes(len(data), "little")
+        self.transport.write(head + mask + masked)
+
+    def frames(self):
+        """The whole text frames received so far (taken out of the buffer)."""
+        out = []
+        while len(self.buffer) >= 2:
+            length, offset = self.buffer[1] & 0x7F, 2
+            if length == 126:
+                if len(self.buffer) < 4:
+                    break
+                length, offset = int.from_bytes(self.buffer[2:4], "big"), 4
+            elif length == 127:
+                if len(self.buffer) < 10:
+                    break
+                length, offset = int.from_bytes(self.buffer[2:10], "big"), 10
+            if len(self.buffer) < offset + length:
+                break
+            opcode = self.buffer[0] & 0x0F
+            payload = self.buffer[offset:offset + length]
+            self.buffer = self.buffer[offset + length:]
+            if opcode == 1:
+                out.append(payload)
+            elif opcode == 9:  # ping: answer it, as a browser does
+                self.transport.write(bytes([0x8A, 0x80]) + b"\0\0\0\0")
+        return out
+
+
+async def connect(port, source):
+    loop = asyncio.get_running_loop()
+    _, protocol = await loop.create_connection(Socket, "127.0.0.1", port, local_addr=(source, 0))
+    return protocol
+
+
+async def upgrade(port, source, cookie=None):
+    ws = await connect(port, source)
+    key = base64.b64encode(os.urandom(16)).decode()
+    cookie_line = f"Cookie: {cookie}\r\n" if cookie else ""
+    ws.transport.write((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+                        f"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: {key}\r\n{cookie_line}\r\n").encode())
+    head = await ws.read_head()
+    if " 101 " not in head.split("\r\n")[0]:
+        raise ConnectionError(head[:80])
+    return ws
+
+
+class Tab:
+    """A tab of the showcase: its page, its WebSocket, the search field it types into."""
+
+    def __init__(self, port, source):
+        self.port, self.source = port, source
+        self.ws = None
+        self.field = None
+        self.number = 1
+        self.acknowledged = 0
+        self.text = ""
+
+    async def open(self):
+        http = await connect(self.port, self.source)
+        http.transport.write(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nConnection: close\r\n\r\n".encode())
+        page = (await http.read_until_closed()).decode(errors="replace")
+        head = page.split("\r\n\r\n", 1)[0] if "\r\n\r\n" in page else ""
+        head = head or page[:2000]
+        session = re.search(r'data-session="(\w+)"', page)
+        if not session:
+            raise ConnectionError(f"no page: {page[:120]!r}")
+        cookie = re.search(r"(?im)^set-cookie: *(mvvm_browser=[0-9a-f]+)", page)
+        row = re.search(r'<li id="(e\d+)"[^>]*><div[^>]*><span[^>]*class="title">Flickr search<', page).group(1)
+        self.ws = await upgrade(self.port, self.source, cookie.group(1) if cookie else None)
+        self.ws.send_text(json.dumps({"t": "hello", "s": session.group(1), "q": 0}))
+        self.ws.send_text(json.dumps({"t": "c", "id": row, "n": 1}))
+        while self.field is None:
+            await self.ws.more()
+            for payload in self.ws.frames():
+                for op in json.loads(payload).get("o", []):
+                    match = re.search(r'<input id="(e\d+)"', op[2]) if op[0] == "c" and isinstance(op[2], str) else None
+                    self.field = self.field or (match and match.group(1))
+
+    async def keystroke(self):
+        """Types one character (or clears the field); the seconds until it is acknowledged."""
+        self.number += 1
+        self.text = self.text + "a" if len(self.text) < 20 else ""
+        number = self.number
+        started = time.perf_counter()
+        self.ws.send_text(f'{{"t":"i","id":"{self.field}","v":"{self.text}","n":{number}}}')
+        while self.acknowledged < number:
+            await asyncio.wait_for(self.ws.more(), 10)
+            for payload in self.ws.frames():
+                found = re.search(rb'"a":(\d+)', payload)
+                if found:
+                    self.acknowledged = max(self.acknowledged, int(found.group(1)))
+        return time.perf_counter() - started
+
+
+class EchoTab:
+    """A connection to the echo: a message, its echo, the next."""
+
+    def __init__(self, port, source):
+        self.port, self.source = port, source
+        self.ws = None
+        self.number = 0
+
+    async def open(self):
+        self.ws = await upgrade(self.port, self.source)
+
+    async def keystroke(self):
+        self.number += 1
+        message = f'{{"t":"i","id":"e12","v":"aaaa","n":{self.number}}}'
+        started = time.perf_counter()
+        self.ws.send_text(message)
+        while True:
+            if self.ws.frames():
+                return time.perf_counter() - started
+            await self.ws.more()
+
+
+async def worker_main(conn, port, indices, kind):
+    tabs = [(EchoTab if kind == "echo" else Tab)(port, source_address(i)) for i in indices]
+    while True:
+        command = conn.recv()
+        if command[0] == "open":
+            failures = 0
+            semaphore = asyncio.Semaphore(64)
+
+            async def open_one(tab):
+                nonlocal failures
+                async with semaphore:
+                    for attempt in range(3):
+                        try:
+                            await tab.open()
+                            return
+                        except (OSError, ConnectionError, AttributeError):
+                            await asyncio.sleep(0.2)
+                    failures += 1
+            await asyncio.gather(*(open_one(tab) for tab in tabs))
+            tabs = [tab for tab in tabs if tab.ws and not tab.ws.closed]
+            conn.send(("opened", len(tabs), failures))
+        elif command[0] == "type":
+            _, rate, seconds, start_at = command
+            latencies, done, lost = [], [0], [0]
+            deadline = start_at + seconds
+
+            async def type_one(tab, offset):
+                await asyncio.sleep(max(0, start_at - time.time()) + offset)
+                while time.time() < deadline:
+                    next_at = time.monotonic() + (1 / rate if rate else 0)
+                    try:
+                        latencies.append(await tab.keystroke())
+                    except (ConnectionError, asyncio.TimeoutError):
+                        lost[0] += 1
+                        return
+                    done[0] += 1
+                    if rate:
+                        await asyncio.sleep(max(0, next_at - time.monotonic()))
+            await asyncio.gather(*(type_one(tab, (i / max(1, len(tabs))) / rate if rate else 0) for i, tab in enumerate(tabs)))
+            conn.send(("typed", done[0], latencies, lost[0]))
+        elif command[0] == "close":
+            for tab in tabs:
+                if tab.ws:
+                    tab.ws.transport.close()
+            conn.send(("closed",))
+            return
+
+
+def worker(conn, port, indices, kind):
+    resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
+    asyncio.run(worker_main(conn, port, indices, kind))
+
+
+class Clients:
+    """W worker processes, each with its share of the tabs."""
+
+    def __init__(self, port, count, workers, kind):
+        self.pipes, self.processes = [], []
+        for w in range(workers):
+            parent, child = multiprocessing.Pipe()
+            indices = list(range(w, count, workers))
+            process = multiprocessing.Process(target=worker, args=(child, port, indices, kind), daemon=True)
+            process.start()
+            self.pipes.append(parent)
+            self.processes.append(process)
+
+    def ask(self, *command):
+        for pipe in self.pipes:
+            pipe.send(command)
+        return [pipe.recv() for pipe in self.pipes]
+
+    def close(self):
+        self.ask("close")
+        for process in self.processes:
+            process.join(5)
+
+
+class Server:
+    def __init__(self, command, port, ready_path):
+        self.log = open(f"/tmp/tabs-bench-{port}.log", "w")
+        self.process = subprocess.Popen(command, stdout=self.log, stderr=self.log)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                    s.sendall(f"GET {ready_path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n".encode())
+                    if s.recv(12).startswith(b"HTTP/1.1 200"):
+                        return
+            except OSError:
+                time.sleep(0.1)
+        raise SystemExit(f"the server did not start: {command}")
+
+    @property
+    def pid(self):
+        return self.process.pid
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
+
+
+def measure(server, clients, rate, seconds):
+    """Every tab typing `rate` keys a second (0: as fast as acknowledged) for `seconds`: edits,
+    server CPU seconds, latencies (ms)."""
+    start_at = time.time() + 0.5
+    time.sleep(max(0, start_at - time.time()))
+    cpu_before = cpu_seconds(server.pid)
+    wall_before = time.monotonic()
+    answers = clients.ask("type", rate, seconds, start_at)
+    cpu = cpu_seconds(server.pid) - cpu_before
+    wall = time.monotonic() - wall_before
+    edits = sum(a[1] for a in answers)
+    latencies = [l * 1000 for a in answers for l in a[2]]
+    lost = sum(a[3] for a in answers)
+    if lost:
+        print(f"  ({lost} keystrokes never acknowledged: those tabs stopped typing)", flush=True)
+    return edits, cpu, wall, latencies
+
+
+def one_tab(server_command, port, ready, kind, count=2000):
+    server = Server(server_command, port, ready)
+    try:
+        clients = Clients(port, 1, 1, kind)
+        clients.ask("open")
+        time.sleep(0.5)
+        cpu_before = cpu_seconds(server.pid)
+        # 2.5 s: a session takes 1,000 messages a second after a burst of 5,000 (WebSessions.Limits).
+        answers = clients.ask("type", 0, 2.5, time.time() + 0.2)
+        cpu = cpu_seconds(server.pid) - cpu_before
+        edits = answers[0][1]
+        latencies = [l * 1000 for l in answers[0][2]]
+        clients.close()
+        return cpu / max(1, edits) * 1e6, edits, latencies
+    finally:
+        server.stop()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("showcase")
+    parser.add_argument("--tabs", type=int, default=1000)
+    parser.add_argument("--rate", type=float, default=1.0)
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--echo", help="the EchoServer binary (Benchmarks/Echo)")
+    parser.add_argument("--saturation-seconds", type=float, default=5.0)
+    parser.add_argument("--budget-ratio", type=float)
+    parser.add_argument("--budget-kb", type=float)
+    args = parser.parse_args()
+    resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
+    failures = []
+    figures = {}
+
+    def showcase_command(port):
+        return [args.showcase, "--web", "--port", str(port), "--max-sessions", str(args.tabs + 100)]
+
+    print(f"== one tab typing (a keystroke, its acknowledgement, the next; 2.5 s)", flush=True)
+    port = free_port()
+    per_edit, edits, latencies = one_tab(showcase_command(port), port, "/mvvm.css", "tabs")
+    figures["one tab: server CPU per edit"] = per_edit
+    print(f"  showcase: {per_edit:.1f} us of server CPU per edit ({edits} edits; keystroke p50 {percentile(latencies, 50):.2f} ms, p99 {percentile(latencies, 99):.2f} ms)", flush=True)
+    if args.echo:
+        port = free_port()
+        echo_per, echo_edits, echo_latencies = one_tab([args.echo, str(port)], port, "/", "echo")
+        figures["one tab: echo CPU per message"] = echo_per
+        print(f"  echo:     {echo_per:.1f} us of server CPU per message ({echo_edits} messages; p50 {percentile(echo_latencies, 50):.2f} ms, p99 {percentile(echo_latencies, 99):.2f} ms)", flush=True)
+        print(f"  ratio:    {per_edit / echo_per:.2f}x", flush=True)
+
+    print(f"== {args.tabs} tabs: open, idle, each typing {args.rate:g} a second for {args.seconds:g} s, then as fast as acknowledged", flush=True)
+    port = free_port()
+    server = Server(showcase_command(port), port, "/mvvm.css")
+    try:
+        time.sleep(0.5)
+        before = rss_kb(server.pid)
+        clients = Clients(port, args.tabs, args.workers, "tabs")
+        opened_at = time.monotonic()
+        answers = clients.ask("open")
+        opened = sum(a[1] for a in answers)
+        failed = sum(a[2] for a in answers)
+        took = time.monotonic() - opened_at
+        time.sleep(2.0)
+        after = rss_kb(server.pid)
+        per_tab = (after - before) / max(1, opened)
+        figures["memory per tab (KB)"] = per_tab
+        print(f"  opened {opened} tabs in {took:.1f} s ({failed} failed); server RSS {before / 1024:.1f} -> {after / 1024:.1f} MiB: {per_tab:.1f} KB per tab", flush=True)
+        if failed:
+            failures.append(f"{failed} tabs could not be opened")
+        edits, cpu, wall, latencies = measure(server, clients, args.rate, args.seconds)
+        per_edit = cpu / max(1, edits) * 1e6
+        figures["all typing: server CPU per edit"] = per_edit
+        print(f"  typing: {edits} edits in {wall:.1f} s ({edits / wall:.0f} a second); server CPU {cpu:.2f} s ({cpu / wall * 100:.0f}%): "
+              f"{per_edit:.1f} us per edit; keystroke p50 {percentile(latencies, 50):.2f} ms, p99 {percentile(latencies, 99):.2f} ms", flush=True)
+        if args.saturation_seconds > 0:
+            edits, cpu, wall, latencies = measure(server, clients, 0, args.saturation_seconds)
+            print(f"  saturation: {edits / wall:.0f} edits a second; server CPU {cpu / wall * 100:.0f}% (of 100% a core): "
+                  f"{cpu / max(1, edits) * 1e6:.1f} us per edit; keystroke p50 {percentile(latencies, 50):.2f} ms, p99 {percentile(latencies, 99):.2f} ms", flush=True)
+        clients.close()
+    finally:
+        server.stop()
+
+    if args.echo:
+        print(f"== the echo: {args.tabs} connections, each {args.rate:g} messages a second for {args.seconds:g} s", flush=True)
+        port = free_port()
+        echo = Server([args.echo, str(port)], port, "/")
+        try:
+            time.sleep(0.5)
+            before = rss_kb(echo.pid)
+            clients = Clients(port, args.tabs, args.workers, "echo")
+            answers = clients.ask("open")
+            time.sleep(1.0)
+            after = rss_kb(echo.pid)
+            opened = sum(a[1] for a in answers)
+            print(f"  opened {opened} connections; echo RSS {before / 1024:.1f} -> {after / 1024:.1f} MiB: {(after - before) / max(1, opened):.1f} KB each", flush=True)
+            edits, cpu, wall, latencies = measure(echo, clients, args.rate, args.seconds)
+            echo_per = cpu / max(1, edits) * 1e6
+            figures["all typing: echo CPU per message"] = echo_per
+            print(f"  echo: {edits} messages in {wall:.1f} s; CPU {cpu:.2f} s: {echo_per:.1f} us per message; p50 {percentile(latencies, 50):.2f} ms, p99 {percentile(latencies, 99):.2f} ms", flush=True)
+            print(f"  ratio (every tab typing): {figures['all typing: server CPU per edit'] / echo_per:.2f}x", flush=True)
+            clients.close()
+        finally:
+            echo.stop()
+
+    if args.budget_ratio and args.echo:
+        ratio = figures["all typing: server CPU per edit"] / figures["all typing: echo CPU per message"]
+        if ratio > args.budget_ratio:
+            failures.append(f"CPU per edit {ratio:.2f}x the echo's (budget {args.budget_ratio}x)")
+    if args.budget_kb and figures.get("memory per tab (KB)", 0) > args.budget_kb:
+        failures.append(f"memory per tab {figures['memory per tab (KB)']:.1f} KB (budget {args.budget_kb} KB)")
+    for failure in failures:
+        print(f"FAIL  {failure}")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
