@@ -69,7 +69,7 @@ let package = Package(
         ),
         // Its server: sessions over HTTP and a WebSocket. Without the trait the module is empty
         // but for a message saying how to enable it.
-        .target(name: "WebServer", dependencies: ["WebUI"] + nio, swiftSettings: strict),
+        .target(name: "WebServer", dependencies: ["WebUI", "Signals"] + nio, swiftSettings: strict),
         .testTarget(
             name: "WebServerTests",
             dependencies: ["WebServer", "WebUI", "MVVM", "Signals", "SignalsTesting"] + nio,

@@ -311,7 +311,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     private func upgrade(_ head: RequestHead) {
         guard let context else { return }
         guard WebAppServer.isSameOrigin(head) else {
-            server.log("refused a WebSocket from origin \(head["origin"] ?? "none") for host \(head["host"] ?? "none")")
+            server.refusals("refused a WebSocket from origin \(head["origin"] ?? "none") for host \(head["host"] ?? "none")")
             refuse(WebAppServer.finish(.text("Cross-origin WebSocket refused.", status: 403), head: false, keepAlive: false))
             return
         }

@@ -1,7 +1,7 @@
 #if WebServer
 import Foundation
+import Signals
 import NIOCore
-import Synchronization
 import WebUI
 
 extension WebAppServer {
@@ -104,7 +104,7 @@ final class ConnectionTable: Sendable {
         var channels: [ObjectIdentifier: any Channel] = [:]
         var perAddress: [String: Int] = [:]
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     let limit: Int
     let perAddressLimit: Int
     /// Addresses not held to the per-address limit (trusted proxies).

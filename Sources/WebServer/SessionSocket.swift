@@ -65,7 +65,7 @@ final class SessionSocket: Sendable {
             done = !hello(text)
             return !done
         case .data(let data):
-            log("refused a binary message of \(data.count) bytes")
+            sessions.refusals("refused a binary message of \(data.count) bytes")
             return true
         case .close:
             done = true
@@ -115,7 +115,7 @@ final class SessionSocket: Sendable {
             session.receive(text, token: token)
             return true
         } catch {
-            log("refused a connection: \(error.description)")
+            sessions.refusals("refused a connection: \(error.description)")
             let why = switch error {
             case .unknownSession: "This page\u{2019}s session has ended (the server restarted or the tab was away too long)."
             case .otherBrowser: "This page\u{2019}s session belongs to another browser."

@@ -1,8 +1,8 @@
 #if WebServer
 import Foundation
+import Signals
 import NIOCore
 import NIOPosix
-import Synchronization
 import WebUI
 
 
@@ -89,7 +89,7 @@ public final class WebAppServer: Sendable {
     let sessions: WebSessions
     let log: @Sendable (String) -> Void
     let refusals: RefusalLog
-    private let routes = Mutex<[(method: String, path: String, prefix: Bool, handler: @Sendable (WebRequest) async -> WebResponse)]>([])
+    private let routes = Locked<[(method: String, path: String, prefix: Bool, handler: @Sendable (WebRequest) async -> WebResponse)]>([])
     /// The host names requests may use (`nil`: any, when listening on every address).
     let allowedHosts: Set<String>?
     /// Frames waiting to be written to one socket before it is closed as too slow (the page
@@ -110,7 +110,7 @@ public final class WebAppServer: Sendable {
     private let host: String
     private let port: UInt16
     let table: ConnectionTable
-    private let running = Mutex<(listener: (any Channel)?, port: UInt16?, failure: (any Error)?, stopped: Bool)>((nil, nil, nil, false))
+    private let running = Locked<(listener: (any Channel)?, port: UInt16?, failure: (any Error)?, stopped: Bool)>((nil, nil, nil, false))
 
     /// A server for `sessions` on `host`:`port` (port 0: any free port; see
     /// ``waitUntilListening()``), within `limits`; `latency` delays every WebSocket message both
@@ -299,7 +299,7 @@ public final class WebAppServer: Sendable {
         // follows from another site is a navigation, and fine.
         if let site = request.headers["sec-fetch-site"], site == "cross-site" || site == "same-site",
            request.headers["sec-fetch-mode"] != "navigate" {
-            log("refused a new session for a \(site) \(request.headers["sec-fetch-mode"] ?? "") request")
+            refusals("refused a new session for a \(site) \(request.headers["sec-fetch-mode"] ?? "") request")
             return .text("Pages are opened by navigating to them.", status: 403)
         }
         let base = deployment.path, head = pageHead
@@ -408,30 +408,6 @@ public final class WebAppServer: Sendable {
     }
 }
 
-/// Refusals, logged at most once a second (a client sending garbage in a loop must not make the
-/// server write a line for each), with the count of those left out.
-final class RefusalLog: Sendable {
-    private let log: @Sendable (String) -> Void
-    private let state = Mutex<(second: Int, skipped: Int)>((-1, 0))
-
-    init(log: @escaping @Sendable (String) -> Void) {
-        self.log = log
-    }
-
-    func callAsFunction(_ line: String) {
-        let second = Int(Date().timeIntervalSince1970)
-        let skipped: Int? = state.withLock { state in
-            guard state.second != second else {
-                state.skipped += 1
-                return nil
-            }
-            defer { state = (second, 0) }
-            return state.skipped
-        }
-        guard let skipped else { return }
-        log(skipped > 0 ? "\(line) (\(skipped) more refused before it, not logged)" : line)
-    }
-}
 #endif
 
 #if WebServer

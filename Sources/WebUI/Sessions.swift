@@ -45,10 +45,14 @@ public final class WebSession {
     /// Whether the session has been closed.
     public private(set) var isClosed = false
 
-    init(id: String, limits: WebSessions.Limits, log: @escaping @Sendable (String) -> Void) {
+    /// Where its refusals are logged: the sessions' shared, throttled log.
+    private let refusals: RefusalLog
+
+    init(id: String, limits: WebSessions.Limits, log: @escaping @Sendable (String) -> Void, refusals: RefusalLog) {
         self.id = id
         self.limits = limits
         self.log = log
+        self.refusals = refusals
         document = Document()
         document.log = { [id] message in log("session \(id.prefix(8)): \(message)") }
         document.onFrame = { [weak self] number, text in self?.deliver(number, text) }
@@ -157,7 +161,7 @@ public final class WebSession {
                 try document.handle(message)
             }
         } catch let error as ClientMessageError {
-            document.log("refused: \(error.description)")
+            refusals("session \(id.prefix(8)): refused: \(error.description)")
             // A refused message still used its number (unless it was numbered past the next):
             // the page's next one follows it. A malformed one is answered, so the page stops
             // waiting for it (and does not resend it on every reconnect): a paste over the
@@ -168,7 +172,7 @@ public final class WebSession {
                 if case .malformed = error { document.acknowledge(number) }
             }
         } catch {
-            document.log("refused: \(error)")
+            refusals("session \(id.prefix(8)): refused: \(error)")
         }
     }
 
@@ -262,6 +266,9 @@ public final class WebSessions {
         /// own address): a quarter of ``sessions`` unless set, so that one address cannot lock
         /// everyone else out. Raise it when many users share an address (a NAT, an office).
         public var sessionsPerAddress: Int
+        /// Lines a second the sessions log about what they refused (messages, sessions,
+        /// connections); past it, the count of those left out is said on the next line.
+        public var refusalLinesPerSecond = 20
 
         public init(sessions: Int = 200, reconnectGrace: Duration = .seconds(30), sessionsPerAddress: Int? = nil) {
             self.sessions = sessions
@@ -276,6 +283,9 @@ public final class WebSessions {
     private let make: @MainActor (Document, WebLocation) -> (any WebSessionContent)?
     public let limits: Limits
     public let log: @Sendable (String) -> Void
+    /// What the sessions refuse (messages, new sessions, connections), logged through `log` at
+    /// most ``Limits/refusalLinesPerSecond`` lines a second, with the count of those left out.
+    package let refusals: RefusalLog
     /// Sessions closed so far, and those closed whose app content or page has not been freed.
     public private(set) var closedCount = 0
     private var closedWatch: [WeakSessionParts] = []
@@ -300,6 +310,7 @@ public final class WebSessions {
                 routes: @escaping @MainActor (Document, WebLocation) -> (any WebSessionContent)?) {
         self.limits = limits
         self.log = log
+        refusals = RefusalLog(linesPerSecond: limits.refusalLinesPerSecond, log: log)
         self.make = routes
     }
 
@@ -332,14 +343,14 @@ public final class WebSessions {
         var givingWay: [(WebSession, String)] = []
         if let client, perClient[client, default: 0] >= limits.sessionsPerAddress {
             guard let unused = oldestUnused(from: client) else {
-                log("refused a new session for \(client): it holds \(limits.sessionsPerAddress)")
+                refusals("refused a new session for \(client): it holds \(limits.sessionsPerAddress)")
                 return .fullForAddress
             }
             givingWay.append((unused, "its address reached its share of sessions"))
         }
         if sessions.count - givingWay.count >= limits.sessions {
             guard let unused = oldestUnused(from: nil, besides: givingWay.first?.0) else {
-                log("refused a new session: \(limits.sessions) are open")
+                refusals("refused a new session: \(limits.sessions) are open")
                 return .full
             }
             givingWay.append((unused, "the session limit was reached"))
@@ -349,7 +360,7 @@ public final class WebSessions {
             let word = String(generator.next() as UInt64, radix: 16)
             return String(repeating: "0", count: 16 - word.count) + word
         }.joined()
-        let session = WebSession(id: id, limits: limits, log: log)
+        let session = WebSession(id: id, limits: limits, log: log, refusals: refusals)
         guard let content = make(session.document, location) else {
             session.document.close()
             return .notFound

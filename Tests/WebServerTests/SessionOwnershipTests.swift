@@ -20,9 +20,11 @@ import Testing
             let (client, input) = AsyncStream<SocketMessage>.makeStream()
             self.input = input
             output = SessionSocket.messages(sessions: sessions, browser: browser, log: log.append, for: client).makeAsyncIterator()
-            // A wait that a broken rule would make endless ends here, and the test fails.
+            // A wait that a broken rule would make endless ends here, and the test fails. Long:
+            // beside the whole suite, whose blocking tests hold the main actor for tens of
+            // seconds, a page's messages can wait that long (seen: over 20 s in CI).
             Task { [input] in
-                try? await Task.sleep(for: .seconds(20))
+                try? await Task.sleep(for: .seconds(90))
                 input.finish()
             }
         }

@@ -179,7 +179,7 @@ struct RawClient: Sendable {
             var closed = false
             var waiter: CheckedContinuation<Void, Never>?
         }
-        let state = Mutex(State())
+        let state = Locked(State())
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
             let buffer = unwrapInboundIn(data)
