@@ -414,6 +414,26 @@ public final class WebSessions {
         closedCount += 1
         closedWatch.removeAll { $0.isFreed }
         closedWatch.append(WeakSessionParts(session, owned: owned))
+        closedSinceTrim += 1
+        if closedSinceTrim >= Self.closesPerTrim, !trimScheduled { scheduleTrim() }
+    }
+
+    /// Sessions closed since the allocator last gave memory back, and whether it is about to.
+    private var closedSinceTrim = 0
+    private var trimScheduled = false
+    /// Closed sessions after which the allocator is asked to give memory back.
+    static let closesPerTrim = 32
+
+    /// Gives the memory of closed sessions back to the system, a second after they closed, on a
+    /// background queue, at most once a second: glibc keeps what was freed in its arenas, so a
+    /// server whose tabs closed would otherwise stay at its peak.
+    private func scheduleTrim() {
+        trimScheduled = true
+        closedSinceTrim = 0
+        DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 1) { [weak self] in
+            SystemAllocator.trim()
+            DispatchQueue.main.async { MainActor.assumeIsolated { self?.trimScheduled = false } }
+        }
     }
 
     /// Closes every session.

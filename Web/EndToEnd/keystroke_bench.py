@@ -131,12 +131,13 @@ class RawWebSocket:
     """A minimal WebSocket client (text frames only): the server's share of the time, measured
     without a browser."""
 
-    def __init__(self, host, port):
+    def __init__(self, host, port, cookie=None):
         self.socket = socket.create_connection((host, port), timeout=5)
         self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         key = base64.b64encode(os.urandom(16)).decode()
         self.socket.sendall((f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                             f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nOrigin: http://{host}:{port}\r\n\r\n").encode())
+                             f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\nOrigin: http://{host}:{port}\r\n"
+                             + (f"Cookie: {cookie}\r\n" if cookie else "") + "\r\n").encode())
         self.buffer = b""
         while b"\r\n\r\n" not in self.buffer:
             self.buffer += self._read()
@@ -177,10 +178,12 @@ def server_alone(server, values, gap):
     (Python's own share is a few tens of microseconds)."""
     with urllib.request.urlopen(server.url, timeout=5) as response:
         html = response.read().decode()
+        # The session answers only to the browser that opened it: its cookie goes with the socket.
+        cookie = (response.headers.get("Set-Cookie") or "").split(";")[0] or None
     session = re.search(r'data-session="(\w+)"', html).group(1)
     row = re.search(r'<li id="(e\d+)"[^>]*><div[^>]*><span[^>]*class="title">Flickr search<', html).group(1)
     host, port = "127.0.0.1", int(server.url.rsplit(":", 1)[1].strip("/"))
-    ws = RawWebSocket(host, port)
+    ws = RawWebSocket(host, port, cookie)
     try:
         ws.send(json.dumps({"t": "hello", "s": session, "q": 0}))
         ws.send(json.dumps({"t": "c", "id": row, "n": 1}))
