@@ -1,4 +1,4 @@
-// Issue 41: each rule of the server at its exact boundary, from both sides, so that a mutant of
+// Issue 41, T-BEYOND4: each rule of the server at its exact boundary, from both sides, so that a mutant of
 // the rule (Tests/Mutants/mutants.py, W*) fails a test.
 #if WebServer
 import Foundation

@@ -1,4 +1,5 @@
-// Issue 41: a session belongs to the browser that opened it, no message can silence it, and one
+// Issue 41, T-BEYOND4 (input from the page is untrusted; one session per tab): a session belongs
+// to the browser that opened it, no message can silence it, and one
 // address cannot hold every session.
 #if WebServer
 import Foundation
