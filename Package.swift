@@ -31,6 +31,9 @@ let package = Package(
         // WebUI's server (HTTP and the WebSocket, on SwiftNIO). It is built with its server only
         // when the `WebServer` trait is enabled; see the trait below.
         .library(name: "WebServer", targets: ["WebServer"]),
+        // Data kept in a database and followed live: queries observed as properties. Its
+        // engines are behind traits (SQLite below; without one, the module has no engine).
+        .library(name: "Store", targets: ["Store"]),
     ],
     traits: [
         // Off unless asked for: a package that depends on Signals, MVVM or a view layer alone
@@ -38,7 +41,14 @@ let package = Package(
         // CI checks that on a consumer package). A web app's package enables it:
         //   .package(url: "https://github.com/.../MVVMKit", from: "...", traits: ["WebServer"])
         // and this package's own commands pass `--traits WebServer` (the README's).
-        .trait(name: "WebServer", description: "WebUI's server (the WebServer library, on SwiftNIO), and `showcase --web`."),
+        // A served app keeps its data in a database by default, so the server's trait brings
+        // the embedded engine with it.
+        .trait(
+            name: "WebServer", description: "WebUI's server (the WebServer library, on SwiftNIO), and `showcase --web`; enables SQLite.",
+            enabledTraits: ["SQLite"]
+        ),
+        // The store's embedded engine (vapor/sqlite-nio compiles SQLite in: nothing to install).
+        .trait(name: "SQLite", description: "Store's SQLite engine (vapor/sqlite-nio, SQLite compiled in)."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -47,6 +57,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         // WebServer's event loops and sockets (NIOCore and NIOPosix), behind the WebServer trait.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        // Store's SQLite engine, behind the SQLite trait.
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
     ],
     targets: [
         // The libraries (Sources/): Signals imports nothing of ours, MVVM only Signals, a view
@@ -75,6 +87,13 @@ let package = Package(
             dependencies: ["WebServer", "WebUI", "MVVM", "Signals", "SignalsTesting"] + nio,
             swiftSettings: strict
         ),
+        // The store: live queries, transactions, migrations; its SQLite engine only with the trait.
+        .target(
+            name: "Store",
+            dependencies: ["Signals", .product(name: "SQLiteNIO", package: "sqlite-nio", condition: .when(traits: ["SQLite"]))],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Signals", "SignalsTesting", "MVVM", "WebUITestSupport"], swiftSettings: strict),
         .testTarget(
             name: "SignalsTests",
             dependencies: ["Signals", "SignalsTesting", .product(name: "PropertyBased", package: "swift-property-based")],
@@ -111,13 +130,13 @@ let package = Package(
         appTests("MovieInfo", ["MovieInfo", "MVVM", "Signals", "SignalsTesting", "LiveHTTP", "LoopbackServer", "ScreenKit", "ScreenTesting"]),
         // A to-do list view model written from the README alone, compiled and tested so the API
         // it shows keeps working (issue 15).
-        .target(name: "TodoList", dependencies: ["Signals", "MVVM", "ScreenKit"], path: "Examples/TodoList/Sources", swiftSettings: strict),
+        .target(name: "TodoList", dependencies: ["Signals", "MVVM", "ScreenKit", "Store"], path: "Examples/TodoList/Sources", swiftSettings: strict),
         // The to-do example in the browser, deployed as a user would (issue 32): `todo-web`.
         .executableTarget(
             name: "TodoWeb", dependencies: ["TodoList", "WebUI", "WebServer", "MVVM", "Signals", argumentParser],
             path: "Examples/TodoWeb", swiftSettings: strict
         ),
-        .testTarget(name: "TodoListTests", dependencies: ["TodoList", "MVVM", "Signals", "SignalsTesting", "ScreenKit", "ScreenTesting"], path: "Examples/TodoList/Tests", swiftSettings: strict),
+        .testTarget(name: "TodoListTests", dependencies: ["TodoList", "MVVM", "Signals", "SignalsTesting", "ScreenKit", "ScreenTesting", "Store"], path: "Examples/TodoList/Tests", swiftSettings: strict),
         // The showcase: every app's terminal screens and plain output (ShowcaseKit), and the
         // executable. Only these import a view layer.
         // What both showcases share, with no view layer: the apps, their services, the launcher.

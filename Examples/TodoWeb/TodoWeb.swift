@@ -9,12 +9,13 @@ import WebServer
 #endif
 
 /// `todo-web`: the to-do example as a web app of its own, the way a user deploys one. Its list is
-/// shared by every tab (and, with `--todo-file`, by every instance given the same file); the
+/// kept in a SQLite file (`--database`, `todos.sqlite` by default) and shared by every tab, and by
+/// every instance given the same file; the
 /// screen is `TodoScreens.list`, described once; its address says the filter and the search
 /// (`/?filter=active&q=milk`), so a reload or a bookmark shows the same list.
 ///
 ///     swift run --traits WebServer todo-web --port 8080
-///     todo-web --port 8081 --path /todo --trusted-proxy 127.0.0.1 --todo-file /var/lib/todo/todos.json
+///     todo-web --port 8081 --path /todo --trusted-proxy 127.0.0.1 --database /var/lib/todo/todos.sqlite
 @main
 struct TodoWeb: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,7 +38,10 @@ struct TodoWeb: AsyncParsableCommand {
     @Option(help: "The address of a reverse proxy whose X-Forwarded-For and X-Forwarded-Proto are believed. Repeatable.")
     var trustedProxy: [String] = []
 
-    @Option(help: "A JSON file that keeps the list, shared by every instance given the same file (without it, the list is kept in memory).")
+    @Option(help: "Where the list is kept: a SQLite file, shared by every instance given the same file (created if missing), or :memory: (this process only).")
+    var database = TodoDatabase.defaultLocation
+
+    @Option(help: "A JSON list kept by an earlier version (its --todo-file): imported into the database on first start, when the database has no to-dos.")
     var todoFile: String?
 
     @Option(help: "Seconds a session waits for its page to reconnect before it is closed.")
@@ -61,7 +65,13 @@ struct TodoWeb: AsyncParsableCommand {
     #if WebServer
     func run() async throws {
         let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("todo-web: \($0)\n".utf8)) }
-        let list = todoFile.map { TodoFile.sharedList(at: $0, log: log) } ?? SharedTodos()
+        let list: SharedTodos
+        do {
+            list = try await TodoDatabase.openList(database, importing: todoFile, log: log)
+        } catch {
+            log("cannot open the list: \(error)")
+            throw ExitCode(1)
+        }
         let limits = WebSessions.Limits(sessions: maxSessions, reconnectGrace: .seconds(sessionGrace))
         let sessions = await MainActor.run {
             WebSessions(limits: limits, log: log) { document, location in TodoTab(document: document, location: location, list: list) }

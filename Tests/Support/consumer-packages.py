@@ -4,7 +4,8 @@
 Usage: consumer-packages.py [WORK_DIR]
 
 1. "LibrariesOnly" depends on Signals and MVVM alone (no trait): its resolution names no server
-   package (Package.resolved, the checkouts) and its build compiles no server module.
+   or database package (Package.resolved, the checkouts) and its build compiles no server module
+   (issues 26, 41, 42).
 2. "Counter" is 'Your first web app' (Sources/WebServer/WebServer.docc/YourFirstWebApp.md), and
    'Deploying''s deployed server (Deploying.md), each Swift block written to the file its caption
    names, with the WebServer trait: it builds, serves
@@ -17,9 +18,10 @@ import importlib.util, os, re, shutil, subprocess, sys, tempfile, time, urllib.e
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 ARTICLE = os.path.join(ROOT, "Sources/WebServer/WebServer.docc/YourFirstWebApp.md")
 DEPLOYING = os.path.join(ROOT, "Sources/WebServer/WebServer.docc/Deploying.md")
-SERVER_MODULES = ("NIOCore", "NIOPosix", "NIO", "WebServer")
-# Server packages a consumer of Signals and MVVM must not resolve (SwiftNIO and what it needs).
-SERVER_PACKAGES = ("swift-nio", "hummingbird", "flyingfox")
+SERVER_MODULES = ("NIOCore", "NIOPosix", "NIO", "WebServer", "SQLiteNIO", "Store")
+# Server and database packages a consumer of Signals and MVVM must not resolve (SwiftNIO and
+# what it needs; the store's engines).
+SERVER_PACKAGES = ("swift-nio", "hummingbird", "flyingfox", "sqlite-nio", "postgres-nio")
 
 # The article's files, read as first-app.py reads the terminal article (one rule for captions).
 spec = importlib.util.spec_from_file_location("first_app", os.path.join(os.path.dirname(__file__), "first-app.py"))
@@ -87,9 +89,9 @@ print(greeting.value)
     resolved_path = os.path.join(package, "Package.resolved")
     resolved = open(resolved_path, encoding="utf-8").read() if os.path.exists(resolved_path) else ""
     checkouts = os.listdir(os.path.join(package, ".build", "checkouts")) if os.path.isdir(os.path.join(package, ".build", "checkouts")) else []
-    check("Signals and MVVM only: Package.resolved names no server package (" + ", ".join(SERVER_PACKAGES) + ")",
+    check("Signals and MVVM only: Package.resolved names no server or database package (" + ", ".join(SERVER_PACKAGES) + ")",
           not any(name in resolved.lower() for name in SERVER_PACKAGES), resolved or "(no Package.resolved: nothing remote resolved)")
-    check("Signals and MVVM only: no server package is checked out", not any(c.lower() in SERVER_PACKAGES for c in checkouts), checkouts)
+    check("Signals and MVVM only: no server or database package is checked out", not any(c.lower() in SERVER_PACKAGES for c in checkouts), checkouts)
     compiled = set(re.findall(r"-module-name (\S+)", out))
     check("Signals and MVVM only: the build compiles no server module (nor any view layer)",
           not compiled & {*SERVER_MODULES, "WebUI", "TerminalUI"} and {"Signals", "MVVM"} <= compiled, sorted(compiled))

@@ -1,126 +1,129 @@
 import Signals
+import Store
 
-// Shared state (issue 32): one list of to-dos that every view model of it sees live, each tab of
-// a web app, each window; and, with a backing (a file, a database), every process serving it.
+// Shared state (issues 32, 42): one list of to-dos that every view model of it sees live, each
+// tab of a web app, each window; kept in this process's memory, or in a database (``Store``),
+// where every process serving the list sees each change.
 
-/// The to-dos several view models share, and whether the store has saved them.
+/// The to-dos several view models share, and what the store last saved of them.
 ///
-/// Its locking: the list lives in one `MutableProperty`, whose `modify` reads and writes under
-/// the property's own lock, so two changes from two threads (two sessions, two windows) never
-/// lose one another. No code of yours runs under that lock: the property tells its observers
-/// after it is released, each view model's bindings then move to the main actor, as a view
-/// layer's do. With a backing, a change is made by the backing (under its own lock, a file lock
-/// across processes) and the list takes the result if it is newer than what it has.
+/// **In memory** (`SharedTodos()`): a change is made at once, under the list's own lock, so two
+/// changes from two threads (two sessions) never lose one another; no code of yours runs under
+/// that lock (observers are told after it is released).
+///
+/// **In a database** (`SharedTodos(store:)`): the list is a query the store observes
+/// (``TodoDatabase/all``), and each change is a transaction, made in the order the calls were
+/// made; every view model of every process on the same database sees it when it commits. A
+/// change the database refuses, or cannot take because it is away, changes nothing and is
+/// reported on ``problems`` (the screen shows it); an add returns its error to the caller, so
+/// the title stays in the field.
 public final class SharedTodos: Sendable {
-    /// The list at one moment: every change makes a new version.
-    public struct Snapshot: Sendable, Equatable {
-        public var version: Int
-        public var todos: [Todo]
-        /// The to-dos as the store last saved them.
-        public var saved: [Todo]
-
-        public init(version: Int = 0, todos: [Todo] = [], saved: [Todo] = []) {
-            self.version = version
-            self.todos = todos
-            self.saved = saved
-        }
-
-        /// The snapshot after `change`: one version later. A backing makes each change with it.
-        public func applying(_ change: Change) -> Snapshot {
-            var next = self
-            change(&next)
-            next.version = version + 1
-            return next
-        }
+    private enum Backing: Sendable {
+        case memory(MutableProperty<Lists>)
+        case store(Store)
     }
 
-    /// A change to the list: it may read the list as it is when the change is made. It runs
-    /// under the list's lock, so it only computes (no I/O, no waiting, no call-outs).
-    public typealias Change = @Sendable (inout Snapshot) -> Void
+    private struct Lists: Sendable, Equatable {
+        var todos: [Todo]
+        var saved: [Todo] = []
+    }
 
-    /// Makes `change` durable where every process sees it and returns the list after it (`nil`:
-    /// not applied, the list stays as it is).
-    public typealias Backing = @Sendable (_ change: Change) -> Snapshot?
-
-    private let state: MutableProperty<Snapshot>
-    private let backing: Backing?
+    private let backing: Backing
+    private let problemsSubject = PublishSubject<StoreError, Never>()
 
     /// The to-dos, in the order they were added.
     public let todos: Property<[Todo]>
     /// The to-dos as the store last saved them (none before the first save).
     public let savedTodos: Property<[Todo]>
+    /// Whether the list's database answers (always, for a list in memory).
+    public let status: Property<StoreStatus>
+
+    /// Each change that could not be made (a database that refused it or is away).
+    public var problems: Signal<StoreError, Never> { problemsSubject.signal }
 
     /// A list kept in this process.
-    public convenience init(_ todos: [Todo] = []) {
-        self.init(Snapshot(todos: todos), backing: nil)
+    public init(_ todos: [Todo] = []) {
+        let lists = MutableProperty(Lists(todos: todos))
+        backing = .memory(lists)
+        self.todos = lists.map(\.todos).removeDuplicates()
+        savedTodos = lists.map(\.saved).removeDuplicates()
+        status = Property(value: .available)
     }
 
-    /// A list kept by `backing` (a file every instance of a server reads), starting at `snapshot`.
-    /// Changes made elsewhere arrive through ``take(_:)``.
-    public init(_ snapshot: Snapshot, backing: Backing?) {
-        state = MutableProperty(snapshot)
-        self.backing = backing
-        todos = state.map(\.todos).removeDuplicates()
-        savedTodos = state.map(\.saved).removeDuplicates()
+    /// A list kept in `store`, whose schema is ``TodoDatabase/migrations``: it shows the to-dos the
+    /// database has (none until the first query answers) and follows every change to them.
+    public init(store: Store) {
+        backing = .store(store)
+        todos = store.property(TodoDatabase.all, initial: []).removeDuplicates()
+        savedTodos = store.property(TodoDatabase.saved, initial: []).removeDuplicates()
+        status = store.status
     }
 
-    /// The list now.
-    public var snapshot: Snapshot { state.value }
-
-    /// Applies `change`, atomically with respect to every other change; returns whether it was
-    /// made (a backing may refuse: its file is unwritable, say).
-    @discardableResult
-    public func update(_ change: @escaping Change) -> Bool {
-        if let backing {
-            guard let after = backing(change) else { return false }
-            take(after)
-        } else {
-            state.modify { snapshot in snapshot = snapshot.applying(change) }
+    /// Adds a to-do titled `title` (the next free id); its value is the to-do, or its error the
+    /// reason it was not added. In memory it is added before this returns.
+    public func add(title: String) -> Signal<Todo, StoreError> {
+        switch backing {
+        case .memory(let lists):
+            let todo = lists.modify { lists in
+                let todo = Todo(id: (lists.todos.map(\.id).max() ?? 0) + 1, title: title)
+                lists.todos.append(todo)
+                return todo
+            }
+            return .just(todo)
+        case .store(let store):
+            return store.submit { db throws(StoreError) in
+                let rows = try await db.fetch("INSERT INTO todos (title, done) VALUES (?, 0) RETURNING id", [.text(title)])
+                return Todo(id: try rows[0].int("id"), title: title)
+            }
         }
-        return true
-    }
-
-    /// Takes a list that changed elsewhere (another process), if it is newer than this one.
-    public func take(_ snapshot: Snapshot) {
-        state.modify { current in
-            if snapshot.version > current.version { current = snapshot }
-        }
-    }
-
-    /// Adds a to-do titled `title`, with the next free id; returns it (`nil` if the backing
-    /// could not make the change).
-    @discardableResult
-    public func add(title: String) -> Todo? {
-        let added = Locked<Todo?>(nil)
-        let made = update { snapshot in
-            let todo = Todo(id: (snapshot.todos.map(\.id).max() ?? 0) + 1, title: title)
-            snapshot.todos.append(todo)
-            added.withLock { $0 = todo }
-        }
-        return made ? added.value : nil
     }
 
     /// Marks the to-do with `id` done or not done.
     public func setDone(id: Int, _ isDone: Bool) {
-        update { snapshot in
-            if let index = snapshot.todos.firstIndex(where: { $0.id == id }) { snapshot.todos[index].isDone = isDone }
-        }
+        change({ lists in
+            if let index = lists.todos.firstIndex(where: { $0.id == id }) { lists.todos[index].isDone = isDone }
+        }, { db throws(StoreError) in
+            try await db.execute("UPDATE todos SET done = ? WHERE id = ?", [StoreValue(isDone), StoreValue(id)])
+        })
     }
 
     /// Flips the to-do with `id`.
     public func toggle(id: Int) {
-        update { snapshot in
-            if let index = snapshot.todos.firstIndex(where: { $0.id == id }) { snapshot.todos[index].isDone.toggle() }
-        }
+        change({ lists in
+            if let index = lists.todos.firstIndex(where: { $0.id == id }) { lists.todos[index].isDone.toggle() }
+        }, { db throws(StoreError) in
+            try await db.execute("UPDATE todos SET done = 1 - done WHERE id = ?", [StoreValue(id)])
+        })
     }
 
     /// Removes the to-do with `id`.
     public func remove(id: Int) {
-        update { snapshot in snapshot.todos.removeAll { $0.id == id } }
+        change({ lists in lists.todos.removeAll { $0.id == id } }, { db throws(StoreError) in
+            try await db.execute("DELETE FROM todos WHERE id = ?", [StoreValue(id)])
+        })
     }
 
     /// Records that the store saved `todos`.
     public func markSaved(_ todos: [Todo]) {
-        update { snapshot in snapshot.saved = todos }
+        change({ lists in lists.saved = todos }, { db throws(StoreError) in
+            try await db.execute("DELETE FROM saved_todos")
+            for todo in todos {
+                try await db.execute(
+                    "INSERT INTO saved_todos (id, title, done) VALUES (?, ?, ?)",
+                    [StoreValue(todo.id), StoreValue(todo.title), StoreValue(todo.isDone)]
+                )
+            }
+        })
+    }
+
+    /// Makes a change: in memory at once, or as a transaction in the order of the calls.
+    private func change(_ inMemory: (inout Lists) -> Void, _ inStore: @escaping @Sendable (StoreTransaction) async throws(StoreError) -> Void) {
+        switch backing {
+        case .memory(let lists):
+            lists.modify { inMemory(&$0) }
+        case .store(let store):
+            let problems = problemsSubject
+            _ = store.submit(inStore).subscribe(Observer(completion: { if let error = $0.failure { problems.send(error) } }))
+        }
     }
 }

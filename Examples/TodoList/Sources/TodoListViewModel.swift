@@ -1,5 +1,6 @@
 import MVVM
 import Signals
+import Store
 
 // A to-do list view model written from the README alone (issue 15): add, remove, toggle,
 // filter, search, and a save `Action` over an `async throws` store. It compiles and is tested
@@ -61,10 +62,15 @@ public final class TodoListViewModel: Sendable {
     public let remainingText: Property<String>
     /// Whether there are changes the store has not saved.
     public let hasUnsavedChanges: Property<Bool>
+    /// What the screen says while the list's database is away (`nil` while it answers).
+    public let databaseText: Property<String?>
+    /// Each change to the list that could not be made (a tick, a delete), as the screen says it.
+    public let problems: Signal<StoreError, Never>
 
     /// Adds `newTitle` (trimmed) as a to-do and clears the field; enabled while the title has
-    /// text. Its values are the added to-dos.
-    public let add: Action<Void, Todo, Never>
+    /// text. Its values are the added to-dos; its errors why one was not added (the title then
+    /// comes back to the field, if nothing new was typed there meanwhile).
+    public let add: Action<Void, Todo, StoreError>
     /// Saves the list; enabled while there are unsaved changes and no save is running. Its
     /// errors are the store's (any `Error`).
     public let save: Action<Void, [Todo], any Error>
@@ -89,12 +95,22 @@ public final class TodoListViewModel: Sendable {
             return left == 1 ? "1 item left" : "\(left) items left"
         }
         hasUnsavedChanges = items.combineLatest(list.savedTodos) { $0 != $1 }
+        databaseText = list.status.map { status in
+            guard case .unavailable = status else { return nil }
+            return "The list's database is unavailable: changes are refused until it is back."
+        }
+        problems = list.problems
 
         add = Action(enabledIf: canAdd) { _ in
-            // A list that could not keep it (its file is unwritable) keeps the title in the field.
-            guard let todo = list.add(title: Self.trimmed(newTitle.value)) else { return Signal<Todo, Never>.empty }
+            // The field is cleared at once, in the turn of the Enter that added it (what the user
+            // types next is the next to-do, even while a database takes the add); if the list
+            // could not keep it, the title comes back, unless something new was typed meanwhile
+            // (the error then names it).
+            let title = Self.trimmed(newTitle.value)
             newTitle.value = ""
-            return Signal.just(todo)
+            return list.add(title: title).handleEvents(onCompletion: { completion in
+                if completion.failure != nil && newTitle.value.isEmpty { newTitle.value = title }
+            })
         }
         save = Action(enabledIf: hasUnsavedChanges) { _ in
             let snapshot = items.value

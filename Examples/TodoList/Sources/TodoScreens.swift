@@ -41,8 +41,12 @@ public enum TodoScreens {
                 rowButtons: [RowButton("Delete", shortcut: .control("d")) { id in Int(id).map(viewModel.remove(id:)) }]
             )
             Text(viewModel.remainingText, style: .secondary)
+            Text(viewModel.databaseText, style: .secondary)
             Button("Save", action: viewModel.save)
             Alert(viewModel.save.errors.map { AlertMessage(title: "Could not save", message: "\($0)") })
+            Alert(viewModel.add.errors.map { AlertMessage(title: "Could not add the to-do", message: $0.message) }.merge(
+                with: viewModel.problems.map { AlertMessage(title: "Could not change the list", message: $0.message) }
+            ))
         }
         .hint("Enter: add • Space: done • Ctrl-D: delete • Tab: next • Esc: back")
     }

@@ -2,20 +2,21 @@ import Foundation
 import MVVM
 import Signals
 import SignalsTesting
+import Store
 import Testing
 import TodoList
 
 /// Issue 32: one list of to-dos shared by several view models (every tab of a web app).
 @Suite struct SharedTodosTests {
-    struct Store: TodoStore {
+    struct NoStore: TodoStore {
         func save(_ todos: [Todo]) async throws {}
     }
 
     /// What one tab does, every other tab shows, with nothing to refresh.
     @MainActor @Test func twoViewModelsOfOneListSeeEachOthersChanges() throws {
         let list = SharedTodos()
-        let first = TodoListViewModel(store: Store(), list: list)
-        let second = TodoListViewModel(store: Store(), list: list)
+        let first = TodoListViewModel(store: NoStore(), list: list)
+        let second = TodoListViewModel(store: NoStore(), list: list)
         first.newTitle.value = "Buy milk"
         first.add.execute()
         #expect(second.todos.value.map(\.title) == ["Buy milk"])
@@ -44,7 +45,7 @@ import TodoList
                     group.addTask {
                         var generator = SystemRandomNumberGenerator()
                         for number in 0..<adds {
-                            guard let todo = list.add(title: "\(round)-\(thread)-\(number)") else { continue }
+                            guard let todo = list.add(title: "\(round)-\(thread)-\(number)").currentValue else { continue }
                             if Bool.random(using: &generator) { list.toggle(id: todo.id) }
                             if Int.random(in: 0..<4, using: &generator) == 0 { list.setDone(id: todo.id, false) }
                         }
@@ -55,52 +56,97 @@ import TodoList
             #expect(todos.count == threads * adds)
             #expect(Set(todos.map(\.id)).count == todos.count)
             #expect(Set(todos.map(\.title)).count == todos.count)
-            #expect(list.snapshot.version >= threads * adds)
             #expect(seen.value == todos)
             subscription.dispose()
         }
     }
 
-    /// A list with a backing takes only what the backing made, and a newer list from elsewhere.
-    @Test func aBackedListTakesTheBackingsResultAndNewerListsOnly() {
-        let durable = Locked(SharedTodos.Snapshot())
-        let list = SharedTodos(SharedTodos.Snapshot(), backing: { change in
-            durable.withLock { snapshot in
-                snapshot = snapshot.applying(change)
-                return snapshot
-            }
-        })
-        list.add(title: "a")
-        #expect(list.todos.value.map(\.title) == ["a"] && durable.value.version == 1)
-        // Another process added "b" (version 2): it arrives, an older list does not.
-        list.take(SharedTodos.Snapshot(version: 2, todos: [Todo(id: 1, title: "a"), Todo(id: 2, title: "b")]))
-        list.take(SharedTodos.Snapshot(version: 1, todos: []))
-        #expect(list.todos.value.map(\.title) == ["a", "b"])
+    /// Two lists on one SQLite file (two server instances): what one changes, the other shows
+    /// within its next look at the file; ids come from the database, so they never repeat.
+    @Test func twoListsOnOneDatabaseFollowEachOther() async throws {
+        let path = NSTemporaryDirectory() + "todos-\(UUID().uuidString).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let first = SharedTodos(store: try await Store.sqlite(path: path, migrations: TodoDatabase.migrations, watchInterval: .milliseconds(20)))
+        let second = SharedTodos(store: try await Store.sqlite(path: path, migrations: TodoDatabase.migrations, watchInterval: .milliseconds(20)))
+        let milk = try await first.add(title: "Buy milk").firstValue()!
+        let mum = try await second.add(title: "Call mum").firstValue()!
+        #expect(mum.id == milk.id + 1)
+        second.setDone(id: milk.id, true)
+        #expect(await Self.eventually { first.todos.value.map(\.title) == ["Buy milk", "Call mum"] && first.todos.value[0].isDone })
+        // Changes asked one after another from synchronous code keep their order: the flip
+        // lands before the delete, not after it.
+        first.toggle(id: mum.id)
+        first.remove(id: mum.id)
+        #expect(await Self.eventually { second.todos.value.map(\.title) == ["Buy milk"] })
     }
 
-    /// Two lists on one file (two server instances): what one changes, the other shows within
-    /// its next read; a file that is not a list is never overwritten, and changes are refused
-    /// with a reason.
-    @Test func twoListsOnOneFileFollowEachOtherAndABadFileIsLeftAlone() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("todos-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("todos.json").path
-        let logged = Locked<[String]>([])
-        let first = TodoFile.sharedList(at: path, every: .milliseconds(20), log: { line in logged.withLock { $0.append(line) } })
-        let second = TodoFile.sharedList(at: path, every: .milliseconds(20))
-        let milk = try #require(first.add(title: "Buy milk"))
-        #expect(second.add(title: "Call mum")?.id == milk.id + 1)   // read under the lock: the next id
-        second.setDone(id: milk.id, true)
-        for _ in 0..<250 where first.todos.value.count < 2 || first.todos.value.first?.isDone != true {
-            try await Task.sleep(for: .milliseconds(10))
+    /// A change the database refuses is reported on `problems` and changes nothing; an add that
+    /// fails keeps the title in the field and says why.
+    @MainActor @Test func aRefusedChangeIsReportedAndTheTitleKept() async throws {
+        let store = try await Store.sqliteInMemory(migrations: TodoDatabase.migrations + [
+            // A rule of the database the app does not know: no title may say "forbidden".
+            Migration("test-forbidden", ["CREATE TRIGGER no_forbidden BEFORE INSERT ON todos WHEN NEW.title = 'forbidden' BEGIN SELECT RAISE(ABORT, 'forbidden title'); END"]),
+        ])
+        let list = SharedTodos(store: store)
+        let viewModel = TodoListViewModel(store: NoStore(), list: list)
+        let errors = Recorder<StoreError, Never>()
+        errors.subscribe(to: viewModel.add.errors)
+        viewModel.newTitle.value = "forbidden"
+        viewModel.add.execute()
+        #expect(await Self.eventually { !errors.recordedValues.isEmpty })
+        #expect(viewModel.newTitle.value == "forbidden")
+        #expect(errors.recordedValues.first?.message.contains("forbidden title") == true)
+        viewModel.newTitle.value = "allowed"
+        viewModel.add.execute()
+        #expect(await Self.eventually { viewModel.todos.value.map(\.title) == ["allowed"] })
+        #expect(viewModel.newTitle.value == "")
+        await store.close()
+        // A closed database refuses a delete, and says so.
+        let problems = Recorder<StoreError, Never>()
+        problems.subscribe(to: viewModel.problems)
+        viewModel.remove(id: viewModel.todos.value[0].id)
+        #expect(await Self.eventually { problems.recordedValues == [.closed] })
+        #expect(viewModel.todos.value.map(\.title) == ["allowed"])
+    }
+
+    /// The JSON list an earlier version kept (`--todo-file`) is imported into an empty database
+    /// once; a database with to-dos keeps its own; a file that is not a list says so.
+    @Test func aJSONListIsImportedOnceIntoAnEmptyDatabase() async throws {
+        let folder = NSTemporaryDirectory() + "todo-import-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let json = folder + "/todos.json"
+        try Data(#"{"version":7,"todos":[{"id":3,"title":"Buy milk","done":true},{"id":9,"title":"Call mum","done":false}],"saved":[{"id":3,"title":"Buy milk","done":false}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: json))
+        let store = try await Store.sqlite(path: folder + "/todos.sqlite", migrations: TodoDatabase.migrations, watchInterval: nil)
+        #expect(try await TodoDatabase.importJSON(at: json, into: store) == 2)
+        #expect(try await store.fetch(TodoDatabase.all) == [Todo(id: 3, title: "Buy milk", isDone: true), Todo(id: 9, title: "Call mum")])
+        #expect(try await store.fetch(TodoDatabase.saved) == [Todo(id: 3, title: "Buy milk")])
+        #expect(try await TodoDatabase.importJSON(at: json, into: store) == 0)
+        #expect(try await store.fetch(TodoDatabase.all).count == 2)
+        // The next id follows the imported ones.
+        let list = SharedTodos(store: store)
+        #expect(try await list.add(title: "Walk the dog").firstValue()!.id == 10)
+        try Data("not a list".utf8).write(to: URL(fileURLWithPath: json))
+        await #expect(throws: TodoDatabase.ImportError.self) { _ = try await TodoDatabase.importJSON(at: json, into: store) }
+        await store.close()
+    }
+
+    static func eventually(_ seconds: Double = 10, _ condition: @Sendable () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            if Date() > deadline { return false }
+            try? await Task.sleep(for: .milliseconds(10))
         }
-        #expect(first.todos.value.map(\.title) == ["Buy milk", "Call mum"] && first.todos.value[0].isDone)
-        // Another program writes something else there: it is kept, and changes are refused.
-        try Data("not a list".utf8).write(to: URL(fileURLWithPath: path))
-        #expect(first.add(title: "Walk the dog") == nil)
-        #expect(try String(contentsOfFile: path, encoding: .utf8) == "not a list")
-        #expect(logged.value.contains { $0.contains("is not a to-do list") })
-        #expect(first.todos.value.count == 2)
+        return true
+    }
+}
+
+extension Signal {
+    /// The value a signal sends while it is subscribed (an in-memory list's add sends it at once).
+    var currentValue: Value? {
+        let value = Locked<Value?>(nil)
+        subscribe(Observer(value: { sent in value.withLock { $0 = sent } })).dispose()
+        return value.value
     }
 }

@@ -104,7 +104,10 @@ struct ShowcaseCommand: AsyncParsableCommand {
     @Option(help: "--web: up to this many milliseconds more, at random, on every message each way (in order: a jittery network).")
     var jitter = 0
 
-    @Option(help: "--web: a JSON file that keeps the to-do list, shared by every instance given the same file (without it, each server keeps its own list in memory).")
+    @Option(help: "--web: where the to-do list is kept: a SQLite file, shared by every instance given the same file (created if missing; todos.sqlite in the working directory by default), or :memory: (this process only).")
+    var database: String?
+
+    @Option(help: "--web: a JSON to-do list kept by an earlier version (its --todo-file): imported into the database on first start, when the database has no to-dos.")
     var todoFile: String?
 
     @Argument(help: "The app to open: flickr, person, login, movies, goods, goods-dc, todo.")
@@ -155,9 +158,9 @@ struct ShowcaseCommand: AsyncParsableCommand {
             guard misplaced.isEmpty else { throw ValidationError("\(misplaced.joined(separator: ", ")) does not apply to --web") }
             return
         }
-        if host != "127.0.0.1" || port != 8080 || sessionGrace != 30 || maxSessions != 200 || maxConnections != nil || latency != 0 || jitter != 0 || statsToken != nil || todoFile != nil
+        if host != "127.0.0.1" || port != 8080 || sessionGrace != 30 || maxSessions != 200 || maxConnections != nil || latency != 0 || jitter != 0 || statsToken != nil || todoFile != nil || database != nil
             || !path.isEmpty || !publicHost.isEmpty || !trustedProxy.isEmpty {
-            throw ValidationError("--host, --port, --session-grace, --max-sessions, --max-connections, --latency, --jitter, --stats-token, --path, --public-host, --trusted-proxy and --todo-file apply to --web only")
+            throw ValidationError("--host, --port, --session-grace, --max-sessions, --max-connections, --latency, --jitter, --stats-token, --path, --public-host, --trusted-proxy, --database and --todo-file apply to --web only")
         }
         if let app, ShowcaseApp(rawValue: app) == nil {
             throw ValidationError("unknown app '\(app)': use one of \(ShowcaseApp.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -176,7 +179,8 @@ struct ShowcaseCommand: AsyncParsableCommand {
         if web {
             try await WebShowcaseServer(host: host, port: port, live: live, offline: offline, sessionGrace: sessionGrace,
                                         maxSessions: maxSessions, maxConnections: maxConnections, latency: latency, jitter: jitter, statsToken: statsToken,
-                                        path: path, publicHosts: publicHost, trustedProxies: trustedProxy, todoFile: todoFile).run()
+                                        path: path, publicHosts: publicHost, trustedProxies: trustedProxy,
+                                        database: database ?? WebShowcaseServer.defaultDatabase, todoFile: todoFile).run()
             return
         }
         let chosen = app.flatMap(ShowcaseApp.init(rawValue:))

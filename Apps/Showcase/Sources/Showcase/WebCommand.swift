@@ -23,6 +23,7 @@ struct WebShowcaseServer {
     var path: String
     var publicHosts: [String]
     var trustedProxies: [String]
+    var database: String
     var todoFile: String?
 
     static func log(_ message: String) {
@@ -31,11 +32,18 @@ struct WebShowcaseServer {
 
     #if WebServer
     static let isAvailable = true
+    static let defaultDatabase = TodoDatabase.defaultLocation
 
     func run() async throws {
         let log: @Sendable (String) -> Void = { Self.log($0) }
-        // One to-do list for every tab: this process's, or a file's that other instances share.
-        let todos = todoFile.map { TodoFile.sharedList(at: $0, log: log) } ?? SharedTodos()
+        // One to-do list for every tab, kept in a database that other instances may share.
+        let todos: SharedTodos
+        do {
+            todos = try await TodoDatabase.openList(database, importing: todoFile, log: log)
+        } catch {
+            log("cannot open the to-do list: \(error)")
+            throw ExitCode(1)
+        }
         let configuration = WebShowcaseConfiguration(live: live, offline: offline, todos: todos)
         let limits = WebSessions.Limits(sessions: maxSessions, reconnectGrace: .seconds(sessionGrace))
         let sessions = await MainActor.run {
@@ -78,6 +86,7 @@ struct WebShowcaseServer {
     }
     #else
     static let isAvailable = false
+    static let defaultDatabase = ":memory:"
 
     func run() async throws {
         Self.log("this showcase was built without its web server; build it with the package's WebServer trait: swift run --traits WebServer showcase --web")
