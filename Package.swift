@@ -14,6 +14,13 @@ let nio: [Target.Dependency] = ["NIOCore", "NIOPosix"].map {
     .product(name: $0, package: "swift-nio", condition: .when(traits: ["WebServer"]))
 }
 
+/// The store's engines, each behind its trait: SQLite compiled in (vapor/sqlite-nio), and
+/// PostgreSQL for several instances of an app (vapor/postgres-nio).
+let storeEngines: [Target.Dependency] = [
+    .product(name: "SQLiteNIO", package: "sqlite-nio", condition: .when(traits: ["SQLite"])),
+    .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
+]
+
 let package = Package(
     name: "MVVMKit",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
@@ -42,13 +49,15 @@ let package = Package(
         //   .package(url: "https://github.com/.../MVVMKit", from: "...", traits: ["WebServer"])
         // and this package's own commands pass `--traits WebServer` (the README's).
         // A served app keeps its data in a database by default, so the server's trait brings
-        // the embedded engine with it.
+        // the store's engines with it (SQLite embedded; PostgreSQL for several instances).
         .trait(
-            name: "WebServer", description: "WebUI's server (the WebServer library, on SwiftNIO), and `showcase --web`; enables SQLite.",
-            enabledTraits: ["SQLite"]
+            name: "WebServer", description: "WebUI's server (the WebServer library, on SwiftNIO), and `showcase --web`; enables SQLite and PostgreSQL.",
+            enabledTraits: ["SQLite", "PostgreSQL"]
         ),
         // The store's embedded engine (vapor/sqlite-nio compiles SQLite in: nothing to install).
         .trait(name: "SQLite", description: "Store's SQLite engine (vapor/sqlite-nio, SQLite compiled in)."),
+        // The store's engine for several instances of an app on one database server.
+        .trait(name: "PostgreSQL", description: "Store's PostgreSQL engine (vapor/postgres-nio, LISTEN/NOTIFY)."),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -59,6 +68,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         // Store's SQLite engine, behind the SQLite trait.
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
+        // Store's PostgreSQL engine, behind the PostgreSQL trait.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The libraries (Sources/): Signals imports nothing of ours, MVVM only Signals, a view
@@ -88,12 +99,10 @@ let package = Package(
             swiftSettings: strict
         ),
         // The store: live queries, transactions, migrations; its SQLite engine only with the trait.
-        .target(
-            name: "Store",
-            dependencies: ["Signals", .product(name: "SQLiteNIO", package: "sqlite-nio", condition: .when(traits: ["SQLite"]))],
-            swiftSettings: strict
-        ),
-        .testTarget(name: "StoreTests", dependencies: ["Store", "Signals", "SignalsTesting", "MVVM", "WebUITestSupport"], swiftSettings: strict),
+        .target(name: "Store", dependencies: ["Signals"] + storeEngines, swiftSettings: strict),
+        .testTarget(name: "StoreTests", dependencies: ["Store", "Signals", "SignalsTesting", "MVVM", "WebUITestSupport", "PostgresTestSupport"], swiftSettings: strict),
+        // A private PostgreSQL cluster for tests (initdb, pg_ctl), started and stopped at will.
+        .target(name: "PostgresTestSupport", path: "Tests/Support/PostgresTestSupport", swiftSettings: strict),
         .testTarget(
             name: "SignalsTests",
             dependencies: ["Signals", "SignalsTesting", .product(name: "PropertyBased", package: "swift-property-based")],

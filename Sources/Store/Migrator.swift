@@ -12,15 +12,10 @@ package struct Migrator: Sendable {
         for migration in migrations where !seen.insert(migration.id).inserted {
             throw .migrationFailed(id: migration.id, "two migrations have this id")
         }
-        try await engine.begin()
-        do throws(StoreError) {
-            _ = try await engine.execute(
-                "CREATE TABLE IF NOT EXISTS store_migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)", []
-            )
-            _ = try await engine.commit()
-        } catch {
-            await engine.rollback()
-            throw error
+        let dialect = engine.dialect
+        _ = try await engine.transaction { db throws(StoreError) in
+            try await Self.lock(db)
+            try await db.execute("CREATE TABLE IF NOT EXISTS store_migrations (id TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
         }
         let applied = try await engine.fetch("SELECT id FROM store_migrations", [], declaredReads: nil)
             .map { row throws(StoreError) in try row.text("id") }
@@ -28,21 +23,24 @@ package struct Migrator: Sendable {
         if !unknown.isEmpty { throw .newerDatabase(unknownMigrations: unknown.sorted()) }
         for migration in migrations where !applied.contains(migration.id) {
             do throws(StoreError) {
-                try await engine.begin()
-                // Another process may have applied it since the list above was read.
-                let done = try await engine.execute("SELECT id FROM store_migrations WHERE id = ?", [.text(migration.id)])
-                if done.isEmpty {
-                    for statement in migration.statements { _ = try await engine.execute(statement, []) }
-                    _ = try await engine.execute(
-                        "INSERT INTO store_migrations (id, applied_at) VALUES (?, CURRENT_TIMESTAMP)", [.text(migration.id)]
-                    )
+                _ = try await engine.transaction { db throws(StoreError) in
+                    try await Self.lock(db)
+                    // Another process may have applied it since the list above was read.
+                    let done = try await db.fetch("SELECT id FROM store_migrations WHERE id = ?", [.text(migration.id)])
+                    guard done.isEmpty else { return }
+                    for statement in migration.statements(for: dialect) { try await db.execute(statement) }
+                    try await db.execute("INSERT INTO store_migrations (id, applied_at) VALUES (?, CURRENT_TIMESTAMP)", [.text(migration.id)])
                 }
-                _ = try await engine.commit()
             } catch {
-                await engine.rollback()
                 if error.isTransient { throw error }
                 throw .migrationFailed(id: migration.id, "\(error)")
             }
         }
+    }
+
+    /// One process migrates at a time: SQLite's `BEGIN IMMEDIATE` already makes it so; on
+    /// PostgreSQL, a lock held until the transaction ends.
+    static func lock(_ db: StoreTransaction) async throws(StoreError) {
+        if db.dialect == .postgres { try await db.execute("SELECT pg_advisory_xact_lock(72427242)") }
     }
 }

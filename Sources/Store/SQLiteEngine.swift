@@ -105,28 +105,34 @@ final class SQLiteEngine: StoreEngine {
         return rows
     }
 
-    func begin() async throws(StoreError) {
+    var dialect: StoreDialect { .sqlite }
+    var notices: AsyncStream<Void>? { nil }
+
+    func transaction<T: Sendable>(
+        _ body: @escaping @Sendable (StoreTransaction) async throws(StoreError) -> T
+    ) async throws(StoreError) -> (value: T, changed: Set<String>) {
         log.withLock { $0.transactionWrites = [] }
         // IMMEDIATE: the write lock now, so another process's writer waits here (busy timeout)
         // rather than failing at the first write.
         _ = try await run("BEGIN IMMEDIATE", [])
+        do throws(StoreError) {
+            let value = try await body(StoreTransaction(dialect: .sqlite) { sql, binds throws(StoreError) in
+                try await self.execute(sql, binds)
+            })
+            _ = try await run("COMMIT", [])
+            // Our own commit moves data_version for other connections only; nothing to re-read.
+            return (value, log.withLock { $0.transactionWrites })
+        } catch {
+            _ = try? await run("ROLLBACK", [])
+            throw error
+        }
     }
 
-    func execute(_ sql: String, _ binds: [StoreValue]) async throws(StoreError) -> [StoreRow] {
+    private func execute(_ sql: String, _ binds: [StoreValue]) async throws(StoreError) -> [StoreRow] {
         log.withLock { $0.writes = [] }
         let rows = try await run(sql, binds)
         log.withLock { $0.transactionWrites.formUnion($0.writes) }
         return rows
-    }
-
-    func commit() async throws(StoreError) -> Set<String> {
-        _ = try await run("COMMIT", [])
-        // Our own commit moves data_version for other connections only; nothing to re-read.
-        return log.withLock { $0.transactionWrites }
-    }
-
-    func rollback() async {
-        _ = try? await run("ROLLBACK", [])
     }
 
     func changesElsewhere() async throws(StoreError) -> Set<String>? {

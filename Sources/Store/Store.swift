@@ -29,7 +29,7 @@ public final class Store: Sendable {
     private let registry = Locked(Registry())
     private let statusValue = MutableProperty(StoreStatus.available)
     private let problemsSubject = PublishSubject<StoreError, Never>()
-    private let watcher = Locked<Task<Void, Never>?>(nil)
+    private let watcher = Locked<[Task<Void, Never>]>([])
 
     /// Whether the database answers: ``StoreStatus/unavailable(_:)`` from a request that could not
     /// reach it until one that could.
@@ -66,20 +66,29 @@ public final class Store: Sendable {
     package init(engine: any StoreEngine, scheduler: any Scheduler = ImmediateScheduler.shared, watchInterval: Duration? = .milliseconds(250)) {
         self.engine = engine
         self.scheduler = scheduler
+        var tasks: [Task<Void, Never>] = []
         if let watchInterval {
-            let task = Task.detached { [weak self] in
+            tasks.append(Task.detached { [weak self] in
                 while !Task.isCancelled {
                     try? await Task.sleep(for: watchInterval)
                     guard let self else { return }
                     await self.lookForChangesElsewhere()
                 }
-            }
-            watcher.withLock { $0 = task }
+            })
         }
+        if let notices = engine.notices {
+            tasks.append(Task.detached { [weak self] in
+                for await _ in notices {
+                    guard let self else { return }
+                    await self.lookForChangesElsewhere()
+                }
+            })
+        }
+        watcher.withLock { $0 = tasks }
     }
 
     deinit {
-        watcher.withLock { $0?.cancel() }
+        for task in watcher.withLock({ $0 }) { task.cancel() }
         // A store let go without `close()` still closes its connection (the engine lives until then).
         let engine = self.engine
         if !registry.withLock({ $0.closed }) { Task { await engine.close() } }
@@ -175,21 +184,14 @@ public final class Store: Sendable {
     /// it back). Then every observed query that reads a table it changed runs again, before the
     /// next write starts. Returns what `body` returned.
     @discardableResult
-    public func write<T: Sendable>(_ body: @Sendable (StoreTransaction) async throws(StoreError) -> T) async throws(StoreError) -> T {
+    public func write<T: Sendable>(_ body: @escaping @Sendable (StoreTransaction) async throws(StoreError) -> T) async throws(StoreError) -> T {
         try await write(at: serial.reserve(), body)
     }
 
-    private func write<T: Sendable>(at ticket: Int, _ body: @Sendable (StoreTransaction) async throws(StoreError) -> T) async throws(StoreError) -> T {
+    private func write<T: Sendable>(at ticket: Int, _ body: @escaping @Sendable (StoreTransaction) async throws(StoreError) -> T) async throws(StoreError) -> T {
         try await serial.run(at: ticket) { () async throws(StoreError) -> T in
-            let (value, changed) = try await reach { () async throws(StoreError) -> (T, Set<String>) in
-                try await engine.begin()
-                do throws(StoreError) {
-                    let value = try await body(StoreTransaction(engine: engine))
-                    return (value, try await engine.commit())
-                } catch {
-                    await engine.rollback()
-                    throw error
-                }
+            let (value, changed) = try await reach { () async throws(StoreError) -> (value: T, changed: Set<String>) in
+                try await engine.transaction(body)
             }
             await rerun(changed)
             return value
@@ -225,7 +227,7 @@ public final class Store: Sendable {
     /// Stops watching for changes and closes the database; later requests fail with
     /// ``StoreError/closed``.
     public func close() async {
-        watcher.withLock { $0?.cancel() }
+        for task in watcher.withLock({ $0 }) { task.cancel() }
         await serial.run {
             registry.withLock { $0.closed = true; $0.observations = [:] }
             await engine.close()
@@ -296,21 +298,28 @@ public final class Store: Sendable {
 
 /// The statements of one write transaction (``Store/write(_:)``).
 public struct StoreTransaction: Sendable {
-    fileprivate let engine: any StoreEngine
+    /// The SQL the database speaks (where SQLite and PostgreSQL differ).
+    public let dialect: StoreDialect
+    private let run: @Sendable (String, [StoreValue]) async throws(StoreError) -> [StoreRow]
+
+    package init(dialect: StoreDialect, run: @escaping @Sendable (String, [StoreValue]) async throws(StoreError) -> [StoreRow]) {
+        self.dialect = dialect
+        self.run = run
+    }
 
     /// Runs a statement (INSERT, UPDATE, DELETE, DDL). Parameters are `?` in `sql`, in order.
     public func execute(_ sql: String, _ binds: [StoreValue] = []) async throws(StoreError) {
-        _ = try await engine.execute(sql, binds)
+        _ = try await run(sql, binds)
     }
 
     /// Runs a statement and returns its rows: a `SELECT`, or a write with `RETURNING`
     /// (`INSERT … RETURNING id`, which SQLite and PostgreSQL both understand).
     public func fetch(_ sql: String, _ binds: [StoreValue] = []) async throws(StoreError) -> [StoreRow] {
-        try await engine.execute(sql, binds)
+        try await run(sql, binds)
     }
 
     /// A query's value as the transaction sees it (its own changes included).
     public func fetch<Value>(_ query: Query<Value>) async throws(StoreError) -> Value {
-        try query.decode(try await engine.execute(query.sql, query.binds))
+        try query.decode(try await run(query.sql, query.binds))
     }
 }

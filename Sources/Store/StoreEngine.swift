@@ -1,23 +1,30 @@
-/// What the store asks of a database engine (SQLite here; PostgreSQL to come). The store calls
-/// one method at a time, never two at once (``Store`` serializes them), so an engine keeps no
-/// locks of its own around its connection.
+/// What the store asks of a database engine (SQLite, PostgreSQL). The store calls one method at
+/// a time, never two at once (``Store`` serializes them).
 package protocol StoreEngine: Sendable {
+    /// The SQL the engine speaks, for statements that differ (migrations).
+    var dialect: StoreDialect { get }
+    /// Wakes the store when another process may have changed something (PostgreSQL's `NOTIFY`);
+    /// `nil` if the store should look every so often instead (SQLite).
+    var notices: AsyncStream<Void>? { get }
     /// Runs `sql` (a read) and returns its rows. `reads`, when given, is what the query declared:
     /// an engine that can see which tables a statement reads fails it if it reads another.
     func fetch(_ sql: String, _ binds: [StoreValue], declaredReads reads: Set<String>?) async throws(StoreError) -> [StoreRow]
-    /// Starts a transaction that writes.
-    func begin() async throws(StoreError)
-    /// Runs one statement inside the transaction; returns its rows (`RETURNING`).
-    func execute(_ sql: String, _ binds: [StoreValue]) async throws(StoreError) -> [StoreRow]
-    /// Commits, returning the tables the transaction changed (lower-cased).
-    func commit() async throws(StoreError) -> Set<String>
-    /// Rolls back (after a failure); never throws.
-    func rollback() async
+    /// Runs `body` in one transaction (rolled back if it throws); returns its value and the tables
+    /// it changed (lower-cased).
+    func transaction<T: Sendable>(
+        _ body: @escaping @Sendable (StoreTransaction) async throws(StoreError) -> T
+    ) async throws(StoreError) -> (value: T, changed: Set<String>)
     /// What other processes changed since the last call: `nil` if nothing, an empty set if
-    /// something changed but the engine cannot tell which tables.
+    /// something may have changed but the engine cannot tell which tables.
     func changesElsewhere() async throws(StoreError) -> Set<String>?
-    /// Closes the connection; later calls fail with ``StoreError/closed``.
+    /// Closes the connections; later calls fail with ``StoreError/closed``.
     func close() async
+}
+
+/// The SQL an engine speaks.
+public enum StoreDialect: Sendable, Equatable {
+    case sqlite
+    case postgres
 }
 
 /// Runs async operations one at a time, in the order they took their place in line (a FIFO lock

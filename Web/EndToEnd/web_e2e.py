@@ -16,6 +16,7 @@ Needs chromium and chromedriver (Debian's `chromium`, `chromium-driver`; or $CHR
 $CHROMEDRIVER) and `selenium` from PyPI. The server is always stopped, whatever happens.
 """
 import atexit
+import postgres_cluster
 import json
 import os
 import queue
@@ -1278,24 +1279,41 @@ def nginx(page):
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def nginx_todo(page):
+def nginx_todo_postgres(page):
+    """Issue 42: the same, with both instances on one PostgreSQL (`--database postgres://…`), and
+    then PostgreSQL stopped under the open pages (they say the list's database is away; an add is
+    refused with a message and its title kept), started again (the pages catch up, an add shows in
+    both), and one instance killed with -9 (the pages carry on through the other, nothing lost)."""
+    nginx_todo(page, postgres=True)
+
+
+def nginx_todo(page, postgres=False):
     """Issue 32's Must-show: the to-do example (`todo-web`, built beside the showcase) under
     /todo/, served by two instances behind Debian's nginx (round robin, no sticky sessions) that
     share one list (a SQLite file: each change a transaction, each instance following the other's). Two tabs: add, check, delete, each seen in
     the other; a reload; each instance stopped in turn under the open pages, which carry on
     through the other; the console empty of errors while both are up."""
-    page.scenario = "nginx to-do"
+    page.scenario = "nginx to-do on PostgreSQL" if postgres else "nginx to-do"
+    name = page.scenario
     driver = page.driver
     binary = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx") else None)
     if binary is None:
-        check("nginx to-do: Debian's nginx is installed", False, "no nginx binary")
+        check(f"{name}: Debian's nginx is installed", False, "no nginx binary")
         return
     app = os.path.join(os.path.dirname(page.server.binary), "todo-web")
     if not os.path.exists(app):
-        check("nginx to-do: todo-web is built beside the showcase", False, app)
+        check(f"{name}: todo-web is built beside the showcase", False, app)
         return
     folder = tempfile.mkdtemp(prefix="nginx-todo-")
-    options = ("--path", "/todo", "--trusted-proxy", "127.0.0.1", "--database", os.path.join(folder, "todos.sqlite"))
+    cluster = None
+    if postgres:
+        try:
+            cluster = postgres_cluster.PostgresCluster()
+        except Exception as error:
+            check(f"{name}: a private PostgreSQL cluster starts", False, f"{error}"[:300])
+            return
+    database = cluster.url if cluster else os.path.join(folder, "todos.sqlite")
+    options = ("--path", "/todo", "--trusted-proxy", "127.0.0.1", "--database", database)
     first, second = Server(app, *options, showcase=False), Server(app, *options, showcase=False)
     ports = [int(s.url.rsplit(":", 1)[1].strip("/")) for s in (first, second)]
     with socket.socket() as probe:
@@ -1348,7 +1366,7 @@ def nginx_todo(page):
             except OSError:
                 return False
         up = wait_until(serving, timeout=10)
-        check("nginx to-do: nginx serves the app's files under /todo/", up, f"nginx exit status {proxy.poll()}")
+        check(f"{name}: nginx serves the app's files under /todo/", up, f"nginx exit status {proxy.poll()}")
         for _ in range(2):
             driver.switch_to.new_window("tab")
             tabs.append(driver.current_window_handle)
@@ -1356,29 +1374,29 @@ def nginx_todo(page):
             driver.get(url)
         a, b = tabs
         opened = all(wait_until(lambda: on(tab).heading() == "To-dos" and on(tab).settled(), timeout=20) for tab in tabs)
-        check("nginx to-do: two tabs open the to-do list at /todo/, through nginx, each with its socket", opened,
+        check(f"{name}: two tabs open the to-do list at /todo/, through nginx, each with its socket", opened,
               f"headings {[on(tab).heading() for tab in tabs]}")
         add(a, "Buy milk")
         added = rows_are(a, ["[ ] Buy milk"]) and rows_are(b, ["[ ] Buy milk"])
-        check("nginx to-do: a to-do added in one tab shows in the other (the instances share the list)", added,
+        check(f"{name}: a to-do added in one tab shows in the other (the instances share the list)", added,
               f"A {on(a).todo_rows()}, B {on(b).todo_rows()}")
         on(b).todo_control("Buy milk", "input[type=checkbox]").click()
         checked = rows_are(b, ["[x] Buy milk"]) and rows_are(a, ["[x] Buy milk"])
-        check("nginx to-do: checked in one tab, checked in the other", checked, f"A {on(a).todo_rows()}, B {on(b).todo_rows()}")
+        check(f"{name}: checked in one tab, checked in the other", checked, f"A {on(a).todo_rows()}, B {on(b).todo_rows()}")
         add(a, "Call mum")
         rows_are(a, ["[x] Buy milk", "[ ] Call mum"])
         on(a).todo_control("Buy milk", "button.row-button").click()
         deleted = rows_are(a, ["[ ] Call mum"]) and rows_are(b, ["[ ] Call mum"])
-        check("nginx to-do: deleted in one tab, gone from the other", deleted, f"A {on(a).todo_rows()}, B {on(b).todo_rows()}")
+        check(f"{name}: deleted in one tab, gone from the other", deleted, f"A {on(a).todo_rows()}, B {on(b).todo_rows()}")
         on(b).button("Active").click()
         moved = wait_until(lambda: on(b).settled() and on(b).js("return location.pathname + location.search") == "/todo/?filter=active")
         on(b).driver.refresh()
         reloaded = rows_are(b, ["[ ] Call mum"]) and on(b).js("return location.pathname + location.search") == "/todo/?filter=active" \
             and not on(b).button("Active").is_enabled()
-        check("nginx to-do: the filter is in the address (/todo/?filter=active), and a reload shows the same list, filtered", moved and reloaded,
+        check(f"{name}: the filter is in the address (/todo/?filter=active), and a reload shows the same list, filtered", moved and reloaded,
               f"{on(b).todo_rows()} at {on(b).js('return location.pathname + location.search')}")
         console = errors()
-        check("nginx to-do: nothing in either tab's console while both instances are up", not console, console[:3])
+        check(f"{name}: nothing in either tab's console while both instances are up", not console, console[:3])
         # Each instance stopped in turn (the first back before the second goes): every page
         # whose socket was on it reconnects through nginx to the other and carries on.
         expected = ["[ ] Call mum"]
@@ -1387,10 +1405,13 @@ def nginx_todo(page):
             add(a, title)
             expected.append(f"[ ] {title}")
             carried = rows_are(a, expected, timeout=30) and rows_are(b, expected, timeout=30)
-            check(f"nginx to-do: instance {'AB'[stopped is second]} stopped under the open pages: both carry on through the other (an add in one shows in both)",
+            check(f"{name}: instance {'AB'[stopped is second]} stopped under the open pages: both carry on through the other (an add in one shows in both)",
                   carried, f"A {on(a).todo_rows()}, B {on(b).todo_rows()}")
             if stopped is first:
                 first._start(str(ports[0]))
+        if cluster:
+            second._start(str(ports[1]))   # both up again: A is the one killed below
+            postgres_faults(page, cluster, on, add, rows_are, a, b, first, second, expected, name)
     finally:
         for tab in tabs:
             driver.switch_to.window(tab)
@@ -1400,7 +1421,51 @@ def nginx_todo(page):
         proxy.wait(10)
         first.stop()
         second.stop()
+        if cluster:
+            cluster.remove()
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def postgres_faults(page, cluster, on, add, rows_are, a, b, first, second, expected, name):
+    """PostgreSQL stopped and started under two open pages, then an instance killed with -9."""
+    unavailable = "The list's database is unavailable"
+
+    def says_unavailable(tab):
+        return any(unavailable in text for text in on(tab).visible_texts("section.page p"))
+
+    cluster.stop()
+    down = wait_until(lambda: says_unavailable(a) and says_unavailable(b), timeout=20)
+    check(f"{name}: PostgreSQL stopped: both pages say the list's database is unavailable", down,
+          f"A {on(a).visible_texts('section.page p')}")
+    add(a, "Buy bread")
+    refused = wait_until(lambda: [t for t in on(a).visible_texts(".dialog") if "Could not add the to-do" in t], timeout=20)
+    kept = wait_until(lambda: on(a).field("section.page input[placeholder='What needs doing?']").get_attribute("value") == "Buy bread", timeout=10)
+    check(f"{name}: an add while PostgreSQL is down is refused with a message, and its title stays in the field",
+          refused and kept, f"dialog {refused}, field {on(a).field('section.page input[placeholder=' + chr(39) + 'What needs doing?' + chr(39) + ']').get_attribute('value')!r}")
+    if refused:
+        page.button("OK").click()
+    check(f"{name}: nothing refused was added", rows_are(a, expected, timeout=5), f"A {on(a).todo_rows()}")
+    stopped_at = time.monotonic()
+    cluster.start()
+    back = wait_until(lambda: not says_unavailable(a) and not says_unavailable(b), timeout=30)
+    check(f"{name}: PostgreSQL started again: both pages drop the notice (after {time.monotonic() - stopped_at:.1f} s)", back,
+          f"A {on(a).visible_texts('section.page p')}")
+    field = on(a).field("section.page input[placeholder='What needs doing?']")
+    field.send_keys(Keys.ENTER)   # the kept title, sent again
+    expected.append("[ ] Buy bread")
+    caught = rows_are(a, expected, timeout=30) and rows_are(b, expected, timeout=30)
+    check(f"{name}: the kept title added once the database is back, and shown in both tabs", caught,
+          f"A {on(a).todo_rows()}, B {on(b).todo_rows()}")
+    in_database = cluster.psql("SELECT string_agg(title, ',' ORDER BY id) FROM todos")
+    check(f"{name}: PostgreSQL has exactly what the pages show", in_database.split(",") == [row[4:] for row in expected], in_database)
+    first.process.kill()   # -9: no goodbye
+    first.process.wait(10)
+    typed_b = add(b, "Feed the cat")
+    typed_a = add(a, "Post the letter")
+    expected += ["[ ] Feed the cat", "[ ] Post the letter"]
+    carried = rows_are(a, expected, timeout=30) and rows_are(b, expected, timeout=30)
+    check(f"{name}: instance A killed with -9 under the open pages: both carry on through B, nothing acknowledged lost", carried,
+          f"A {on(a).todo_rows()}, B {on(b).todo_rows()}; typed {typed_b} {typed_a}; B said {second.stderr()[-6:]}")
 
 
 def reconnect(page):
@@ -1682,7 +1747,7 @@ def main():
     chromedriver = find_program("CHROMEDRIVER", "chromedriver")
     scenarios = {
         "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods, "todo": todo,
-        "sessions": sessions, "reconnect": reconnect, "addresses": addresses, "latency": latency, "jitter": jitter, "balancer": balancer, "nginx": nginx, "nginx-todo": nginx_todo, "elements": elements, "headers": headers, "untrusted": untrusted,
+        "sessions": sessions, "reconnect": reconnect, "addresses": addresses, "latency": latency, "jitter": jitter, "balancer": balancer, "nginx": nginx, "nginx-todo": nginx_todo, "nginx-todo-postgres": nginx_todo_postgres, "elements": elements, "headers": headers, "untrusted": untrusted,
     }
 
     server = Server(binary)

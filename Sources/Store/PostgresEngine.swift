@@ -1,0 +1,370 @@
+#if PostgreSQL
+import Foundation
+import PostgresNIO
+import Signals
+
+extension Store {
+    /// A store on a PostgreSQL server, for several instances of an app that share one database:
+    /// a write through any of them shows in every instance's observed queries (each table the
+    /// migrations create gets a trigger that sends PostgreSQL's `NOTIFY`, and each store
+    /// `LISTEN`s).
+    ///
+    /// `url` is `postgres://user:password@host:port/database` (port 5432 by default), or with a
+    /// Unix socket `postgres://user@/database?host=/run/postgresql`. Requests go through a pool of
+    /// up to `connections` connections; one more listens for changes.
+    ///
+    /// Opening waits up to 30 seconds (or `requestTimeout`, if longer) for the server: an app may
+    /// start beside its database. Once open, if the server goes away, requests throw
+    /// ``StoreError/unavailable(_:)`` (within `requestTimeout`), ``status`` says so, and when it is back the listener subscribes again and
+    /// every observed query runs again, so a change made meanwhile is not missed.
+    public static func postgres(
+        url: String, migrations: [Migration] = [], scheduler: any Scheduler = ImmediateScheduler.shared,
+        connections: Int = 4, requestTimeout: Duration = .seconds(5)
+    ) async throws(StoreError) -> Store {
+        let address = try PostgresEngine.Address(url)
+        let engine = PostgresEngine(address: address, connections: connections, requestTimeout: requestTimeout)
+        do throws(StoreError) {
+            try await engine.prepare(migrations)
+        } catch {
+            await engine.close()
+            throw error
+        }
+        return Store(engine: engine, scheduler: scheduler, watchInterval: .seconds(1))
+    }
+}
+
+/// PostgreSQL through vapor/postgres-nio: a `PostgresClient` (a pool) for queries and
+/// transactions, and one connection of its own that `LISTEN`s on the channel the tables'
+/// triggers `NOTIFY` (reconnecting with a backoff while the server is away).
+///
+/// Which tables a transaction changed: the same trigger appends its table's name to the
+/// transaction-local setting `store.changed`, which the transaction reads just before `COMMIT`.
+final class PostgresEngine: StoreEngine {
+    static let channel = "store_changes"
+
+    private struct Listening {
+        var changed: Set<String> = []
+        /// Set when the listener subscribed again: notifications may have been missed meanwhile.
+        var missedSome = false
+        var everListened = false
+        var isListening = false
+        var lastError = "not connected yet"
+    }
+
+    private let client: PostgresClient
+    private let configuration: PostgresConnection.Configuration
+    private let requestTimeout: Duration
+    /// How long a request may wait: `requestTimeout`, and while opening at least 30 seconds.
+    private let timeout: Locked<Duration>
+    private let tasks = Locked<[Task<Void, Never>]>([])
+    private let listening = Locked(Listening())
+    private let noticesContinuation: AsyncStream<Void>.Continuation
+    let notices: AsyncStream<Void>?
+    private let closed = Locked(false)
+    /// Marks this store's own transactions in their notifications.
+    private let origin = UUID().uuidString.lowercased()
+    private static let logger: Logger = {
+        var logger = Logger(label: "mvvmkit.store.postgres")
+        logger.logLevel = .critical  // the store reports what matters as StoreError and status
+        return logger
+    }()
+
+    init(address: Address, connections: Int, requestTimeout: Duration) {
+        configuration = address.connection
+        timeout = Locked(max(requestTimeout, .seconds(30)))
+        self.requestTimeout = requestTimeout
+        var clientConfiguration = address.client
+        clientConfiguration.options.maximumConnections = max(1, connections)
+        clientConfiguration.options.connectTimeout = .seconds(2)
+        client = PostgresClient(configuration: clientConfiguration, backgroundLogger: Self.logger)
+        let (stream, continuation) = AsyncStream<Void>.makeStream(bufferingPolicy: .bufferingNewest(1))
+        notices = stream
+        noticesContinuation = continuation
+        let client = self.client
+        tasks.withLock { $0.append(Task { await client.run() }) }
+    }
+
+    /// Applies the migrations (one instance at a time: an advisory lock), installs the change
+    /// triggers, and starts listening.
+    func prepare(_ migrations: [Migration]) async throws(StoreError) {
+        try await Migrator(engine: self).apply(migrations)
+        _ = try await transaction { db throws(StoreError) in
+            try await db.execute("SELECT pg_advisory_xact_lock(72427242)")
+            try await db.execute("""
+                CREATE OR REPLACE FUNCTION store_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+                BEGIN
+                    PERFORM pg_notify('\(Self.channel)', coalesce(current_setting('store.origin', true), '') || ' ' || TG_TABLE_NAME);
+                    PERFORM set_config('store.changed', coalesce(current_setting('store.changed', true), '') || ',' || TG_TABLE_NAME, true);
+                    RETURN NULL;
+                END $$
+                """)
+            let tables = try await db.fetch(
+                "SELECT tablename FROM pg_tables WHERE schemaname = current_schema() AND tablename <> 'store_migrations'"
+            )
+            for row in tables {
+                let table = try row.text("tablename").replacingOccurrences(of: "\"", with: "\"\"")
+                try await db.execute(
+                    "CREATE OR REPLACE TRIGGER store_notify AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \"\(table)\" FOR EACH STATEMENT EXECUTE FUNCTION store_notify()"
+                )
+            }
+        }
+        startListening()
+        // The first subscription before any query is observed: nothing written before it matters.
+        let deadline = ContinuousClock.now + timeout.value
+        while !listening.withLock({ $0.isListening }) && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        timeout.withLock { $0 = requestTimeout }
+    }
+
+    var dialect: StoreDialect { .postgres }
+
+    func fetch(_ sql: String, _ binds: [StoreValue], declaredReads: Set<String>?) async throws(StoreError) -> [StoreRow] {
+        let query = try Self.query(sql, binds)
+        let client = self.client
+        return try await within { () async throws -> [StoreRow] in
+            try await Self.rows(client.query(query))
+        }
+    }
+
+    func transaction<T: Sendable>(_ body: @escaping @Sendable (StoreTransaction) async throws(StoreError) -> T) async throws(StoreError) -> (value: T, changed: Set<String>) {
+        let outcome = Locked<Result<T, StoreError>?>(nil)
+        let changed = try await within { () async throws -> Set<String> in
+            try await self.client.withConnection { connection in
+                try await connection.query("BEGIN", logger: Self.logger)
+                // This store's own changes come back as notifications too: marked, they are skipped.
+                try await connection.query("SELECT set_config('store.origin', \(self.origin), true)", logger: Self.logger)
+                let transaction = StoreTransaction(dialect: .postgres) { sql, binds throws(StoreError) in
+                    let query = try Self.query(sql, binds)
+                    do {
+                        return try await Self.rows(connection.query(query, logger: Self.logger))
+                    } catch {
+                        throw Self.storeError(error)
+                    }
+                }
+                let result: Result<T, StoreError>
+                do throws(StoreError) {
+                    result = .success(try await body(transaction))
+                } catch {
+                    result = .failure(error)
+                }
+                outcome.withLock { $0 = result }
+                if case .failure = outcome.value {
+                    _ = try? await connection.query("ROLLBACK", logger: Self.logger)
+                    return []
+                }
+                let setting = try await Self.rows(connection.query("SELECT current_setting('store.changed', true) AS changed", logger: Self.logger))
+                try await connection.query("COMMIT", logger: Self.logger)
+                let list = (try? setting.first?.optionalText("changed")) ?? nil
+                return Set((list ?? "").split(separator: ",").map { $0.lowercased() })
+            }
+        }
+        switch outcome.value {
+        case .success(let value): return (value, changed)
+        case .failure(let error): throw error
+        case nil: throw .unavailable("the transaction did not run")
+        }
+    }
+
+    func changesElsewhere() async throws(StoreError) -> Set<String>? {
+        let state = listening.withLock { state -> Listening in
+            let seen = state
+            state.changed = []
+            if state.isListening { state.missedSome = false }
+            return seen
+        }
+        guard state.isListening else { throw .unavailable(state.lastError) }
+        if state.missedSome { return [] }
+        return state.changed.isEmpty ? nil : state.changed
+    }
+
+    func close() async {
+        guard !closed.withLock({ was in defer { was = true }; return was }) else { return }
+        noticesContinuation.finish()
+        for task in tasks.withLock({ $0 }) { task.cancel() }
+    }
+
+    // MARK: Listening
+
+    private func startListening() {
+        let configuration = self.configuration
+        let listening = self.listening
+        let notices = noticesContinuation
+        let origin = Substring(self.origin)
+        let task = Task.detached {
+            var backoff = Duration.milliseconds(100)
+            var connectionID = 1
+            while !Task.isCancelled {
+                do {
+                    let connection = try await PostgresConnection.connect(configuration: configuration, id: connectionID, logger: Self.logger)
+                    connectionID += 1
+                    defer { Task { try? await connection.close() } }
+                    try await withTaskCancellationHandler {
+                        try await connection.listen(on: Self.channel) { changes in
+                            listening.withLock { state in
+                                state.isListening = true
+                                state.missedSome = state.everListened
+                                state.everListened = true
+                            }
+                            notices.yield()
+                            backoff = .milliseconds(100)
+                            for try await change in changes {
+                                let parts = change.payload.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+                                guard parts.count == 2, parts[0] != origin else { continue }
+                                listening.withLock { _ = $0.changed.insert(parts[1].lowercased()) }
+                                notices.yield()
+                            }
+                        }
+                    } onCancel: {
+                        Task { try? await connection.close() }
+                    }
+                    listening.withLock { $0.isListening = false; $0.lastError = "the connection that listens for changes ended" }
+                } catch {
+                    listening.withLock { $0.isListening = false; $0.lastError = Self.describe(error) }
+                }
+                notices.yield()  // the store looks, sees the server away, and says so
+                try? await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, .seconds(2))
+            }
+        }
+        tasks.withLock { $0.append(task) }
+    }
+
+    // MARK: Requests
+
+    /// Runs `request`, failing it with ``StoreError/unavailable(_:)`` if it has not answered within
+    /// the request timeout (a server that is down makes a pool wait for a connection).
+    private func within<T: Sendable>(_ request: @escaping @Sendable () async throws -> T) async throws(StoreError) -> T {
+        if closed.value { throw .closed }
+        let timeout = self.timeout.value
+        let result: Result<T, StoreError> = await withTaskGroup(of: Result<T, StoreError>?.self) { group in
+            group.addTask {
+                do { return .success(try await request()) } catch { return .failure(Self.storeError(error)) }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return Task.isCancelled ? nil : .failure(.unavailable("PostgreSQL did not answer within \(timeout)"))
+            }
+            var first: Result<T, StoreError>?
+            while first == nil, let next = await group.next() { first = next }
+            group.cancelAll()
+            return first ?? .failure(.unavailable("the request was cancelled"))
+        }
+        return try result.get()
+    }
+
+    /// `sql` with `?` numbered as PostgreSQL wants (`$1`, `$2`…), outside quotes and comments.
+    static func numbered(_ sql: String) -> String {
+        var out = ""
+        var index = 0
+        var quote: Character?
+        for character in sql {
+            if let open = quote {
+                if character == open { quote = nil }
+                out.append(character)
+            } else if character == "'" || character == "\"" {
+                quote = character
+                out.append(character)
+            } else if character == "?" {
+                index += 1
+                out += "$\(index)"
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    private static func query(_ sql: String, _ binds: [StoreValue]) throws(StoreError) -> PostgresQuery {
+        var bindings = PostgresBindings(capacity: binds.count)
+        for value in binds {
+            switch value {
+            case .integer(let value): bindings.append(value)
+            case .double(let value): bindings.append(value)
+            case .text(let value): bindings.append(value)
+            case .blob(let bytes): bindings.append(ByteBuffer(bytes: bytes))
+            case .null: bindings.appendNull()
+            }
+        }
+        return PostgresQuery(unsafeSQL: numbered(sql), binds: bindings)
+    }
+
+    private static func rows(_ sequence: PostgresRowSequence) async throws -> [StoreRow] {
+        var rows: [StoreRow] = []
+        for try await row in sequence {
+            var names: [String] = []
+            var values: [StoreValue] = []
+            for cell in row {
+                names.append(cell.columnName)
+                values.append(try value(cell))
+            }
+            rows.append(StoreRow(names: names, values: values))
+        }
+        return rows
+    }
+
+    private static func value(_ cell: PostgresCell) throws -> StoreValue {
+        guard cell.bytes != nil else { return .null }
+        switch cell.dataType {
+        case .int2, .int4, .int8, .oid: return .integer(try cell.decode(Int64.self))
+        case .bool: return .integer(try cell.decode(Bool.self) ? 1 : 0)
+        case .float4, .float8: return .double(try cell.decode(Double.self))
+        case .bytea:
+            var buffer = try cell.decode(ByteBuffer.self)
+            return .blob(buffer.readBytes(length: buffer.readableBytes) ?? [])
+        default: return .text(try cell.decode(String.self))
+        }
+    }
+
+    // MARK: Errors and addresses
+
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            return "\(error.code)"
+        }
+        return "\(error)"
+    }
+
+    static func storeError(_ error: any Error) -> StoreError {
+        if let error = error as? StoreError { return error }
+        guard let error = error as? PSQLError else { return .unavailable(describe(error)) }
+        if error.code == .poolClosed { return .closed }
+        guard error.code == .server, let state = error.serverInfo?[.sqlState] else { return .unavailable(describe(error)) }
+        let message = describe(error)
+        switch state {
+        case _ where state.hasPrefix("23"): return .constraintViolated(message)
+        case "53100": return .diskFull
+        case "25006": return .readOnly(message)
+        case _ where state.hasPrefix("08") || state.hasPrefix("57P") || state.hasPrefix("53"): return .unavailable(message)
+        default: return .statement(message)
+        }
+    }
+
+    /// Where the server is: `postgres://user:password@host:port/database`, or with a Unix
+    /// socket `postgres://user@/database?host=/socket/folder`.
+    struct Address {
+        let connection: PostgresConnection.Configuration
+        let client: PostgresClient.Configuration
+
+        init(_ url: String) throws(StoreError) {
+            guard let components = URLComponents(string: url), ["postgres", "postgresql"].contains(components.scheme ?? "") else {
+                throw .unavailable("\(url) is not a postgres:// address")
+            }
+            let user = components.user ?? ProcessInfo.processInfo.environment["USER"] ?? "postgres"
+            let password = components.password
+            let database = components.path.count > 1 ? String(components.path.dropFirst()) : nil
+            let port = components.port ?? 5432
+            if let folder = components.queryItems?.first(where: { $0.name == "host" })?.value, folder.hasPrefix("/") {
+                let socket = "\(folder)/.s.PGSQL.\(port)"
+                connection = PostgresConnection.Configuration(unixSocketPath: socket, username: user, password: password, database: database)
+                client = PostgresClient.Configuration(unixSocketPath: socket, username: user, password: password, database: database)
+                return
+            }
+            guard let host = components.host, !host.isEmpty else { throw .unavailable("\(url) names no host") }
+            connection = PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
+            client = PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
+        }
+    }
+}
+#endif

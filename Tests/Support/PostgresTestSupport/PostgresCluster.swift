@@ -1,0 +1,129 @@
+import Foundation
+
+/// A private PostgreSQL cluster for tests (Debian's postgresql package): made by `initdb` in a
+/// temporary folder, served on a free loopback port with its socket in that folder, stopped and
+/// started again at will (to test what a store does while its database is away), removed at the
+/// end. As root it runs PostgreSQL's programs as the `postgres` user, as Debian's do.
+///
+/// `PostgresCluster.available` says whether this machine has PostgreSQL's programs; tests that
+/// need a server are skipped without them (CI installs them, and sets `MVVMKIT_REQUIRE_POSTGRES`
+/// so that a missing server fails instead).
+public final class PostgresCluster: @unchecked Sendable {
+    // SAFETY: the fields are set in `init` and only read afterwards; `stop`/`start` are called by
+    // one test at a time.
+    public let folder: String
+    public let port: Int
+    public let database = "store_test"
+    private let binaries: String
+
+    /// The folder of `initdb` and `pg_ctl`, if PostgreSQL is installed.
+    public static let binaryFolder: String? = {
+        let root = "/usr/lib/postgresql"
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []
+        return versions.sorted { (Int($0) ?? 0) > (Int($1) ?? 0) }.map { "\(root)/\($0)/bin" }
+            .first { FileManager.default.isExecutableFile(atPath: "\($0)/initdb") }
+    }()
+
+    public static var available: Bool { binaryFolder != nil }
+    /// Whether a missing PostgreSQL fails the tests (CI) rather than skipping them.
+    public static var required: Bool { ProcessInfo.processInfo.environment["MVVMKIT_REQUIRE_POSTGRES"] == "1" }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+
+        public init(description: String) {
+            self.description = description
+        }
+    }
+
+    /// Makes and starts a cluster.
+    public init() throws {
+        guard let binaries = Self.binaryFolder else { throw Failure(description: "PostgreSQL is not installed (apt-get install postgresql)") }
+        self.binaries = binaries
+        folder = NSTemporaryDirectory() + "pg-\(UUID().uuidString.prefix(8))"
+        port = Self.freePort()
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        if getuid() == 0 { try Self.run("/bin/chown", ["-R", "postgres:postgres", folder]) }
+        try asPostgres("\(binaries)/initdb", ["-D", "\(folder)/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])
+        try start()
+        try asPostgres("\(binaries)/createdb", ["-h", folder, "-p", "\(port)", "-U", "postgres", database])
+    }
+
+    deinit {
+        try? stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// The address a store connects to (TCP on loopback).
+    public var url: String { "postgres://postgres@127.0.0.1:\(port)/\(database)" }
+
+    /// Starts the server (again); returns when it accepts connections.
+    public func start() throws {
+        try asPostgres("\(binaries)/pg_ctl", [
+            "-D", "\(folder)/data", "-l", "\(folder)/log", "-w", "-t", "30",
+            "-o", "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off", "start",
+        ])
+    }
+
+    /// Stops the server at once (fast shutdown: open connections are closed).
+    public func stop() throws {
+        try asPostgres("\(binaries)/pg_ctl", ["-D", "\(folder)/data", "-m", "fast", "-w", "stop"])
+    }
+
+    /// Runs SQL with psql (as the superuser), for a test's own setup.
+    public func psql(_ sql: String) throws {
+        try asPostgres("/usr/bin/psql", ["-h", folder, "-p", "\(port)", "-U", "postgres", "-d", database, "-v", "ON_ERROR_STOP=1", "-q", "-c", sql])
+    }
+
+    private func asPostgres(_ program: String, _ arguments: [String]) throws {
+        if getuid() == 0 {
+            try Self.run("/usr/sbin/runuser", ["-u", "postgres", "--", program] + arguments)
+        } else {
+            try Self.run(program, arguments)
+        }
+    }
+
+    private static func run(_ program: String, _ arguments: [String]) throws {
+        // posix_spawn and waitpid, not Foundation's Process: its waitUntilExit can wait for ever
+        // on a Swift concurrency thread. The output goes to a file, not a pipe: `pg_ctl start`
+        // leaves the server running with its own copy of the output, and a pipe would not end
+        // while the server lives.
+        let log = NSTemporaryDirectory() + "pg-command-\(UUID().uuidString).log"
+        defer { unlink(log) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, program, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw Failure(description: "\(program) could not start (error \(spawned))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = status & 0x7f == 0 && (status >> 8) & 0xff == 0
+        guard exited else {
+            let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            throw Failure(description: "\(program) \(arguments.joined(separator: " ")) failed (status \(status)): \(said)")
+        }
+    }
+
+    private static func freePort() -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(descriptor, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
