@@ -5,6 +5,7 @@ import SignalsTesting
 import Store
 import Testing
 
+#if PostgreSQL && SQLite
 /// Issue 42: the store on PostgreSQL, as several instances of an app use it: a write in one is
 /// seen by the others (LISTEN/NOTIFY), and a server that goes away and comes back loses nothing.
 /// Each test runs on a private cluster (`PostgresCluster`) of its own, which it may stop.
@@ -116,3 +117,4 @@ struct PostgresStoreTests {
         }
     }
 }
+#endif

@@ -6,6 +6,7 @@ import Store
 import Testing
 import WebUITestSupport
 
+#if SQLite
 /// Store's article "Keeping data in a database": its code (StoreArticleCode.swift) run as the
 /// article says it behaves.
 @Suite struct StoreArticleTests {
@@ -51,6 +52,7 @@ import WebUITestSupport
         await again.close()
     }
 
+    #if PostgreSQL
     /// The same view model on PostgreSQL, two instances: a book added through one shows in the
     /// other's list.
     @Test(.enabled(if: PostgresCluster.available || PostgresCluster.required)) func theShelfOnPostgreSQL() async throws {
@@ -71,6 +73,7 @@ import WebUITestSupport
         #expect(other.left.value == "1 to read")
         await store.close()
     }
+    #endif
 
     @Test func aTitleTheShelfHasIsRefusedAndKept() async throws {
         let store = try await Store.sqliteInMemory(migrations: Shelf.migrations)
@@ -93,3 +96,4 @@ import WebUITestSupport
         #expect(shelf.databaseNotice.value == nil)
     }
 }
+#endif

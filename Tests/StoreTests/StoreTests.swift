@@ -5,6 +5,7 @@ import SignalsTesting
 import Store
 import Testing
 
+#if SQLite
 /// Issue 42: queries observed as properties, re-run by the writes that change what they read.
 @Suite struct StoreTests {
     struct Item: Sendable, Equatable {
@@ -30,7 +31,11 @@ import Testing
     enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case sqlite, postgres
         var testDescription: String { rawValue }
+        #if PostgreSQL
         static let available: [Engine] = PostgresCluster.available || PostgresCluster.required ? [.sqlite, .postgres] : [.sqlite]
+        #else
+        static let available: [Engine] = [.sqlite]
+        #endif
     }
 
     /// One PostgreSQL cluster for the engine-parameterized tests, each on a database of its own.
@@ -46,6 +51,7 @@ import Testing
         case .sqlite:
             return try await Store.sqliteInMemory(migrations: migrations, scheduler: scheduler)
         case .postgres:
+            #if PostgreSQL
             let cluster = try sharedCluster.get()
             let name = "t_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
             try cluster.psql("CREATE DATABASE \(name)")
@@ -53,6 +59,9 @@ import Testing
             return try await Store.postgres(
                 url: "postgres://postgres@127.0.0.1:\(cluster.port)/\(name)", migrations: migrations, scheduler: scheduler, requestTimeout: .seconds(60)
             )
+            #else
+            throw PostgresCluster.Failure(description: "this build has no PostgreSQL engine (the PostgreSQL trait)")
+            #endif
         }
     }
 
@@ -299,3 +308,4 @@ import Testing
         await #expect(throws: StoreError.closed) { _ = try await store.fetch(Self.allItems()) }
     }
 }
+#endif

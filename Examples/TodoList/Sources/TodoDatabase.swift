@@ -77,10 +77,13 @@ public enum TodoDatabase {
     }
 }
 
-#if SQLite
 extension TodoDatabase {
     /// Where `--database` keeps the list by default: `todos.sqlite` in the working directory.
     public static let defaultLocation = "todos.sqlite"
+}
+
+#if SQLite
+extension TodoDatabase {
 
     /// The list a `--database` option names: a SQLite file's path (`todos.sqlite`, or
     /// `sqlite:/var/lib/todo/todos.sqlite`), a PostgreSQL server (`postgres://user@host/todo`,

@@ -61,6 +61,7 @@ import TodoList
         }
     }
 
+    #if SQLite
     /// Two lists on one SQLite file (two server instances): what one changes, the other shows
     /// within its next look at the file; ids come from the database, so they never repeat.
     @Test func twoListsOnOneDatabaseFollowEachOther() async throws {
@@ -131,6 +132,8 @@ import TodoList
         await #expect(throws: TodoDatabase.ImportError.self) { _ = try await TodoDatabase.importJSON(at: json, into: store) }
         await store.close()
     }
+
+    #endif
 
     static func eventually(_ seconds: Double = 10, _ condition: @Sendable () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
