@@ -98,26 +98,25 @@ extension TodoDatabase {
             log("the to-do list is kept in memory (gone when the server stops)")
             return SharedTodos()
         }
+        let store: Store
+        let place: String
         if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
             #if PostgreSQL
-            let store = try await Store.postgres(url: database, migrations: migrations)
-            if let json {
-                let count = try await importJSON(at: json, into: store)
-                log(count > 0 ? "imported \(count) to-dos from \(json) into PostgreSQL" : "the database already has to-dos: \(json) was not imported")
-            }
-            log("the to-do list is kept in PostgreSQL at \(redacted(database))")
-            return SharedTodos(store: store)
+            store = try await Store.postgres(url: database, migrations: migrations)
+            place = "PostgreSQL at \(redacted(database))"
             #else
             throw ImportError(description: "this build has no PostgreSQL engine (the package's PostgreSQL trait); give --database a SQLite file's path")
             #endif
+        } else {
+            let path = database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
+            store = try await Store.sqlite(path: path, migrations: migrations)
+            place = absolute(path)
         }
-        let path = database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
-        let store = try await Store.sqlite(path: path, migrations: migrations)
         if let json {
             let count = try await importJSON(at: json, into: store)
-            log(count > 0 ? "imported \(count) to-dos from \(json) into \(path)" : "\(path) already has to-dos: \(json) was not imported")
+            log(count > 0 ? "imported \(count) to-dos from \(json) into \(place)" : "\(place) already has to-dos: \(json) was not imported")
         }
-        log("the to-do list is kept in \(absolute(path))")
+        log("the to-do list is kept in \(place)")
         return SharedTodos(store: store)
     }
 
