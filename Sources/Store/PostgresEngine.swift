@@ -253,7 +253,8 @@ final class PostgresEngine: StoreEngine {
         return try result.get()
     }
 
-    /// `sql` with `?` numbered as PostgreSQL wants (`$1`, `$2`…), outside quotes and comments.
+    /// `sql` with `?` numbered as PostgreSQL wants (`$1`, `$2`…), outside quoted strings and
+    /// identifiers. A `?` in an SQL comment is numbered too: write none there.
     static func numbered(_ sql: String) -> String {
         var out = ""
         var index = 0
