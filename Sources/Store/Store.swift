@@ -236,8 +236,8 @@ public final class Store: Sendable {
 
     // MARK: Inside the serial turn
 
-    /// Runs an engine request, keeping ``status`` and ``problems`` up to date; when it succeeds
-    /// after the database was away, queries that could not run then run again afterwards.
+    /// Runs an engine request, keeping ``status`` and ``problems`` up to date (the queries left
+    /// stale while the database was away run again in ``rerun(_:all:)``).
     private func reach<T>(_ request: () async throws(StoreError) -> T) async throws(StoreError) -> T {
         if registry.withLock({ $0.closed }) { throw .closed }
         do throws(StoreError) {
@@ -262,8 +262,8 @@ public final class Store: Sendable {
         observation.stale.withLock { $0 = !ran }
     }
 
-    /// Runs again each observed query that reads one of `tables` (all of them for an empty set),
-    /// and every query left stale while the database was away.
+    /// Runs again each observed query that reads one of `tables` (every one with `all`), and
+    /// every query left stale while the database was away.
     private func rerun(_ tables: Set<String>, all: Bool = false) async {
         let (generation, due) = registry.withLock { registry -> (Int, [Observation]) in
             registry.generation += 1

@@ -1,3 +1,5 @@
+import Signals
+
 /// What the store asks of a database engine (SQLite, PostgreSQL). The store calls one method at
 /// a time, never two at once (``Store`` serializes them).
 package protocol StoreEngine: Sendable {
@@ -72,5 +74,3 @@ final class AsyncSerial: Sendable {
         try await run(at: reserve(), body)
     }
 }
-
-import Signals
