@@ -6,7 +6,9 @@ let package = Package(
     name: "Benchmarks",
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "MVVMKit", path: ".."),
+        // The SQLite trait for StoreBench only: Bench and FrameBench do not link the store, and
+        // building their products compiles none of it.
+        .package(name: "MVVMKit", path: "..", traits: ["SQLite"]),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
     ],
     targets: [
@@ -25,6 +27,11 @@ let package = Package(
         .executableTarget(
             name: "BenchProfile",
             dependencies: [.product(name: "Signals", package: "MVVMKit")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
+        .executableTarget(
+            name: "StoreBench",
+            dependencies: [.product(name: "Signals", package: "MVVMKit"), .product(name: "Store", package: "MVVMKit")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
         .executableTarget(

@@ -118,6 +118,7 @@ final class PostgresEngine: StoreEngine {
     }
 
     var dialect: StoreDialect { .postgres }
+    var patience: Duration { requestTimeout }
 
     func fetch(_ sql: String, _ binds: [StoreValue], declaredReads: Set<String>?) async throws(StoreError) -> [StoreRow] {
         let query = try Self.query(sql, binds)

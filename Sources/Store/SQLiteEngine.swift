@@ -43,6 +43,8 @@ final class SQLiteEngine: StoreEngine {
     private let log = Locked(Log())
     private let token = Locked<SQLiteHookToken?>(nil)
     private let dataVersion = Locked<Int64?>(nil)
+    /// How long a statement waits for another process's write lock before it is refused.
+    static let busyTimeout = Duration.seconds(5)
 
     private init(connection: SQLiteConnection) {
         self.connection = connection
@@ -73,7 +75,7 @@ final class SQLiteEngine: StoreEngine {
             throw .unavailable("SQLite's authorizer could not be installed: \(describe(error))")
         }
         do throws(StoreError) {
-            _ = try await engine.run("PRAGMA busy_timeout = 5000", [])
+            _ = try await engine.run("PRAGMA busy_timeout = \(Self.busyTimeout.components.seconds * 1000)", [])
             if case .file = storage { _ = try await engine.run("PRAGMA journal_mode = WAL", []) }
             _ = try await engine.changesElsewhere()  // the first data_version, to compare later ones with
         } catch {
@@ -106,6 +108,7 @@ final class SQLiteEngine: StoreEngine {
     }
 
     var dialect: StoreDialect { .sqlite }
+    var patience: Duration { Self.busyTimeout }
     var notices: AsyncStream<Void>? { nil }
 
     func transaction<T: Sendable>(

@@ -18,10 +18,12 @@ import Signals
 /// observing on it never sees a stale result after a newer one.
 ///
 /// **Failures.** A write or a fetch throws a ``StoreError`` (the database is away, a constraint
-/// refused it); nothing is half-written. A query that cannot run while the database is away keeps
-/// its last value, ``status`` says so, and it runs again as soon as the database answers. A
-/// query that can never run (its SQL or its decoding is wrong) fails its signal and is reported
-/// on ``problems``.
+/// refused it); nothing is half-written. While the database is away, a write that has already
+/// waited in line as long as a request may wait is refused without trying, so each write is
+/// answered within about two request timeouts of being made. A query that cannot run while the
+/// database is away keeps its last value, ``status`` says so, and it runs again as soon as the
+/// database answers. A query that can never run (its SQL or its decoding is wrong) fails its
+/// signal and is reported on ``problems``.
 public final class Store: Sendable {
     private let engine: any StoreEngine
     private let scheduler: any Scheduler
@@ -185,11 +187,22 @@ public final class Store: Sendable {
     /// next write starts. Returns what `body` returned.
     @discardableResult
     public func write<T: Sendable>(_ body: @escaping @Sendable (StoreTransaction) async throws(StoreError) -> T) async throws(StoreError) -> T {
-        try await write(at: serial.reserve(), body)
+        try await write(at: serial.reserve(), asked: .now, body)
     }
 
-    private func write<T: Sendable>(at ticket: Int, _ body: @escaping @Sendable (StoreTransaction) async throws(StoreError) -> T) async throws(StoreError) -> T {
+    private func write<T: Sendable>(
+        at ticket: Int, asked: ContinuousClock.Instant, _ body: @escaping @Sendable (StoreTransaction) async throws(StoreError) -> T
+    ) async throws(StoreError) -> T {
         try await serial.run(at: ticket) { () async throws(StoreError) -> T in
+            // The database is away and this write has already waited in line as long as a request
+            // may wait: refused now. Trying it would keep every write behind it waiting one more
+            // timeout, so writes made while the database is away would be answered one timeout
+            // after another, and, once it is back, the queries would catch up behind them.
+            let waited = ContinuousClock.now - asked
+            if !statusValue.value.isAvailable && waited >= engine.patience {
+                let tenths = waited.components.seconds * 10 + waited.components.attoseconds / 100_000_000_000_000_000
+                throw StoreError.unavailable("still away after this change waited \(tenths / 10).\(tenths % 10) s")
+            }
             let (value, changed) = try await reach { () async throws(StoreError) -> (value: T, changed: Set<String>) in
                 try await engine.transaction(body)
             }
@@ -206,9 +219,10 @@ public final class Store: Sendable {
     public func submit<T: Sendable>(_ body: @escaping @Sendable (StoreTransaction) async throws(StoreError) -> T) -> Signal<T, StoreError> {
         let outcome = ReplaySubject<T, StoreError>(bufferSize: 1)
         let ticket = serial.reserve()
+        let asked = ContinuousClock.now
         Task {
             do throws(StoreError) {
-                let value = try await write(at: ticket, body)
+                let value = try await write(at: ticket, asked: asked, body)
                 outcome.send(value)
                 outcome.sendCompleted()
             } catch {

@@ -5,6 +5,9 @@ import Signals
 package protocol StoreEngine: Sendable {
     /// The SQL the engine speaks, for statements that differ (migrations).
     var dialect: StoreDialect { get }
+    /// How long a request may wait for the database before it is refused as unavailable
+    /// (PostgreSQL's request timeout, SQLite's busy timeout).
+    var patience: Duration { get }
     /// Wakes the store when another process may have changed something (PostgreSQL's `NOTIFY`);
     /// `nil` if the store should look every so often instead (SQLite).
     var notices: AsyncStream<Void>? { get }

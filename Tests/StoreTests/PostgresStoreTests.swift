@@ -105,6 +105,44 @@ struct PostgresStoreTests {
         await other.close()
     }
 
+    /// Issue 42's fault run found it: twenty writes made at once while the server is away are
+    /// each refused within about two request timeouts of being made (one in line, one its own),
+    /// not one timeout after another (twenty seconds for the last with a one-second timeout);
+    /// and when the server is back the next write goes through.
+    @Test func writesMadeWhileTheServerIsAwayAreRefusedWithinTwoTimeouts() async throws {
+        let cluster = try PostgresCluster()
+        let store = try await Store.postgres(url: cluster.url, migrations: StoreTests.migrations, requestTimeout: .seconds(1))
+        try await StoreTests.insert(store, "Milk")
+        try cluster.stop()
+        let started = ContinuousClock.now
+        let outcomes = await withTaskGroup(of: (StoreError?, Duration).self) { group in
+            for index in 0..<20 {
+                group.addTask {
+                    do throws(StoreError) {
+                        try await StoreTests.insert(store, "while away \(index)")
+                        return (nil, ContinuousClock.now - started)
+                    } catch {
+                        return (error, ContinuousClock.now - started)
+                    }
+                }
+            }
+            var outcomes: [(StoreError?, Duration)] = []
+            for await outcome in group { outcomes.append(outcome) }
+            return outcomes
+        }
+        #expect(outcomes.allSatisfy { $0.0?.isTransient == true }, "\(outcomes.map(\.0))")
+        let last = outcomes.map(\.1).max() ?? .zero
+        // Two timeouts and a margin for a loaded machine; one timeout after another would be 20 s.
+        #expect(last < .seconds(8), "the last refusal came \(last) after the writes")
+        try cluster.start()
+        var added = false
+        for _ in 1...10 where !added {
+            added = (try? await StoreTests.insert(store, "Tea")) != nil
+        }
+        #expect(added)
+        await store.close()
+    }
+
     @Test func anAddressThatIsNotPostgresSaysSo() async throws {
         await #expect(throws: StoreError.unavailable("mysql://x is not a postgres:// address")) {
             _ = try await Store.postgres(url: "mysql://x")

@@ -1,0 +1,451 @@
+#!/usr/bin/env python3
+"""The store's benchmark and fault run (issue 42): two `todo-web` instances on one PostgreSQL (a
+private cluster of Debian's package), and many tabs on them, as raw WebSocket clients.
+
+Phases, each printed as it ends:
+  latency  N tabs open, half on each instance. A writer tab on the first instance adds a to-do,
+           W times, one a second; for every tab, the time from the add's Enter to the frame that
+           draws the new row in it: p50/p99 for the tabs on the writer's instance and for those
+           on the other one (a NOTIFY away), and each instance's CPU per add.
+  fault    T tabs typing to-dos (a title a character at a time, then Enter, then the next), half
+           on each instance; PostgreSQL stopped (fast shutdown) for D seconds in the middle. Each
+           add's outcome as its tab saw it: drawn in the list, or refused with a dialog (its title
+           given back to the field), or neither. Then the database is read: every add a tab saw
+           drawn must be in it (nothing acknowledged lost); what a refused add left; and how long
+           after PostgreSQL was back every tab drew a new row (a probe added once it is back).
+  kill     the same typing tabs; the second instance killed with -9 in the middle and started
+           again; its tabs open again on the first (nginx's failover, without nginx). Every add a
+           tab saw drawn must be in the database.
+
+Usage:
+  store_bench.py TODO_WEB [--tabs N] [--writes W] [--typing T] [--down D] [--workers K]
+                 [--phases latency,fault,kill]
+Exit status 1 when an add a tab saw drawn is missing from the database, or a tab never drew a
+row it should have.
+"""
+import argparse
+import asyncio
+import json
+import multiprocessing
+import os
+import re
+import resource
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import postgres_cluster  # noqa: E402
+from tabs_bench import Socket, connect, upgrade, percentile, cpu_seconds, free_port, source_address  # noqa: E402
+
+REFUSED = "Could not add the to-do"
+UNAVAILABLE = "database is unavailable"
+TOKEN = re.compile(r"\b(z[0-9a-z]+q)\b")
+
+
+class TodoTab:
+    """A tab of `todo-web`: its page, its WebSocket, the new to-do field; a reader that notes
+    when each title (a token z…q) is first drawn, refusals, and the unavailable notice."""
+
+    def __init__(self, port, source):
+        self.port, self.source = port, source
+        self.ws = None
+        self.field = None
+        self.number = 0
+        self.drawn = {}          # token -> monotonic time its row was first drawn
+        self.refusals = []       # monotonic times a refusal dialog came
+        self.told_unavailable = False
+        self.reader = None
+        self.closed = asyncio.Event()
+
+    async def open(self):
+        self.closed.clear()
+        http = await connect(self.port, self.source)
+        http.transport.write(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nConnection: close\r\n\r\n".encode())
+        page = (await http.read_until_closed()).decode(errors="replace")
+        session = re.search(r'data-session="(\w+)"', page)
+        if not session:
+            raise ConnectionError(f"no page: {page[:120]!r}")
+        cookie = re.search(r"(?im)^set-cookie: *(mvvm_browser=[0-9a-f]+)", page)
+        self.field = re.search(r'<input id="(e\d+)" aria-label="New to-do"', page).group(1)
+        self.note(page, ["c", "page", page])
+        self.ws = await upgrade(self.port, self.source, cookie.group(1) if cookie else None)
+        self.number = 0
+        self.ws.send_text(json.dumps({"t": "hello", "s": session.group(1), "q": 0}))
+        self.reader = asyncio.ensure_future(self.read())
+
+    def note(self, text, op):
+        now = time.monotonic()
+        for token in TOKEN.findall(text):
+            # A row drawn: any op but a field's value ('v': the title given back after a refusal).
+            if op[0] != "v" and token not in self.drawn:
+                self.drawn[token] = now
+
+    async def read(self):
+        try:
+            while True:
+                await self.ws.more()
+                for payload in self.ws.frames():
+                    for op in json.loads(payload).get("o", []):
+                        text = json.dumps(op, ensure_ascii=False)
+                        if REFUSED in text:
+                            self.refusals.append(time.monotonic())
+                            dialog = re.search(r'id="(e\d+)"[^>]*class="[^"]*dialog', op[2] if len(op) > 2 and isinstance(op[2], str) else "")
+                            if dialog:   # closed as Escape closes it
+                                self.send({"t": "c", "id": dialog.group(1)})
+                        if UNAVAILABLE in text:
+                            self.told_unavailable = True
+                        self.note(text, op)
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            self.closed.set()
+
+    def send(self, message):
+        self.number += 1
+        message["n"] = self.number
+        self.ws.send_text(json.dumps(message))
+
+    async def type_and_add(self, title, per_key):
+        for end in range(1, len(title) + 1):
+            self.send({"t": "i", "id": self.field, "v": title[:end]})
+            await asyncio.sleep(per_key)
+        self.send({"t": "s", "id": self.field})
+
+    async def outcome(self, token, refusals_before, timeout):
+        """'drawn', 'refused' or 'none' (nothing within `timeout` seconds, or the socket closed)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if token in self.drawn:
+                return "drawn"
+            if len(self.refusals) > refusals_before:
+                return "refused"
+            if self.closed.is_set():
+                return "none"
+            await asyncio.sleep(0.02)
+        return "none"
+
+
+# --- worker processes ------------------------------------------------------------------------
+
+async def worker_main(conn, ports, indices):
+    tabs = {i: TodoTab(ports[i % 2], source_address(i)) for i in indices}
+    while True:
+        command = conn.recv()
+        kind = command[0]
+        if kind == "open":
+            semaphore = asyncio.Semaphore(32)
+            failures = [0]
+
+            async def open_one(tab):
+                async with semaphore:
+                    for _ in range(5):
+                        try:
+                            await tab.open()
+                            return
+                        except (OSError, ConnectionError, AttributeError):
+                            await asyncio.sleep(0.3)
+                    failures[0] += 1
+            await asyncio.gather(*(open_one(t) for t in tabs.values()))
+            conn.send(("opened", sum(1 for t in tabs.values() if t.ws and not t.ws.closed), failures[0]))
+        elif kind == "wait":
+            # Serve the sockets (read frames) for `seconds`, then report what each tab drew.
+            await asyncio.sleep(command[1])
+            conn.send(("drawn", {i: dict(t.drawn) for i, t in tabs.items()}))
+        elif kind == "type":
+            # Every tab types to-dos until `until` (wall clock); `failover` maps a dead port to a
+            # live one: a tab whose socket closed opens again there.
+            _, until, per_key, pause, failover = command
+            adds = []   # (tab, token, outcome, sent at)
+
+            async def typist(i, tab):
+                k = 0
+                await asyncio.sleep((i % 50) * 0.02)
+                while time.time() < until:
+                    if tab.closed.is_set():
+                        tab.port = failover.get(tab.port, tab.port)
+                        try:
+                            await tab.open()
+                        except (OSError, ConnectionError, AttributeError):
+                            await asyncio.sleep(0.5)
+                            continue
+                    k += 1
+                    token = f"z{i}n{k}q"
+                    before = len(tab.refusals)
+                    sent = time.monotonic()
+                    try:
+                        await tab.type_and_add(token, per_key)
+                    except (OSError, ConnectionError, AttributeError):
+                        adds.append((i, token, "none", sent))
+                        continue
+                    result = await tab.outcome(token, before, 40)
+                    adds.append((i, token, result, sent))
+                    await asyncio.sleep(pause)
+            await asyncio.gather(*(typist(i, t) for i, t in tabs.items()))
+            conn.send(("typed", adds, {i: t.told_unavailable for i, t in tabs.items()}))
+        elif kind == "close":
+            for tab in tabs.values():
+                if tab.ws:
+                    tab.ws.transport.close()
+            conn.send(("closed",))
+            return
+
+
+def worker(conn, ports, indices):
+    resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
+    asyncio.run(worker_main(conn, ports, indices))
+
+
+class Clients:
+    def __init__(self, ports, count, workers):
+        self.pipes, self.processes = [], []
+        for w in range(workers):
+            parent, child = multiprocessing.Pipe()
+            process = multiprocessing.Process(target=worker, args=(child, ports, list(range(w, count, workers))), daemon=True)
+            process.start()
+            self.pipes.append(parent)
+            self.processes.append(process)
+
+    def send(self, *command):
+        for pipe in self.pipes:
+            pipe.send(command)
+
+    def receive(self):
+        return [pipe.recv() for pipe in self.pipes]
+
+    def ask(self, *command):
+        self.send(*command)
+        return self.receive()
+
+    def close(self):
+        try:
+            self.ask("close")
+        except (EOFError, BrokenPipeError):
+            pass
+        for process in self.processes:
+            process.join(5)
+
+
+# --- the servers -----------------------------------------------------------------------------
+
+class TodoWeb:
+    def __init__(self, binary, database, port, sessions):
+        self.binary, self.database, self.port, self.sessions = binary, database, port, sessions
+        self.start()
+
+    def start(self):
+        self.log = open(f"/tmp/store-bench-{self.port}.log", "a")
+        self.process = subprocess.Popen([self.binary, "--port", str(self.port), "--database", self.database,
+                                         "--max-sessions", str(self.sessions)], stdout=self.log, stderr=self.log)
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                if urllib.request.urlopen(f"http://127.0.0.1:{self.port}/health", timeout=2).status == 200:
+                    return
+            except OSError:
+                time.sleep(0.1)
+        raise SystemExit(f"todo-web did not start on {self.port} (see /tmp/store-bench-{self.port}.log)")
+
+    def kill(self):
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait()
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+
+
+def stats(values):
+    values = [v * 1000 for v in values]
+    return f"p50 {percentile(values, 50):.1f} ms, p99 {percentile(values, 99):.1f} ms, max {max(values):.1f} ms ({len(values)} rows drawn)"
+
+
+class Writer:
+    """One tab of its own on `port` that adds to-dos, on an event loop of its own (run only while
+    it adds: frames wait in the socket meanwhile)."""
+
+    def __init__(self, port):
+        self.loop = asyncio.new_event_loop()
+        self.port = port
+        self.tab = None
+
+    def add(self, title, timeout=30):
+        """The monotonic time of the add's Enter, and its outcome ('drawn', 'refused', 'none')."""
+        return self.loop.run_until_complete(self._add(title, timeout))
+
+    async def _add(self, title, timeout):
+        if self.tab is None or self.tab.closed.is_set():
+            self.tab = TodoTab(self.port, "127.0.0.2")
+            await self.tab.open()
+            await asyncio.sleep(0.2)
+        before = len(self.tab.refusals)
+        self.tab.send({"t": "i", "id": self.tab.field, "v": title})
+        await asyncio.sleep(0.05)
+        sent = time.monotonic()
+        self.tab.send({"t": "s", "id": self.tab.field})
+        return sent, await self.tab.outcome(title, before, timeout)
+
+    def close(self):
+        if self.tab and self.tab.ws:
+            self.tab.ws.transport.close()
+        self.loop.run_until_complete(asyncio.sleep(0.1))
+        self.loop.close()
+
+
+def latency_phase(args, servers, failures):
+    print(f"== latency: {args.tabs} tabs ({args.tabs // 2} on each instance), {args.writes} adds through a tab on the first", flush=True)
+    clients = Clients([s.port for s in servers], args.tabs, args.workers)
+    try:
+        opened = clients.ask("open")
+        print(f"  tabs open: {sum(o[1] for o in opened)} of {args.tabs} ({sum(o[2] for o in opened)} failed to open)", flush=True)
+        clients.send("wait", args.writes * 1.0 + 8)
+        sent = {}
+        cpu_before = [cpu_seconds(s.process.pid) for s in servers]
+        writer = Writer(servers[0].port)
+        for w in range(args.writes):
+            token = f"z{w}w{os.getpid()}q"
+            at, result = writer.add(token)
+            sent[token] = at
+            if result != "drawn":
+                failures.append(f"latency: the writer's add {token} was {result}")
+            time.sleep(max(0.0, 1.0 - (time.monotonic() - at)))
+        writer.close()
+        cpu = [cpu_seconds(s.process.pid) - b for s, b in zip(servers, cpu_before)]
+        drawn = {}
+        for answer in clients.receive():
+            drawn.update(answer[1])
+        near, far, missing = [], [], 0
+        for i, seen in drawn.items():
+            for token, at in sent.items():
+                if token in seen:
+                    (near if i % 2 == 0 else far).append(seen[token] - at)
+                else:
+                    missing += 1
+        print(f"  the writer's instance: {stats(near)}", flush=True)
+        print(f"  the other instance:    {stats(far)}", flush=True)
+        print(f"  server CPU per add (both instances, every tab's patch included): {cpu[0] / args.writes * 1000:.1f} ms and {cpu[1] / args.writes * 1000:.1f} ms", flush=True)
+        if missing:
+            failures.append(f"latency: {missing} rows never drawn in a tab")
+            print(f"  NOT DRAWN: {missing} (tab, add) pairs", flush=True)
+    finally:
+        clients.close()
+
+
+def typing_phase(args, servers, cluster, failures, fault):
+    name = "fault" if fault == "postgres" else "kill"
+    what = (f"PostgreSQL stopped for {args.down:g} s" if fault == "postgres"
+            else "the second instance killed with -9, started again 5 s later")
+    print(f"== {name}: {args.typing} tabs typing to-dos ({args.typing // 2} on each instance); {what}", flush=True)
+    clients = Clients([s.port for s in servers], args.typing, args.workers)
+    try:
+        opened = clients.ask("open")
+        print(f"  tabs open: {sum(o[1] for o in opened)} of {args.typing}", flush=True)
+        start = time.time()
+        lead, tail = 8.0, 10.0
+        until = start + lead + (args.down if fault == "postgres" else 5.0) + tail
+        failover = {servers[1].port: servers[0].port} if fault == "kill" else {}
+        clients.send("type", until, 0.05, args.pause, failover)
+        time.sleep(lead)
+        back_at = None
+        if fault == "postgres":
+            stopped = time.monotonic()
+            cluster.stop()
+            time.sleep(max(0.0, args.down - (time.monotonic() - stopped)))
+            cluster.start()
+            back_at = time.monotonic()
+            print(f"  PostgreSQL was down {back_at - stopped:.1f} s", flush=True)
+        else:
+            servers[1].kill()
+            time.sleep(5)
+            servers[1].start()
+        # A probe added once PostgreSQL (or the instance) is back: how long until every tab drew it.
+        probe, probe_at = None, None
+        if back_at is not None:
+            writer = Writer(servers[0].port)
+            for attempt in range(100):
+                token = f"zprobe{attempt}q"
+                at, result = writer.add(token, timeout=10)
+                if result == "drawn":
+                    probe, probe_at = token, at
+                    break
+                time.sleep(0.2)
+            writer.close()
+        typed = clients.receive()
+        adds = [a for answer in typed for a in answer[1]]
+        told = sum(1 for answer in typed for v in answer[2].values() if v)
+        drawn = {}
+        for answer in clients.ask("wait", 3):
+            drawn.update(answer[1])
+        rows = set(cluster.psql("SELECT title FROM todos").split("\n"))
+        counts = {o: sum(1 for a in adds if a[2] == o) for o in ("drawn", "refused", "none")}
+        lost = [a[1] for a in adds if a[2] == "drawn" and a[1] not in rows]
+        refused_saved = [a[1] for a in adds if a[2] == "refused" and a[1] in rows]
+        none_saved = [a[1] for a in adds if a[2] == "none" and a[1] in rows]
+        print(f"  adds: {len(adds)}; drawn (kept) {counts['drawn']}, refused with a message {counts['refused']}, "
+              f"no answer {counts['none']} (of those in the database: {len(none_saved)})", flush=True)
+        print(f"  acknowledged (drawn) but not in the database: {len(lost)}", flush=True)
+        print(f"  refused but in the database (a timed-out write the server committed): {len(refused_saved)}", flush=True)
+        if fault == "postgres":
+            print(f"  tabs told the database was unavailable: {told} of {args.typing}", flush=True)
+        ours = {a[1] for a in adds} & rows
+        behind = sum(1 for seen in drawn.values() for token in ours if token not in seen)
+        print(f"  rows in the database a tab never drew: {behind}", flush=True)
+        if probe:
+            waits = [seen[probe] - back_at for seen in drawn.values() if probe in seen]
+            print(f"  after PostgreSQL was back: the probe committed {probe_at - back_at:.2f} s later; drawn in "
+                  f"{len(waits)} of {len(drawn)} tabs, the last {max(waits):.2f} s after (p50 {percentile(waits, 50):.2f} s)", flush=True)
+            if len(waits) < len(drawn):
+                failures.append(f"{name}: the probe was never drawn in {len(drawn) - len(waits)} tabs")
+        elif back_at is not None:
+            failures.append(f"{name}: no add was kept after PostgreSQL came back")
+        if lost:
+            failures.append(f"{name}: {len(lost)} adds drawn but not in the database: {lost[:5]}")
+        if behind:
+            failures.append(f"{name}: {behind} (tab, row) pairs never drawn")
+        if counts["none"] - len(none_saved) and fault == "postgres":
+            print(f"  adds with no answer and not in the database: {counts['none'] - len(none_saved)}", flush=True)
+    finally:
+        clients.close()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("todo_web")
+    parser.add_argument("--tabs", type=int, default=1000)
+    parser.add_argument("--writes", type=int, default=20)
+    parser.add_argument("--typing", type=int, default=100)
+    parser.add_argument("--down", type=float, default=10.0)
+    parser.add_argument("--pause", type=float, default=2.0, help="seconds a typing tab waits after an add's answer")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--phases", default="latency,fault,kill")
+    args = parser.parse_args()
+    resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
+    cluster = postgres_cluster.PostgresCluster()
+    servers = []
+    failures = []
+    try:
+        servers = [TodoWeb(args.todo_web, cluster.url, free_port(), max(args.tabs, args.typing) + 50) for _ in range(2)]
+        phases = args.phases.split(",")
+        if "latency" in phases:
+            latency_phase(args, servers, failures)
+        if "fault" in phases:
+            typing_phase(args, servers, cluster, failures, "postgres")
+        if "kill" in phases:
+            typing_phase(args, servers, cluster, failures, "kill")
+    finally:
+        for server in servers:
+            server.stop()
+        cluster.remove()
+    for failure in failures:
+        print(f"FAILED: {failure}", flush=True)
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
