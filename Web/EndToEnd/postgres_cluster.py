@@ -13,7 +13,10 @@ def binaries():
 class PostgresCluster:
     database = "todo"
 
-    def __init__(self):
+    def __init__(self, listen="127.0.0.1", clients=()):
+        """`listen`: the addresses it listens on (comma-separated); `clients`: networks (CIDR)
+        besides loopback whose connections it trusts (a test's network namespaces)."""
+        self.listen = listen
         self.bin = binaries()
         if self.bin is None:
             raise RuntimeError("PostgreSQL is not installed (apt-get install postgresql)")
@@ -24,16 +27,22 @@ class PostgresCluster:
         if os.getuid() == 0:
             subprocess.run(["chown", "-R", "postgres:postgres", self.folder], check=True)
         self._as_postgres("initdb", "-D", f"{self.folder}/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8")
+        if clients:
+            with open(f"{self.folder}/data/pg_hba.conf", "a") as hba:
+                hba.writelines(f"host all all {network} trust\n" for network in clients)
         self.start()
         self._as_postgres("createdb", "-h", self.folder, "-p", str(self.port), "-U", "postgres", self.database)
 
     @property
     def url(self):
-        return f"postgres://postgres@127.0.0.1:{self.port}/{self.database}"
+        return self.url_at("127.0.0.1")
+
+    def url_at(self, host):
+        return f"postgres://postgres@{host}:{self.port}/{self.database}"
 
     def start(self):
         self._as_postgres("pg_ctl", "-D", f"{self.folder}/data", "-l", f"{self.folder}/log", "-w", "-t", "30",
-                          "-o", f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 -c fsync=off", "start")
+                          "-o", f"-p {self.port} -k {self.folder} -c listen_addresses={self.listen} -c fsync=off", "start")
 
     def stop(self):
         self._as_postgres("pg_ctl", "-D", f"{self.folder}/data", "-m", "fast", "-w", "stop")

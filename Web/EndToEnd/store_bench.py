@@ -19,7 +19,9 @@ Phases, each printed as it ends:
 
 Usage:
   store_bench.py TODO_WEB [--tabs N] [--writes W] [--typing T] [--down D] [--workers K]
-                 [--phases latency,fault,kill]
+                 [--phases latency,fault,kill] [--network]
+With --network (root), each instance runs in a network namespace of its own, a host reached over a
+veth link, and reaches PostgreSQL over that link, as instances on two machines would.
 Exit status 1 when an add a tab saw drawn is missing from the database, or a tab never drew a
 row it should have.
 """
@@ -49,8 +51,8 @@ class TodoTab:
     """A tab of `todo-web`: its page, its WebSocket, the new to-do field; a reader that notes
     when each title (a token z…q) is first drawn, refusals, and the unavailable notice."""
 
-    def __init__(self, port, source):
-        self.port, self.source = port, source
+    def __init__(self, host, port, source):
+        self.host, self.port, self.source = host, port, source
         self.ws = None
         self.field = None
         self.number = 0
@@ -62,8 +64,8 @@ class TodoTab:
 
     async def open(self):
         self.closed.clear()
-        http = await connect(self.port, self.source)
-        http.transport.write(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nConnection: close\r\n\r\n".encode())
+        http = await connect(self.port, self.source, self.host)
+        http.transport.write(f"GET / HTTP/1.1\r\nHost: {self.host}:{self.port}\r\nConnection: close\r\n\r\n".encode())
         page = (await http.read_until_closed()).decode(errors="replace")
         session = re.search(r'data-session="(\w+)"', page)
         if not session:
@@ -71,7 +73,7 @@ class TodoTab:
         cookie = re.search(r"(?im)^set-cookie: *(mvvm_browser=[0-9a-f]+)", page)
         self.field = re.search(r'<input id="(e\d+)" aria-label="New to-do"', page).group(1)
         self.note(page, ["c", "page", page])
-        self.ws = await upgrade(self.port, self.source, cookie.group(1) if cookie else None)
+        self.ws = await upgrade(self.port, self.source, cookie.group(1) if cookie else None, self.host)
         self.number = 0
         self.ws.send_text(json.dumps({"t": "hello", "s": session.group(1), "q": 0}))
         self.reader = asyncio.ensure_future(self.read())
@@ -130,8 +132,14 @@ class TodoTab:
 
 # --- worker processes ------------------------------------------------------------------------
 
-async def worker_main(conn, ports, indices):
-    tabs = {i: TodoTab(ports[i % 2], source_address(i)) for i in indices}
+def source_for(index, instance, network):
+    """The address a tab connects from: many loopback addresses (50 tabs each), or on a network,
+    one of twenty addresses of this host on the instance's link (10 tabs each)."""
+    return f"10.231.{instance + 1}.{10 + (index // 2) % 20}" if network else source_address(index)
+
+
+async def worker_main(conn, targets, indices, network):
+    tabs = {i: TodoTab(*targets[i % 2], source_for(i, i % 2, network)) for i in indices}
     while True:
         command = conn.recv()
         kind = command[0]
@@ -155,8 +163,8 @@ async def worker_main(conn, ports, indices):
             await asyncio.sleep(command[1])
             conn.send(("drawn", {i: dict(t.drawn) for i, t in tabs.items()}))
         elif kind == "type":
-            # Every tab types to-dos until `until` (wall clock); `failover` maps a dead port to a
-            # live one: a tab whose socket closed opens again there.
+            # Every tab types to-dos until `until` (wall clock); `failover` maps a dead instance
+            # to a live one: a tab whose socket closed opens again there.
             _, until, per_key, pause, failover = command
             adds = []   # (tab, token, outcome, sent at)
 
@@ -165,7 +173,9 @@ async def worker_main(conn, ports, indices):
                 await asyncio.sleep((i % 50) * 0.02)
                 while time.time() < until:
                     if tab.closed.is_set():
-                        tab.port = failover.get(tab.port, tab.port)
+                        instance = failover.get(i % 2, i % 2)
+                        tab.host, tab.port = targets[instance]
+                        tab.source = source_for(i, instance, network)
                         try:
                             await tab.open()
                         except (OSError, ConnectionError, AttributeError):
@@ -193,17 +203,19 @@ async def worker_main(conn, ports, indices):
             return
 
 
-def worker(conn, ports, indices):
+def worker(conn, targets, indices, network):
     resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
-    asyncio.run(worker_main(conn, ports, indices))
+    asyncio.run(worker_main(conn, targets, indices, network))
 
 
 class Clients:
-    def __init__(self, ports, count, workers):
+    def __init__(self, servers, count, workers):
         self.pipes, self.processes = [], []
+        targets = [(s.host, s.port) for s in servers]
+        network = servers[0].netns is not None
         for w in range(workers):
             parent, child = multiprocessing.Pipe()
-            process = multiprocessing.Process(target=worker, args=(child, ports, list(range(w, count, workers))), daemon=True)
+            process = multiprocessing.Process(target=worker, args=(child, targets, list(range(w, count, workers)), network), daemon=True)
             process.start()
             self.pipes.append(parent)
             self.processes.append(process)
@@ -231,18 +243,22 @@ class Clients:
 # --- the servers -----------------------------------------------------------------------------
 
 class TodoWeb:
-    def __init__(self, binary, database, port, sessions):
+    """An instance of `todo-web`; with `netns`, run in that network namespace (a host of its own)."""
+
+    def __init__(self, binary, database, port, sessions, host="127.0.0.1", netns=None):
         self.binary, self.database, self.port, self.sessions = binary, database, port, sessions
+        self.host, self.netns = host, netns
         self.start()
 
     def start(self):
         self.log = open(f"/tmp/store-bench-{self.port}.log", "a")
-        self.process = subprocess.Popen([self.binary, "--port", str(self.port), "--database", self.database,
-                                         "--max-sessions", str(self.sessions)], stdout=self.log, stderr=self.log)
+        prefix = ["ip", "netns", "exec", self.netns] if self.netns else []
+        self.process = subprocess.Popen(prefix + [self.binary, "--host", self.host, "--port", str(self.port), "--database", self.database,
+                                                  "--max-sessions", str(self.sessions)], stdout=self.log, stderr=self.log)
         deadline = time.time() + 60
         while time.time() < deadline:
             try:
-                if urllib.request.urlopen(f"http://127.0.0.1:{self.port}/health", timeout=2).status == 200:
+                if urllib.request.urlopen(f"http://{self.host}:{self.port}/health", timeout=2).status == 200:
                     return
             except OSError:
                 time.sleep(0.1)
@@ -261,6 +277,33 @@ class TodoWeb:
                 self.process.kill()
 
 
+class Network:
+    """Two network namespaces, two hosts: each joined to this one by a veth pair, this side
+    10.231.K.1 (PostgreSQL listens there) and 10.231.K.10–29 (the tabs' addresses), the
+    namespace's side 10.231.K.2 (its instance). Needs root and `ip`."""
+
+    def __init__(self):
+        self.namespaces = []
+        for k in (1, 2):
+            name = f"storebench{k}"
+            subprocess.run(["ip", "netns", "del", name], stderr=subprocess.DEVNULL)
+            self.namespaces.append(name)
+            here, there = f"sb{k}h", f"sb{k}n"
+            for command in (["ip", "netns", "add", name],
+                            ["ip", "link", "add", here, "type", "veth", "peer", "name", there],
+                            ["ip", "link", "set", there, "netns", name],
+                            *(["ip", "addr", "add", f"10.231.{k}.{a}/24", "dev", here] for a in [1] + list(range(10, 31))),
+                            ["ip", "link", "set", here, "up"],
+                            ["ip", "netns", "exec", name, "ip", "addr", "add", f"10.231.{k}.2/24", "dev", there],
+                            ["ip", "netns", "exec", name, "ip", "link", "set", there, "up"],
+                            ["ip", "netns", "exec", name, "ip", "link", "set", "lo", "up"]):
+                subprocess.run(command, check=True)
+
+    def remove(self):
+        for name in self.namespaces:   # the veth pair goes with its namespace
+            subprocess.run(["ip", "netns", "del", name], stderr=subprocess.DEVNULL)
+
+
 def stats(values):
     values = [v * 1000 for v in values]
     return f"p50 {percentile(values, 50):.1f} ms, p99 {percentile(values, 99):.1f} ms, max {max(values):.1f} ms ({len(values)} rows drawn)"
@@ -270,9 +313,9 @@ class Writer:
     """One tab of its own on `port` that adds to-dos, on an event loop of its own (run only while
     it adds: frames wait in the socket meanwhile)."""
 
-    def __init__(self, port):
+    def __init__(self, server):
         self.loop = asyncio.new_event_loop()
-        self.port = port
+        self.server = server
         self.tab = None
 
     def add(self, title, timeout=30):
@@ -281,7 +324,8 @@ class Writer:
 
     async def _add(self, title, timeout):
         if self.tab is None or self.tab.closed.is_set():
-            self.tab = TodoTab(self.port, "127.0.0.2")
+            source = "10.231.1.30" if self.server.netns else "127.0.0.2"
+            self.tab = TodoTab(self.server.host, self.server.port, source)
             await self.tab.open()
             await asyncio.sleep(0.2)
         before = len(self.tab.refusals)
@@ -300,14 +344,14 @@ class Writer:
 
 def latency_phase(args, servers, failures):
     print(f"== latency: {args.tabs} tabs ({args.tabs // 2} on each instance), {args.writes} adds through a tab on the first", flush=True)
-    clients = Clients([s.port for s in servers], args.tabs, args.workers)
+    clients = Clients(servers, args.tabs, args.workers)
     try:
         opened = clients.ask("open")
         print(f"  tabs open: {sum(o[1] for o in opened)} of {args.tabs} ({sum(o[2] for o in opened)} failed to open)", flush=True)
         clients.send("wait", args.writes * 1.0 + 8)
         sent = {}
         cpu_before = [cpu_seconds(s.process.pid) for s in servers]
-        writer = Writer(servers[0].port)
+        writer = Writer(servers[0])
         for w in range(args.writes):
             token = f"z{w}w{os.getpid()}q"
             at, result = writer.add(token)
@@ -342,14 +386,14 @@ def typing_phase(args, servers, cluster, failures, fault):
     what = (f"PostgreSQL stopped for {args.down:g} s" if fault == "postgres"
             else "the second instance killed with -9, started again 5 s later")
     print(f"== {name}: {args.typing} tabs typing to-dos ({args.typing // 2} on each instance); {what}", flush=True)
-    clients = Clients([s.port for s in servers], args.typing, args.workers)
+    clients = Clients(servers, args.typing, args.workers)
     try:
         opened = clients.ask("open")
         print(f"  tabs open: {sum(o[1] for o in opened)} of {args.typing}", flush=True)
         start = time.time()
         lead, tail = 8.0, 10.0
         until = start + lead + (args.down if fault == "postgres" else 5.0) + tail
-        failover = {servers[1].port: servers[0].port} if fault == "kill" else {}
+        failover = {1: 0} if fault == "kill" else {}
         clients.send("type", until, 0.05, args.pause, failover)
         time.sleep(lead)
         back_at = None
@@ -367,7 +411,7 @@ def typing_phase(args, servers, cluster, failures, fault):
         # A probe added once PostgreSQL (or the instance) is back: how long until every tab drew it.
         probe, probe_at = None, None
         if back_at is not None:
-            writer = Writer(servers[0].port)
+            writer = Writer(servers[0])
             for attempt in range(100):
                 token = f"zprobe{attempt}q"
                 at, result = writer.add(token, timeout=10)
@@ -424,13 +468,24 @@ def main():
     parser.add_argument("--pause", type=float, default=2.0, help="seconds a typing tab waits after an add's answer")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--phases", default="latency,fault,kill")
+    parser.add_argument("--network", action="store_true",
+                        help="each instance on a host of its own (a network namespace), PostgreSQL reached over a veth link")
     args = parser.parse_args()
     resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
-    cluster = postgres_cluster.PostgresCluster()
-    servers = []
+    network = Network() if args.network else None
     failures = []
+    servers = []
+    cluster = None
     try:
-        servers = [TodoWeb(args.todo_web, cluster.url, free_port(), max(args.tabs, args.typing) + 50) for _ in range(2)]
+        sessions = max(args.tabs, args.typing) + 50
+        if network:
+            cluster = postgres_cluster.PostgresCluster(listen="10.231.1.1,10.231.2.1", clients=("10.231.0.0/16",))
+            servers = [TodoWeb(args.todo_web, cluster.url_at(f"10.231.{k}.1"), free_port(), sessions,
+                               host=f"10.231.{k}.2", netns=network.namespaces[k - 1]) for k in (1, 2)]
+            print(f"two hosts (network namespaces {', '.join(network.namespaces)}), PostgreSQL on 10.231.1.1 and 10.231.2.1", flush=True)
+        else:
+            cluster = postgres_cluster.PostgresCluster()
+            servers = [TodoWeb(args.todo_web, cluster.url, free_port(), sessions) for _ in range(2)]
         phases = args.phases.split(",")
         if "latency" in phases:
             latency_phase(args, servers, failures)
@@ -441,7 +496,10 @@ def main():
     finally:
         for server in servers:
             server.stop()
-        cluster.remove()
+        if cluster:
+            cluster.remove()
+        if network:
+            network.remove()
     for failure in failures:
         print(f"FAILED: {failure}", flush=True)
     sys.exit(1 if failures else 0)

@@ -154,17 +154,17 @@ class Socket(asyncio.Protocol):
         return out
 
 
-async def connect(port, source):
+async def connect(port, source, host="127.0.0.1"):
     loop = asyncio.get_running_loop()
-    _, protocol = await loop.create_connection(Socket, "127.0.0.1", port, local_addr=(source, 0))
+    _, protocol = await loop.create_connection(Socket, host, port, local_addr=(source, 0))
     return protocol
 
 
-async def upgrade(port, source, cookie=None):
-    ws = await connect(port, source)
+async def upgrade(port, source, cookie=None, host="127.0.0.1"):
+    ws = await connect(port, source, host)
     key = base64.b64encode(os.urandom(16)).decode()
     cookie_line = f"Cookie: {cookie}\r\n" if cookie else ""
-    ws.transport.write((f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nOrigin: http://127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+    ws.transport.write((f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nOrigin: http://{host}:{port}\r\nUpgrade: websocket\r\n"
                         f"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: {key}\r\n{cookie_line}\r\n").encode())
     head = await ws.read_head()
     if " 101 " not in head.split("\r\n")[0]:
