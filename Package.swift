@@ -47,12 +47,15 @@ let package = Package(
         // neither resolves nor builds a server (every reference to SwiftNIO is guarded by it;
         // CI checks that on a consumer package). A web app's package enables it:
         //   .package(url: "https://github.com/.../MVVMKit", from: "...", traits: ["WebServer"])
-        // and this package's own commands pass `--traits WebServer` (the README's).
+        // and this package's own commands pass `--traits WebServer` (the README's), and
+        // `--traits WebServer,PostgreSQL` for the tests and todo-web on PostgreSQL.
         // A served app keeps its data in a database by default, so the server's trait brings
-        // the store's engines with it (SQLite embedded; PostgreSQL for several instances).
+        // the store's embedded engine with it (SQLite). PostgreSQL, for several instances, is a
+        // trait of its own: postgres-nio brings TLS and cryptography (two copies of BoringSSL
+        // to compile) that a server on one machine does not need.
         .trait(
-            name: "WebServer", description: "WebUI's server (the WebServer library, on SwiftNIO), and `showcase --web`; enables SQLite and PostgreSQL.",
-            enabledTraits: ["SQLite", "PostgreSQL"]
+            name: "WebServer", description: "WebUI's server (the WebServer library, on SwiftNIO), and `showcase --web`; enables SQLite.",
+            enabledTraits: ["SQLite"]
         ),
         // The store's embedded engine (vapor/sqlite-nio compiles SQLite in: nothing to install).
         .trait(name: "SQLite", description: "Store's SQLite engine (vapor/sqlite-nio, SQLite compiled in)."),

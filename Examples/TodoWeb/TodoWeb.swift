@@ -38,7 +38,7 @@ struct TodoWeb: AsyncParsableCommand {
     @Option(help: "The address of a reverse proxy whose X-Forwarded-For and X-Forwarded-Proto are believed. Repeatable.")
     var trustedProxy: [String] = []
 
-    @Option(help: "Where the list is kept: a SQLite file, shared by every instance given the same file (created if missing); postgres://user@host/database, shared by every instance on that server; or :memory: (this process only).")
+    @Option(help: "Where the list is kept: a SQLite file, shared by every instance given the same file (created if missing); postgres://user@host/database, shared by every instance on that server (a build with the PostgreSQL trait); or :memory: (this process only).")
     var database = TodoDatabase.defaultLocation
 
     @Option(help: "A JSON list kept by an earlier version (its --todo-file): imported into the database on first start, when the database has no to-dos.")

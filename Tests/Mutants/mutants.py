@@ -536,7 +536,10 @@ def main():
     print("building the unmutated package first")
     # Only the test product: the executables (showcase, todo-web) are not what the mutants' tests
     # run, and linking them again for every mutant costs seconds each.
-    build = ["swift", "build", "--traits", "WebServer", "--product", "MVVMKitPackageTests"]
+    # The traits of the debug build the mutants reuse (CI's: WebServer,PostgreSQL; the PG* mutants
+    # need PostgreSQL's engine compiled in).
+    traits = os.environ.get("MUTANTS_TRAITS", "WebServer,PostgreSQL")
+    build = ["swift", "build", "--traits", traits, "--product", "MVVMKitPackageTests"]
     status, out = run(build, 1800)
     if status != 0:
         print(out[-3000:])
@@ -547,7 +550,7 @@ def main():
     # the build again and rewrites every target's output file map, so the next `swift build`
     # re-emits every module of the package (about 100 s on 2 cores) instead of compiling the one
     # file a mutant changed (a few seconds).
-    status, out = run(["swift", "build", "--traits", "WebServer", "--show-bin-path"], 300)
+    status, out = run(["swift", "build", "--traits", traits, "--show-bin-path"], 300)
     test_binary = os.path.join(out.strip().splitlines()[-1], "MVVMKitPackageTests.xctest")
     if not os.path.exists(test_binary):
         print(f"no test binary at {test_binary}")

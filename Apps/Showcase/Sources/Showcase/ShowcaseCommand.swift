@@ -104,7 +104,7 @@ struct ShowcaseCommand: AsyncParsableCommand {
     @Option(help: "--web: up to this many milliseconds more, at random, on every message each way (in order: a jittery network).")
     var jitter = 0
 
-    @Option(help: "--web: where the to-do list is kept: a SQLite file, shared by every instance given the same file (created if missing; todos.sqlite in the working directory by default); postgres://user@host/database, shared by every instance on that server; or :memory: (this process only).")
+    @Option(help: "--web: where the to-do list is kept: a SQLite file, shared by every instance given the same file (created if missing; todos.sqlite in the working directory by default); postgres://user@host/database, shared by every instance on that server (a build with the PostgreSQL trait); or :memory: (this process only).")
     var database: String?
 
     @Option(help: "--web: a JSON to-do list kept by an earlier version (its --todo-file): imported into the database on first start, when the database has no to-dos.")
