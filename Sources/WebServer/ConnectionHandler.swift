@@ -42,6 +42,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var context: ChannelHandlerContext?
     private(set) var state = State.head(searched: 0)
     private var buffer: ByteBuffer?
+    /// Whether a response was written and the connection kept alive for the next request.
+    private var keptAlive = false
     private var served = 0
 
     private var deadline: NIODeadline
@@ -290,6 +292,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             return
         }
         state = .head(searched: 0)
+        keptAlive = true
         deadline = .now() + server.limits.keepAliveTimeout.timeAmount
         process()
     }
@@ -604,6 +607,12 @@ final class ConnectionHandler: ChannelInboundHandler {
         let now = NIODeadline.now()
         if now >= deadline {
             if case .lingering = state {
+                context.close(promise: nil)
+            } else if case .head(searched: 0) = state, keptAlive, (buffer?.readableBytes ?? 0) == 0 {
+                // A kept-alive connection with no new request: closed at its keep-alive timeout
+                // without a refusal line, as nginx does at its keepalive_timeout (a browser keeps
+                // such connections open for minutes; closing them is routine, not a refusal).
+                state = .closed
                 context.close(promise: nil)
             } else {
                 server.refusals("closed a connection from \(address) that took too long (a request over \(server.limits.requestTimeout), idle over \(server.limits.keepAliveTimeout), or a silent WebSocket)")

@@ -44,6 +44,33 @@ import Testing
         await server.stop()
     }
 
+    /// A kept-alive connection with no new request is closed at its keep-alive timeout without a
+    /// refusal line (browsers keep them for minutes); a request that is slow to arrive, on the
+    /// same timeout, is still closed with one.
+    @Test func anIdleKeptAliveConnectionIsClosedQuietlyAndASlowRequestIsNot() async throws {
+        let log = Lines()
+        let server = try await attack.server(.init(requestTimeout: .milliseconds(800), keepAliveTimeout: .milliseconds(800)), log: log)
+        let (port, task) = try await attack.start(server)
+        defer { task.cancel() }
+        let idle = try await RawClient.connect(port, from: "127.0.0.4")
+        try await idle.send("GET /mvvm.css HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let (answer, idleClosed) = await idle.readUntilClosed(timeout: .seconds(10))
+        #expect(idleClosed && String(decoding: answer, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+        #expect(!log.all.contains { $0.contains("took too long") }, "\(log.all)")
+
+        let slow = try await RawClient.connect(port, from: "127.0.0.5")
+        try await slow.send("GET /mvvm.css HTTP/1.1\r\nHo")
+        let (_, slowClosed) = await slow.readUntilClosed(timeout: .seconds(10))
+        #expect(slowClosed)
+        let clock = ContinuousClock()
+        let waited = clock.now
+        while !log.all.contains(where: { $0.contains("took too long") }) && clock.now - waited < .seconds(5) {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(log.all.contains { $0.contains("took too long") }, "\(log.all)")
+        await server.stop()
+    }
+
     /// A WebSocket that keeps talking is never closed for silence: each frame pushes its
     /// deadline back. Once silent, it is pinged and closed.
     @Test func activityPushesTheIdleDeadlineBack() async throws {
