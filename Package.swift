@@ -173,13 +173,13 @@ let package = Package(
         ),
         .target(
             name: "ShowcaseKit",
-            dependencies: ["ShowcaseCore", "Signals", "MVVM", "ScreenKit", "TerminalUI"],
+            dependencies: ["ShowcaseCore", "Signals", "MVVM", "ScreenKit", "TerminalUI", "TodoList"],
             path: "Apps/Showcase/Sources/ShowcaseKit",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "Showcase",
-            dependencies: ["ShowcaseKit", "ShowcaseCore", "TerminalUI", "LiveHTTP", "WebServer", "WebShowcaseKit", "WebUI", "TodoList", argumentParser],
+            dependencies: ["ShowcaseKit", "ShowcaseCore", "TerminalUI", "LiveHTTP", "WebServer", "WebShowcaseKit", "WebUI", "TodoList", "Signals", argumentParser],
             path: "Apps/Showcase/Sources/Showcase",
             swiftSettings: strict
         ),

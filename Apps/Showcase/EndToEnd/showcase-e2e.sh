@@ -5,6 +5,9 @@
 set -u
 BIN="${1:?usage: showcase-e2e.sh PATH/TO/showcase}"
 SESSION="showcase-e2e-$$"
+# The shell runs in a folder of its own: the to-do app keeps its list in todos.sqlite there.
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
 WIDTH=100
 HEIGHT=32
 passed=0
@@ -51,7 +54,7 @@ button_enabled() { styled | grep -qF $'\e[1m'"[ $1 ]"; }
 
 start_shell() {
   tmux kill-session -t "$SESSION" 2>/dev/null
-  tmux new-session -d -s "$SESSION" -x "$WIDTH" -y "$HEIGHT" "env -i PATH=$PATH HOME=${HOME:-/tmp} TERM=xterm-256color bash --norc --noprofile"
+  tmux new-session -d -s "$SESSION" -c "$WORK" -x "$WIDTH" -y "$HEIGHT" "env -i PATH=$PATH HOME=${HOME:-/tmp} TERM=xterm-256color bash --norc --noprofile"
   keys "export PS1='e2e\$ '; clear" Enter
   wait_for 'e2e$' || { echo "could not start a shell in tmux"; exit 1; }
 }
@@ -197,7 +200,21 @@ check "to-do: Space on the highlighted row checks it, and the count follows" bas
 keys Down C-d
 check "to-do: Ctrl-D deletes the highlighted row only" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for '0 items left' && ! screen | grep -q 'Call mum' && screen | grep -qF '[x] Buy milk'"
 quit_app
-check "to-do: plain mode prints the same screen" bash -c "env -i '$BIN' todo --plain | grep -qx '\[All\] (disabled)  \[Active\]  \[Done\]'"
+check "to-do: plain mode prints the same screen" bash -c "cd '$WORK' && env -i '$BIN' todo --plain | grep -qx '\[All\] (disabled)  \[Active\]  \[Done\]'"
+# Issue 42: the list is kept in todos.sqlite in the working folder (a build with a store
+# engine: CI's has the SQLite trait), said on leaving; plain mode reads it; :memory: does not.
+check "to-do: leaving says where the list is kept" wait_for "the to-do list is kept in $WORK/todos.sqlite"
+open_app todo
+check "to-do: the list is still there when the app is opened again" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for '[x] Buy milk' && wait_for '0 items left' && ! screen | grep -q 'Call mum'"
+quit_app
+check "to-do: plain mode prints the kept list" bash -c "cd '$WORK' && env -i '$BIN' todo --plain | grep -qF -- '- [x] Buy milk'"
+open_app todo --database :memory:
+check "to-do: --database :memory: starts empty" wait_for 'Nothing to do yet.'
+quit_app
+echo 'not a database' > "$WORK/notes.txt"
+open_app todo --database notes.txt
+check "to-do: a file that is not a database is refused with its reason, the terminal untouched" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for 'showcase: cannot open the to-do list' && wait_for 'e2e$'"
+check "to-do: ... and its exit status is 1, in plain mode too" bash -c "cd '$WORK'; env -i '$BIN' todo --database notes.txt --plain >/dev/null 2>err.txt; [ \$? -eq 1 ] && grep -q 'cannot open the to-do list' err.txt"
 
 # PV-V: person labels (the people load from the offline service when the screen shows)
 open_app person
@@ -282,6 +299,8 @@ check "SH-1: a failed search exits 1 with the reason on stderr" plain_status 1 "
 check "SH-1: a refused login exits 1" plain_status 1 "verification" env -i "$BIN" login --plain --user grace --password hopper
 check "SH-1: an unknown list exits 64" plain_status 64 "unknown list" env -i "$BIN" movies --plain --list best
 check "SH-1: an option the app does not take exits 64" plain_status 64 "--list does not apply to flickr" env -i "$BIN" flickr --plain --list popular
+check "SH-1: --database on an app without a to-do list exits 64" plain_status 64 "--database and --todo-file apply to todo, the launcher and --web only" env -i "$BIN" flickr --plain --database todos.sqlite
+check "SH-1: --todo-file in plain mode exits 64 (plain mode only reads)" plain_status 64 "plain mode only reads the list" env -i "$BIN" todo --plain --todo-file todos.json
 check "SH-1: the exit codes are in --help" bash -c "'$BIN' --help | grep -q 'EXIT STATUS' && '$BIN' --help | grep -q '78 '"
 
 # Issue 17: options given to the interactive mode are used

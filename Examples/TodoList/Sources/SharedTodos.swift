@@ -42,8 +42,13 @@ public final class SharedTodos: Sendable {
     public var problems: Signal<StoreError, Never> { problemsSubject.signal }
 
     /// A list kept in this process.
-    public init(_ todos: [Todo] = []) {
-        let lists = MutableProperty(Lists(todos: todos))
+    public convenience init(_ todos: [Todo] = []) {
+        self.init(todos, saved: [])
+    }
+
+    /// A list kept in this process, loaded from a store that last saved `saved` of it.
+    public init(_ todos: [Todo], saved: [Todo]) {
+        let lists = MutableProperty(Lists(todos: todos, saved: saved))
         backing = .memory(lists)
         self.todos = lists.map(\.todos).removeDuplicates()
         savedTodos = lists.map(\.saved).removeDuplicates()

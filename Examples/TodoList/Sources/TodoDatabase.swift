@@ -42,6 +42,12 @@ public enum TodoDatabase {
         public let description: String
     }
 
+    /// Why the database a `--database` option names could not be opened: where, and why
+    /// ("/srv/todos.sqlite: file is not a database").
+    public struct OpenError: Error, CustomStringConvertible, Equatable {
+        public let description: String
+    }
+
     /// Imports the list in the JSON file at `path` (written by `--todo-file` before there was a
     /// database) into `store`, if the database has no to-dos yet; returns how many it imported
     /// (0 when the database already had to-dos or the file has none). Two instances starting at
@@ -98,26 +104,62 @@ extension TodoDatabase {
             log("the to-do list is kept in memory (gone when the server stops)")
             return SharedTodos()
         }
-        let store: Store
-        let place: String
-        if database.hasPrefix("postgres://") || database.hasPrefix("postgresql://") {
-            #if PostgreSQL
-            store = try await Store.postgres(url: database, migrations: migrations)
-            place = "PostgreSQL at \(redacted(database))"
-            #else
-            throw ImportError(description: "this build has no PostgreSQL engine (the package's PostgreSQL trait); give --database a SQLite file's path")
-            #endif
-        } else {
-            let path = database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
-            store = try await Store.sqlite(path: path, migrations: migrations)
-            place = absolute(path)
-        }
+        let (store, place) = try await openStore(database)
         if let json {
             let count = try await importJSON(at: json, into: store)
             log(count > 0 ? "imported \(count) to-dos from \(json) into \(place)" : "\(place) already has to-dos: \(json) was not imported")
         }
         log("the to-do list is kept in \(place)")
         return SharedTodos(store: store)
+    }
+
+    /// The list `database` has now, copied into memory, for a one-off look (a screen printed
+    /// once): nothing is written but the schema's own migrations, and a SQLite file that does
+    /// not exist is an empty list (it is not created).
+    public static func snapshot(_ database: String) async throws -> SharedTodos {
+        let path = database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
+        if database == ":memory:" || (!isServer(database) && !FileManager.default.fileExists(atPath: path)) {
+            return SharedTodos()
+        }
+        let (store, _) = try await openStore(database)
+        do {
+            let list = SharedTodos(try await store.fetch(all), saved: try await store.fetch(saved))
+            await store.close()
+            return list
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
+    private static func isServer(_ database: String) -> Bool {
+        database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
+    }
+
+    /// The store `database` names, and how a log line names it.
+    private static func openStore(_ database: String) async throws -> (Store, String) {
+        if isServer(database) {
+            #if PostgreSQL
+            let place = "PostgreSQL at \(redacted(database))"
+            return (try await opening(place) { () async throws(StoreError) in try await Store.postgres(url: database, migrations: migrations) }, place)
+            #else
+            throw OpenError(description: "this build has no PostgreSQL engine (the package's PostgreSQL trait); give --database a SQLite file's path")
+            #endif
+        }
+        let path = database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
+        let place = absolute(path)
+        return (try await opening(place) { () async throws(StoreError) in try await Store.sqlite(path: path, migrations: migrations) }, place)
+    }
+
+    /// The store `open` opens; its error says `place` and why (the store's own words are for a
+    /// screen: "your change was not saved").
+    private static func opening(_ place: String, _ open: () async throws(StoreError) -> Store) async throws(OpenError) -> Store {
+        do {
+            return try await open()
+        } catch {
+            if case .unavailable(let why) = error { throw OpenError(description: "\(place): \(why)") }
+            throw OpenError(description: "\(place): \(error.message)")
+        }
     }
 
     /// `url` without its password, for a log line.

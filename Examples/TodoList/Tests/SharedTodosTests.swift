@@ -133,6 +133,31 @@ import TodoList
         await store.close()
     }
 
+    /// Plain mode's look at a list (`showcase todo --plain`): what the database has, in memory;
+    /// a file that does not exist is an empty list and is not created; a file that is not a
+    /// database is an error that says which file and why, not the store's words for a screen.
+    @Test func aSnapshotReadsTheListAndCreatesNoFile() async throws {
+        let folder = NSTemporaryDirectory() + "todo-snapshot-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/todos.sqlite"
+        #expect(try await TodoDatabase.snapshot(path).todos.value.isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: path))
+        let list = try await TodoDatabase.openList(path) { _ in }
+        _ = try await list.add(title: "Buy milk").firstValue()
+        list.markSaved([Todo(id: 1, title: "Buy milk")])
+        _ = try await list.add(title: "Call mum").firstValue()
+        let snapshot = try await TodoDatabase.snapshot("sqlite:" + path)
+        #expect(snapshot.todos.value.map(\.title) == ["Buy milk", "Call mum"])
+        #expect(await Self.eventually { snapshot.savedTodos.value.map(\.title) == ["Buy milk"] })
+        // In memory: a change to the snapshot is not written back.
+        _ = snapshot.add(title: "Not saved").currentValue
+        #expect(try await TodoDatabase.snapshot(path).todos.value.count == 2)
+        try Data("not a database".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+        let error = await #expect(throws: TodoDatabase.OpenError.self) { _ = try await TodoDatabase.snapshot(folder + "/notes.txt") }
+        #expect(error?.description == folder + "/notes.txt: file is not a database")
+    }
+
     #endif
 
     static func eventually(_ seconds: Double = 10, _ condition: @Sendable () -> Bool) async -> Bool {

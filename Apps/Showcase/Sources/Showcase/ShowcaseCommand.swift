@@ -4,6 +4,7 @@ import LiveHTTP
 import ShowcaseCore
 import ShowcaseKit
 import TerminalUI
+import TodoList
 
 @main
 struct ShowcaseCommand: AsyncParsableCommand {
@@ -18,6 +19,7 @@ struct ShowcaseCommand: AsyncParsableCommand {
           movies     TMDb lists in tabs and a throttled search (seed 003)
           goods      Categories, a paged goods list and details (seed 004)
           goods-dc   The same goods list without bindings: DataController (seed 004)
+          todo       A to-do list kept in todos.sqlite in the working directory (--database)
           With no app, a launcher lists them.
 
         KEYS
@@ -104,10 +106,10 @@ struct ShowcaseCommand: AsyncParsableCommand {
     @Option(help: "--web: up to this many milliseconds more, at random, on every message each way (in order: a jittery network).")
     var jitter = 0
 
-    @Option(help: "--web: where the to-do list is kept: a SQLite file, shared by every instance given the same file (created if missing; todos.sqlite in the working directory by default); postgres://user@host/database, shared by every instance on that server (a build with the PostgreSQL trait); or :memory: (this process only).")
+    @Option(help: "todo, the launcher and --web: where the to-do list is kept: a SQLite file, shared by every instance given the same file (created if missing; todos.sqlite in the working directory by default); postgres://user@host/database, shared by every instance on that server (a build with the PostgreSQL trait); or :memory: (this process only). A build without the SQLite trait (swift run showcase) keeps the list in memory.")
     var database: String?
 
-    @Option(help: "--web: a JSON to-do list kept by an earlier version (its --todo-file): imported into the database on first start, when the database has no to-dos.")
+    @Option(help: "todo, the launcher and --web: a JSON to-do list kept by an earlier version (its --todo-file): imported into the database on first start, when the database has no to-dos.")
     var todoFile: String?
 
     @Argument(help: "The app to open: flickr, person, login, movies, goods, goods-dc, todo.")
@@ -158,9 +160,9 @@ struct ShowcaseCommand: AsyncParsableCommand {
             guard misplaced.isEmpty else { throw ValidationError("\(misplaced.joined(separator: ", ")) does not apply to --web") }
             return
         }
-        if host != "127.0.0.1" || port != 8080 || sessionGrace != 30 || maxSessions != 200 || maxConnections != nil || latency != 0 || jitter != 0 || statsToken != nil || todoFile != nil || database != nil
+        if host != "127.0.0.1" || port != 8080 || sessionGrace != 30 || maxSessions != 200 || maxConnections != nil || latency != 0 || jitter != 0 || statsToken != nil
             || !path.isEmpty || !publicHost.isEmpty || !trustedProxy.isEmpty {
-            throw ValidationError("--host, --port, --session-grace, --max-sessions, --max-connections, --latency, --jitter, --stats-token, --path, --public-host, --trusted-proxy, --database and --todo-file apply to --web only")
+            throw ValidationError("--host, --port, --session-grace, --max-sessions, --max-connections, --latency, --jitter, --stats-token, --path, --public-host and --trusted-proxy apply to --web only")
         }
         if let app, ShowcaseApp(rawValue: app) == nil {
             throw ValidationError("unknown app '\(app)': use one of \(ShowcaseApp.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -168,6 +170,12 @@ struct ShowcaseCommand: AsyncParsableCommand {
         if page < 1 { throw ValidationError("--page must be at least 1") }
         // Plain mode without an app runs flickr; the interactive launcher takes no options.
         let target = app.flatMap(ShowcaseApp.init(rawValue:)) ?? (isPlain ? .flickr : nil)
+        if database != nil || todoFile != nil, target != nil, target != .todo {
+            throw ValidationError("--database and --todo-file apply to todo, the launcher and --web only")
+        }
+        if todoFile != nil, isPlain {
+            throw ValidationError("--todo-file imports into the database: run todo without --plain (plain mode only reads the list)")
+        }
         let misplaced = options.misplaced(for: target)
         if !misplaced.isEmpty {
             let name = target?.rawValue ?? "the launcher (name an app)"
@@ -186,10 +194,19 @@ struct ShowcaseCommand: AsyncParsableCommand {
         let chosen = app.flatMap(ShowcaseApp.init(rawValue:))
         let environment = Environment()
         if isPlain {
-            try await runPlain(chosen ?? .flickr, environment: environment)
+            let todos = chosen == .todo ? try await Self.opening { try await TerminalTodos.snapshot(database) } : SharedTodos()
+            try await runPlain(chosen ?? .flickr, environment: environment, todos: todos)
             return
         }
-        let showcase = await InteractiveShowcase(app: chosen, live: live, offline: offline, options: options, environment: environment)
+        // The to-do list is opened when the to-do app or the launcher is; where it is kept is
+        // said once the terminal is restored.
+        var said: [String] = []
+        var todos = SharedTodos()
+        if chosen == nil || chosen == .todo {
+            (todos, said) = try await Self.opening { try await TerminalTodos.open(database, importing: todoFile) }
+        }
+        defer { said.forEach(Self.printError) }
+        let showcase = await InteractiveShowcase(app: chosen, live: live, offline: offline, options: options, environment: environment, todos: todos)
         if let message = ProcessInfo.processInfo.environment["SHOWCASE_E2E_TRAP"] {
             // End-to-end tests only (issue 16 (3)): a runtime trap while the UI is up, to check
             // that its message is shown once the terminal is restored.
@@ -203,7 +220,7 @@ struct ShowcaseCommand: AsyncParsableCommand {
     /// SH-1: the view state on stdout; every failure's message on stderr and a non-zero exit
     /// status (see EXIT STATUS in the help).
     @MainActor
-    func runPlain(_ app: ShowcaseApp, environment: Environment) throws {
+    func runPlain(_ app: ShowcaseApp, environment: Environment, todos: SharedTodos) throws {
         let mode: ServiceMode
         do {
             let chosen = try ServiceFactory.mode(for: app, live: live, offline: offline, environment: environment)
@@ -215,13 +232,26 @@ struct ShowcaseCommand: AsyncParsableCommand {
         }
         let outcome: PlainOutcome
         do {
-            outcome = try PlainShowcase(app: app, options: options, mode: mode, environment: environment).outcome()
+            outcome = try PlainShowcase(app: app, options: options, mode: mode, environment: environment, todos: todos).outcome()
         } catch let error as ServiceSetupError {
             throw ValidationError(error.description)
         }
         print(outcome.output)
         if let failure = outcome.failure { Self.printError(failure) }
         if outcome.exitCode != .success { throw ExitCode(outcome.exitCode.rawValue) }
+    }
+
+    /// What `open` returns; a list that cannot be opened (a file that is not a database, a
+    /// folder that cannot be written) ends the run with its reason (exit status 1).
+    static func opening<T>(_ open: () async throws -> T) async throws -> T {
+        do {
+            return try await open()
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            printError("cannot open the to-do list: \(error)")
+            throw ExitCode(1)
+        }
     }
 
     static func printError(_ message: String) {

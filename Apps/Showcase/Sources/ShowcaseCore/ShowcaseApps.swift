@@ -63,8 +63,8 @@ public struct ServiceFactory: Sendable {
     public let environment: Environment
     public let scheduler: any Scheduler
     public let navigator: Navigator
-    /// The to-do list the to-do app shows: one per server in the browser (every tab shares
-    /// it), or a file's (``TodoFile``) that several servers share.
+    /// The to-do list the to-do app shows: in memory, or in a database (``TodoDatabase``) that
+    /// every tab of a server, and every server on the same database, shares.
     public let todos: SharedTodos
 
     public init(mode: ServiceMode, environment: Environment = Environment(), scheduler: any Scheduler, navigator: Navigator, todos: SharedTodos = SharedTodos()) {

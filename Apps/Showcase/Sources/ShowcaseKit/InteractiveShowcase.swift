@@ -2,6 +2,7 @@ import MVVM
 import ShowcaseCore
 import Signals
 import TerminalUI
+import TodoList
 
 /// The showcase in a terminal: a navigation stack of screens bound to the view models, on the
 /// embedded catalogs unless live mode is chosen.
@@ -16,13 +17,18 @@ public final class InteractiveShowcase {
     var options: ShowcaseOptions
     let environment: Environment
     let scheduler: any Scheduler
+    /// The to-do app's list.
+    let todos: SharedTodos
     /// Does what the command line's options ask on the first app's screens.
     private var steps: ShowcaseStepRunner?
 
     /// Builds the showcase: the launcher, or `app` directly, started where `options` say
     /// (`--search sunset` opens on that search). The services answer on `scheduler` (tests pass
-    /// a virtual-time one). `offline`: the embedded catalogs even with keys set.
-    public init(app: ShowcaseApp?, live: Bool, offline: Bool = false, options: ShowcaseOptions = ShowcaseOptions(), environment: Environment = Environment(), scheduler: any Scheduler = MainScheduler.shared) {
+    /// a virtual-time one). `offline`: the embedded catalogs even with keys set. `todos`: the
+    /// list the to-do app shows (an empty one in memory by default).
+    public init(app: ShowcaseApp?, live: Bool, offline: Bool = false, options: ShowcaseOptions = ShowcaseOptions(), environment: Environment = Environment(),
+                scheduler: any Scheduler = MainScheduler.shared, todos: SharedTodos = SharedTodos()) {
+        self.todos = todos
         self.live = live
         self.offline = offline
         self.options = options
@@ -52,7 +58,7 @@ public final class InteractiveShowcase {
     }
 
     private func push(_ app: ShowcaseApp, mode: ServiceMode) {
-        let factory = ServiceFactory(mode: mode, environment: environment, scheduler: scheduler, navigator: navigator)
+        let factory = ServiceFactory(mode: mode, environment: environment, scheduler: scheduler, navigator: navigator, todos: todos)
         // The command line's options start the first app opened, once.
         let options = self.options
         self.options = ShowcaseOptions()

@@ -3,6 +3,7 @@ import MVVM
 import ScreenKit
 import ShowcaseCore
 import Signals
+import TodoList
 
 /// How a `showcase` run ends (SH-1): documented in `--help` and the README.
 public enum ShowcaseExitCode: Int32, Sendable, CaseIterable {
@@ -47,12 +48,15 @@ public struct PlainShowcase {
     let options: ShowcaseOptions
     let mode: ServiceMode
     let environment: Environment
+    let todos: SharedTodos
 
-    public init(app: ShowcaseApp, options: ShowcaseOptions, mode: ServiceMode, environment: Environment = Environment()) {
+    /// `todos`: the list the to-do app shows (an empty one in memory by default).
+    public init(app: ShowcaseApp, options: ShowcaseOptions, mode: ServiceMode, environment: Environment = Environment(), todos: SharedTodos = SharedTodos()) {
         self.app = app
         self.options = options
         self.mode = mode
         self.environment = environment
+        self.todos = todos
     }
 
     /// The text of the screen; throws a ``ServiceSetupError`` for unusable arguments.
@@ -77,7 +81,7 @@ public struct PlainShowcase {
             navigator.close()
             clock.stop()
         }
-        let factory = ServiceFactory(mode: mode, environment: environment, scheduler: clock.scheduler, navigator: navigator)
+        let factory = ServiceFactory(mode: mode, environment: environment, scheduler: clock.scheduler, navigator: navigator, todos: todos)
         let steps = try app.start(factory, options: options)
         let driver = ScreenDriver(navigator: navigator, registry: ShowcaseScreens.registry())
         var answered = clock.settle { !driver.isWorking }
