@@ -5,6 +5,12 @@ import Signals
 /// to a `Navigator`, it follows the view models' pushes and pops, building each page with a
 /// `ScreenRegistry`; the browser's history follows the depth, so the browser's Back button
 /// pops too.
+///
+/// Only the top page's elements are kept. A page under it that a view model owns (bound to a
+/// navigator) is let go, with its bindings, and built again from the registry when it is on top
+/// again: a tab holds one page's elements, however deep it goes. So a page's builder only
+/// binds: work to do when the page shows (a list's first page) belongs in ScreenKit's
+/// `onAppear`, which runs when the page is first shown, not when it is built again.
 @MainActor
 public final class NavigationStack: Element {
     /// A page: its title and its content.
@@ -18,8 +24,17 @@ public final class NavigationStack: Element {
         }
     }
 
-    public private(set) var pages: [Page] = []
-    private var owners: [ObjectIdentifier?] = []
+    /// A level of the stack: its page, unless it is under the top and can be built again.
+    private struct Level {
+        var page: Page?
+        /// The view model whose page it is (bound to a navigator), or `nil` for a page pushed
+        /// with ``push(_:)``, which is always kept.
+        let owner: (any AnyObject & Sendable)?
+    }
+
+    private var levels: [Level] = []
+    /// Builds a level's page again (bound to a navigator).
+    private var registry: ScreenRegistry<Page>?
     private var onBack: (@MainActor () -> Void)?
     private var subscription: (any Disposable)?
     private let backButton = Button("‹ Back", class: "back")
@@ -34,34 +49,53 @@ public final class NavigationStack: Element {
     }
 
     /// The visible page.
-    public var top: Page? { pages.last }
+    public var top: Page? { levels.last?.page }
+
+    /// How many pages are on the stack.
+    public var depth: Int { levels.count }
+
+    /// The pages kept, bottom first: the top one, and those pushed with ``push(_:)``. A page a
+    /// view model owns is built again when it is on top again.
+    public var pages: [Page] { levels.compactMap(\.page) }
+
+    /// Whether a page is being built again for a view model it was shown for before (its
+    /// `onAppear` does not run again): read by ``ScreenRenderer``.
+    static private(set) var isBuildingAgain = false
 
     public func push(_ page: Page) {
         push(page, owner: nil)
     }
 
-    private func push(_ page: Page, owner: ObjectIdentifier?) {
-        pages.append(page)
-        owners.append(owner)
+    private func push(_ page: Page, owner: (any AnyObject & Sendable)?) {
+        levels.append(Level(page: page, owner: owner))
         showTop()
     }
 
     public func pop() {
-        guard pages.count > 1 else { return }
-        remove(at: pages.count - 1)
+        guard levels.count > 1 else { return }
+        remove(at: levels.count - 1)
     }
 
     private func remove(at index: Int) {
-        pages.remove(at: index)
-        owners.remove(at: index)
+        levels.remove(at: index)
         showTop()
     }
 
     private func showTop() {
+        // The pages under the top go with their elements and bindings; the top's is built again
+        // if it went.
+        for index in levels.indices.dropLast() where levels[index].owner != nil {
+            levels[index].page = nil
+        }
+        if let last = levels.indices.last, levels[last].page == nil, let owner = levels[last].owner, let registry {
+            Self.isBuildingAgain = true
+            defer { Self.isBuildingAgain = false }
+            levels[last].page = try? registry.screen(for: owner)
+        }
         body.setChildren(top.map { [$0.content] } ?? [])
         heading.text = top?.title ?? ""
-        backButton.isHidden = pages.count <= 1
-        document?.setHistory(depth: max(1, pages.count), title: top?.title ?? "")
+        backButton.isHidden = levels.count <= 1
+        document?.setHistory(depth: max(1, levels.count), title: top?.title ?? "")
         // The page's main field takes the focus, as `autofocus` does only on a first load.
         if let field = top?.content.first(TextField.self), field.document != nil { document?.focus(field) }
     }
@@ -69,7 +103,7 @@ public final class NavigationStack: Element {
     /// Goes back as the Back button does: through the navigator when bound, so the view models
     /// follow.
     public func goBack() {
-        guard pages.count > 1 else { return }
+        guard levels.count > 1 else { return }
         if let onBack { onBack() } else { pop() }
     }
 
@@ -78,25 +112,25 @@ public final class NavigationStack: Element {
     /// popped. The browser's Back button pops to the depth it went back to.
     public func bind(to navigator: Navigator, registry: ScreenRegistry<Page>) {
         subscription?.dispose()
-        pages = []
-        owners = []
+        levels = []
+        self.registry = registry
         onBack = { navigator.pop() }
         document?.onBack = { [weak self] depth in
             guard let self else { return }
-            for _ in 0..<max(0, self.pages.count - depth) { navigator.pop() }
+            for _ in 0..<max(0, self.levels.count - depth) { navigator.pop() }
         }
         subscription = navigator.follow(during: lifetime, show: { [weak self] viewModel in
             self?.show(viewModel, registry: registry, navigator: navigator)
         }, hide: { [weak self] viewModel in
-            guard let self, let index = self.owners.lastIndex(of: ObjectIdentifier(viewModel)) else { return }
+            guard let self, let index = self.levels.lastIndex(where: { $0.owner === viewModel }) else { return }
             self.remove(at: index)
         })
     }
 
     private func show(_ viewModel: any AnyObject & Sendable, registry: ScreenRegistry<Page>, navigator: Navigator) {
-        guard !owners.contains(ObjectIdentifier(viewModel)) else { return }
+        guard !levels.contains(where: { $0.owner === viewModel }) else { return }
         do {
-            push(try registry.screen(for: viewModel), owner: ObjectIdentifier(viewModel))
+            push(try registry.screen(for: viewModel), owner: viewModel)
         } catch {
             document?.present(title: "No page", message: error.description)
             navigator.pop(viewModel)

@@ -25,10 +25,12 @@ public enum ScreenRenderer {
     /// What the page loads for an image (a live URL, or an offline placeholder); `nil`: none.
     public typealias ImageSource = @MainActor (ImageRequest) -> String?
 
-    /// The page that shows `screen`.
+    /// The page that shows `screen`; its `onAppear` runs, unless a ``NavigationStack`` is
+    /// building the page again for a view model it showed before (its page went while another
+    /// was on top).
     public static func page(for screen: Screen, images: @escaping ImageSource = { $0.url }) -> NavigationStack.Page {
         let content = Stack(.vertical, screen.content.map { element(for: $0, images: images) })
-        screen.appear?()
+        if !NavigationStack.isBuildingAgain { screen.appear?() }
         return NavigationStack.Page(title: screen.title.value, content: content)
     }
 

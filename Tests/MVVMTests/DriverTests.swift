@@ -1,3 +1,4 @@
+import Dispatch
 import MVVM
 import Signals
 import SignalsTesting
@@ -128,6 +129,47 @@ import Testing
         #expect(label?.text == "one")
         label = nil
         #expect(subject.subscriberCount == 0)
+    }
+
+    /// A key-path binding delivers on the main actor, in the order sent, even when values come
+    /// from another thread while one is still waiting for the main queue; after it is disposed,
+    /// nothing waiting is set.
+    @MainActor final class Recording {
+        var values: [Int] = []
+        var offMain = 0
+        var value = 0 {
+            didSet {
+                values.append(value)
+                if !MainScheduler.isMainThread { offMain += 1 }
+            }
+        }
+    }
+
+    @MainActor @Test func bindsIntoAKeyPathInOrderFromAnyThreadAndNotAfterDisposal() async {
+        let subject = PublishSubject<Int, Never>()
+        let recording = Recording()
+        let binding = subject.signal.bind(to: recording, \.value)
+        Self.sendFromAnotherThread(1...500, to: subject)  // the main thread waits: they queue
+        subject.send(501)  // on the main thread, while 1...500 still wait for it
+        for _ in 0..<200 where recording.values.count < 501 { await mainQueueTurn() }
+        #expect(recording.values == Array(1...501))
+        #expect(recording.offMain == 0)
+        // Sent from another thread, then disposed before the main queue runs them: none is set.
+        Self.sendFromAnotherThread(600...610, to: subject)
+        binding.dispose()
+        for _ in 0..<5 { await mainQueueTurn() }
+        #expect(recording.values.last == 501)
+    }
+
+    /// Sends `values` from another thread and returns when they are sent (the caller's thread,
+    /// the main one, is blocked meanwhile: what they scheduled on it waits).
+    nonisolated static func sendFromAnotherThread(_ values: ClosedRange<Int>, to subject: PublishSubject<Int, Never>) {
+        let sent = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            for value in values { subject.send(value) }
+            sent.signal()
+        }
+        sent.wait()
     }
 
     @Test func bindsIntoAPropertyWithoutKeepingItAlive() {

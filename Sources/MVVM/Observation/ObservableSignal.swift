@@ -129,11 +129,17 @@ extension Signal where Failure == Never {
         let target = MainActorTarget(root: root, keyPath: keyPath)
         let subscription = SerialDisposable()
         let source = (root as? LifetimeOwner).map { take(during: $0.lifetime) } ?? self
-        subscription.inner = source.asDriver().signal.sink(value: { value in
-            MainActor.assumeIsolated {
-                if !target.set(value) { subscription.dispose() }
+        // A driver's delivery (a main scheduler of its own: in order, at once when on the main
+        // thread with nothing of this binding waiting), without its sharing: a binding has one
+        // subscriber, and a browser tab has dozens of bindings (issue 41: memory per tab).
+        let scheduler = MainScheduler()
+        subscription.inner = source.subscribe(Observer(value: { value in
+            scheduler.schedule {
+                MainActor.assumeIsolated {
+                    if !subscription.isDisposed && !target.set(value) { subscription.dispose() }
+                }
             }
-        })
+        }))
         return subscription
     }
 }
