@@ -40,7 +40,11 @@ import Testing
 
     /// One PostgreSQL cluster for the engine-parameterized tests, each on a database of its own.
     static let sharedCluster: Result<PostgresCluster, PostgresCluster.Failure> = {
-        do { return .success(try PostgresCluster()) } catch let error as PostgresCluster.Failure { return .failure(error) } catch {
+        do {
+            let cluster = try PostgresCluster()
+            cluster.stopsAtExit()
+            return .success(cluster)
+        } catch let error as PostgresCluster.Failure { return .failure(error) } catch {
             return .failure(PostgresCluster.Failure(description: "\(error)"))
         }
     }()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A private PostgreSQL cluster for tests (Debian's postgresql package): made by `initdb` in a
 /// temporary folder, served on a free loopback port with its socket in that folder, stopped and
@@ -51,6 +52,34 @@ public final class PostgresCluster: @unchecked Sendable {
 
     deinit {
         try? stop()
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    /// Stops the cluster and removes its folder when the test process exits: for a cluster kept
+    /// in a `static let` (shared by a suite), which is never deinitialised. Without it, each run
+    /// of the tests (each mutant's, in CI) left a PostgreSQL server running.
+    public func stopsAtExit() {
+        let first = Self.atExit.withLock { folders -> Bool in
+            folders.append(folder)
+            return folders.count == 1
+        }
+        if first {
+            atexit {
+                for folder in PostgresCluster.atExit.withLock({ $0 }) { PostgresCluster.stopNow(folder) }
+            }
+        }
+    }
+
+    private static let atExit = Mutex<[String]>([])
+
+    /// Fast shutdown by signal (no child process at exit): SIGINT to the postmaster named in
+    /// `postmaster.pid`, up to 10 s for it to go, then the folder.
+    private static func stopNow(_ folder: String) {
+        guard let text = try? String(contentsOfFile: "\(folder)/data/postmaster.pid", encoding: .utf8),
+              let pid = text.split(separator: "\n").first.flatMap({ pid_t($0) }), pid > 0
+        else { return }
+        kill(pid, SIGINT)
+        for _ in 0..<200 where kill(pid, 0) == 0 { usleep(50_000) }
         try? FileManager.default.removeItem(atPath: folder)
     }
 
