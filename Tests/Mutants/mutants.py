@@ -342,7 +342,7 @@ MUTANTS = [
      "bindsIntoAKeyPathInOrderFromAnyThreadAndNotAfterDisposal"),
     ("TD1", "plain mode's look at the to-do list creates the database file it only meant to read",
      "Examples/TodoList/Sources/TodoDatabase.swift",
-     [("if database == \":memory:\" || (!isServer(database) && !FileManager.default.fileExists(atPath: path)) {", "if database == \":memory:\" {")],
+     [("if database == \":memory:\" || (!isServer(database) && !FileManager.default.fileExists(atPath: sqlitePath(database))) {", "if database == \":memory:\" {")],
      "aSnapshotReadsTheListAndCreatesNoFile"),
     ("TD2", "a to-do database that cannot be opened is reported in the store's words for a screen (\"your change was not saved\")",
      "Examples/TodoList/Sources/TodoDatabase.swift",

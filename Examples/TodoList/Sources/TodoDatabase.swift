@@ -117,8 +117,7 @@ extension TodoDatabase {
     /// once): nothing is written but the schema's own migrations, and a SQLite file that does
     /// not exist is an empty list (it is not created).
     public static func snapshot(_ database: String) async throws -> SharedTodos {
-        let path = database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
-        if database == ":memory:" || (!isServer(database) && !FileManager.default.fileExists(atPath: path)) {
+        if database == ":memory:" || (!isServer(database) && !FileManager.default.fileExists(atPath: sqlitePath(database))) {
             return SharedTodos()
         }
         let (store, _) = try await openStore(database)
@@ -136,6 +135,11 @@ extension TodoDatabase {
         database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
     }
 
+    /// A SQLite file's path, without the optional `sqlite:` in front.
+    private static func sqlitePath(_ database: String) -> String {
+        database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
+    }
+
     /// The store `database` names, and how a log line names it.
     private static func openStore(_ database: String) async throws -> (Store, String) {
         if isServer(database) {
@@ -146,7 +150,7 @@ extension TodoDatabase {
             throw OpenError(description: "this build has no PostgreSQL engine (the package's PostgreSQL trait); give --database a SQLite file's path")
             #endif
         }
-        let path = database.hasPrefix("sqlite:") ? String(database.dropFirst("sqlite:".count)) : database
+        let path = sqlitePath(database)
         let place = absolute(path)
         return (try await opening(place) { () async throws(StoreError) in try await Store.sqlite(path: path, migrations: migrations) }, place)
     }
