@@ -131,7 +131,7 @@ import Testing
         #expect(subject.subscriberCount == 0)
     }
 
-    /// A key-path binding delivers on the main actor, in the order sent, even when values come
+    /// T-UI2: a key-path binding delivers on the main actor, in the order sent, even when values come
     /// from another thread while one is still waiting for the main queue; after it is disposed,
     /// nothing waiting is set.
     @MainActor final class Recording {

@@ -4,7 +4,8 @@ import Signals
 import Testing
 @testable import WebUI
 
-/// Issue 41 (memory per tab): a stack keeps only its top page's elements. A page under the top
+/// T-UI6 (views map view-model types to screens), issue 41 (memory per tab): a stack keeps only
+/// its top page's elements. A page under the top
 /// goes, with its bindings, and is built again when it is on top again, showing its view
 /// model's values as they are then; its `onAppear` (a list's first page) does not run again.
 @MainActor
