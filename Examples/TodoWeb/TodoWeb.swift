@@ -56,6 +56,9 @@ struct TodoWeb: AsyncParsableCommand {
     @Option(help: "The most connections open at once (pages, their files, WebSockets); by default as many as the process's file limit allows.")
     var maxConnections: Int?
 
+    @Flag(help: "Run every tab's session on the main actor, as an app whose view models are @MainActor must: one thread for all of them (to compare; each has an executor of its own otherwise).")
+    var mainActor = false
+
     func validate() throws {
         guard sessionGrace >= 0 else { throw ValidationError("--session-grace must be 0 or more seconds") }
         guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
@@ -73,9 +76,11 @@ struct TodoWeb: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let limits = WebSessions.Limits(sessions: maxSessions, reconnectGrace: .seconds(sessionGrace))
-        let sessions = await MainActor.run {
-            WebSessions(limits: limits, log: log) { document, location in TodoTab(document: document, location: location, list: list) }
-        }
+        // Each tab's session on an executor of its own: the to-do's view models are not tied to
+        // the main actor.
+        let sessions = mainActor
+            ? WebSessions(limits: limits, log: log, onMainActor: { document, location in TodoTab(document: document, location: location, list: list) })
+            : WebSessions(limits: limits, log: log) { document, location in TodoTab(document: document, location: location, list: list) }
         let server = try WebAppServer(
             host: host, port: port, sessions: sessions, limits: WebAppServer.Limits(connections: maxConnections ?? .max),
             deployment: WebAppServer.Deployment(hostNames: publicHost, trustedProxies: trustedProxy, path: path),
@@ -100,7 +105,6 @@ struct TodoWeb: AsyncParsableCommand {
 
 /// One tab: the list's screen at the address the browser asked for (`/`, with the filter and
 /// the search in its query), and the address bar following them.
-@MainActor
 final class TodoTab: WebSessionContent {
     let navigator: Navigator
     let stack = NavigationStack()

@@ -19,16 +19,16 @@ import Signals
 /// A description holds the view model's properties and actions; building one subscribes to
 /// nothing and runs nothing. A renderer subscribes while it shows the screen and lets go when
 /// the screen goes.
-public struct Screen: Sendable {
+public struct Screen {
     /// The title: the terminal's header, the page's `<title>`, plain text's first line.
     public let title: Live<String>
     /// What the screen shows, top to bottom.
     public let content: [Element]
     /// Runs when a renderer shows the screen (SwiftUI's `onAppear`): a list's first page, a
     /// detail's load. Building the description runs nothing.
-    public private(set) var appear: (@MainActor @Sendable () -> Void)?
+    public private(set) var appear: (() -> Void)?
     /// Keys that run something wherever the focus is, each while its condition holds.
-    public private(set) var shortcuts: [(key: Shortcut, isActive: Live<Bool>, action: @MainActor @Sendable () -> Void)] = []
+    public private(set) var shortcuts: [(key: Shortcut, isActive: Live<Bool>, action: () -> Void)] = []
     /// The line of key hints a layer with keys shows under the screen (its own default if `nil`).
     public private(set) var hint: String?
 
@@ -45,7 +45,7 @@ public struct Screen: Sendable {
     }
 
     /// The same screen, running `action` when a renderer shows it.
-    public func onAppear(_ action: @escaping @MainActor @Sendable () -> Void) -> Screen {
+    public func onAppear(_ action: @escaping () -> Void) -> Screen {
         var screen = self
         let earlier = appear
         screen.appear = {
@@ -58,7 +58,7 @@ public struct Screen: Sendable {
     /// The same screen, where `key` runs `action` while `condition` holds.
     public func shortcut(
         _ key: Shortcut, when condition: some LiveConvertible<Bool> = Live.constant(true),
-        _ action: @escaping @MainActor @Sendable () -> Void
+        _ action: @escaping () -> Void
     ) -> Screen {
         var screen = self
         screen.shortcuts.append((key, condition.live, action))
@@ -98,14 +98,14 @@ public enum ScreenBuilder {
 
 /// Anything a ``ScreenBuilder`` accepts: each piece of the vocabulary (``Text``, ``Button``, …)
 /// turns itself into an ``Element``.
-public protocol ElementConvertible: Sendable {
+public protocol ElementConvertible {
     var element: Element { get }
 }
 
 /// One element of a screen: what it is, and when it is visible.
-public struct Element: Sendable, ElementConvertible {
+public struct Element: ElementConvertible {
     /// What an element is; a renderer switches over it.
-    public enum Kind: Sendable {
+    public enum Kind {
         case text(Text)
         case field(TextField)
         case button(Button)

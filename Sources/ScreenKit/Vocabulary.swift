@@ -38,9 +38,9 @@ public struct TextField: ElementConvertible {
     public let text: MutableProperty<String>
     public let isSecure: Bool
     /// Runs when the person presses Enter in the field.
-    public let submit: (@MainActor @Sendable () -> Void)?
+    public let submit: (() -> Void)?
 
-    public init(_ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit submit: (@MainActor @Sendable () -> Void)? = nil) {
+    public init(_ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit submit: (() -> Void)? = nil) {
         self.init(label: label, text: text, placeholder: placeholder, isSecure: false, submit: submit)
     }
 
@@ -51,7 +51,7 @@ public struct TextField: ElementConvertible {
         self.init(label: label, text: text, placeholder: placeholder, isSecure: false, submit: { action.execute() })
     }
 
-    init(label: String, text: MutableProperty<String>, placeholder: String, isSecure: Bool, submit: (@MainActor @Sendable () -> Void)?) {
+    init(label: String, text: MutableProperty<String>, placeholder: String, isSecure: Bool, submit: (() -> Void)?) {
         self.label = label
         self.text = text
         self.placeholder = placeholder
@@ -67,7 +67,7 @@ public struct TextField: ElementConvertible {
 public struct SecureField: ElementConvertible {
     public let field: TextField
 
-    public init(_ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit submit: (@MainActor @Sendable () -> Void)? = nil) {
+    public init(_ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit submit: (() -> Void)? = nil) {
         field = TextField(label: label, text: text, placeholder: placeholder, isSecure: true, submit: submit)
     }
 
@@ -88,7 +88,7 @@ public struct Button: ElementConvertible {
     public let isEnabled: Live<Bool>
     public let isBusy: Live<Bool>
     /// Applies the action, or runs the closure. Renderers call it only while enabled and not busy.
-    public let press: @MainActor @Sendable () -> Void
+    public let press: () -> Void
 
     /// A button that applies `action` with `input()` when pressed.
     public init<Input: Sendable, Output: Sendable, Failure: Error>(
@@ -106,7 +106,7 @@ public struct Button: ElementConvertible {
     }
 
     /// A button that runs `press`, enabled while `isEnabled` is `true`.
-    public init(_ title: String, isEnabled: some LiveConvertible<Bool> = Live.constant(true), press: @escaping @MainActor @Sendable () -> Void) {
+    public init(_ title: String, isEnabled: some LiveConvertible<Bool> = Live.constant(true), press: @escaping () -> Void) {
         self.title = .constant(title)
         self.isEnabled = isEnabled.live
         isBusy = .constant(false)
@@ -186,12 +186,12 @@ public struct ListRow: Sendable, Equatable {
 /// A button on every row of a ``List`` (a to-do's Delete): its title, the key that presses it
 /// on the highlighted row where a layer has keys (a terminal), and what it does with the row's
 /// ``ListRow/id``. A browser draws it on each row.
-public struct RowButton: Sendable {
+public struct RowButton {
     public let title: String
     public let shortcut: Shortcut
-    public let press: @MainActor @Sendable (_ rowID: String) -> Void
+    public let press: (_ rowID: String) -> Void
 
-    public init(_ title: String, shortcut: Shortcut, press: @escaping @MainActor @Sendable (_ rowID: String) -> Void) {
+    public init(_ title: String, shortcut: Shortcut, press: @escaping (_ rowID: String) -> Void) {
         self.title = title
         self.shortcut = shortcut
         self.press = press
@@ -206,20 +206,20 @@ public struct List: ElementConvertible {
     public let rows: Live<[ListRow]>
     /// What the list says when it has no rows.
     public let emptyText: Live<String>
-    public let select: (@MainActor @Sendable (Int) -> Void)?
-    public let loadMore: (@MainActor @Sendable () -> Void)?
+    public let select: ((Int) -> Void)?
+    public let loadMore: (() -> Void)?
     public let isLoading: Live<Bool>
     public let hasMore: Live<Bool>
-    public let rowsOnScreen: (@MainActor @Sendable (Range<Int>) -> Void)?
+    public let rowsOnScreen: ((Range<Int>) -> Void)?
     /// Whether rows show an image (`imageURL`, or a placeholder where the layer draws one), and
     /// its shape; `nil`: rows without images.
     public let thumbnails: ImageShape?
     /// Runs as the highlight moves over the rows (arrow keys in a terminal), before any is
     /// selected: a screen that shows the highlighted row's details follows it.
-    public let highlight: (@MainActor @Sendable (Int) -> Void)?
+    public let highlight: ((Int) -> Void)?
     /// Runs when a person flips a row's checkbox (``ListRow/isOn``), with the row's id and the
     /// value it now shows: Space in a terminal, a click in a browser.
-    public let toggle: (@MainActor @Sendable (_ rowID: String, _ isOn: Bool) -> Void)?
+    public let toggle: ((_ rowID: String, _ isOn: Bool) -> Void)?
     /// The buttons each row holds.
     public let rowButtons: [RowButton]
 
@@ -230,11 +230,11 @@ public struct List: ElementConvertible {
         isLoading: some LiveConvertible<Bool> = Live.constant(false),
         hasMore: some LiveConvertible<Bool> = Live.constant(false),
         thumbnails: ImageShape? = nil,
-        onSelect select: (@MainActor @Sendable (Int) -> Void)? = nil,
-        onReachEnd loadMore: (@MainActor @Sendable () -> Void)? = nil,
-        onRowsOnScreen rowsOnScreen: (@MainActor @Sendable (Range<Int>) -> Void)? = nil,
-        onHighlight highlight: (@MainActor @Sendable (Int) -> Void)? = nil,
-        onToggle toggle: (@MainActor @Sendable (_ rowID: String, _ isOn: Bool) -> Void)? = nil,
+        onSelect select: ((Int) -> Void)? = nil,
+        onReachEnd loadMore: (() -> Void)? = nil,
+        onRowsOnScreen rowsOnScreen: ((Range<Int>) -> Void)? = nil,
+        onHighlight highlight: ((Int) -> Void)? = nil,
+        onToggle toggle: ((_ rowID: String, _ isOn: Bool) -> Void)? = nil,
         rowButtons: [RowButton] = []
     ) {
         self.label = label
@@ -258,7 +258,7 @@ public struct List: ElementConvertible {
         paged list: PagedList<Key, Item, Failure>,
         emptyText: some LiveConvertible<String> = Live.constant(""),
         row: @escaping @Sendable (Item) -> ListRow,
-        onSelect select: (@MainActor @Sendable (Int) -> Void)? = nil
+        onSelect select: ((Int) -> Void)? = nil
     ) {
         self.init(
             label, rows: list.items.live.map { $0.map(row) }, emptyText: emptyText,
@@ -427,7 +427,7 @@ public struct Facts: ElementConvertible {
 /// selected index (Movie info's Movies | Search).
 public struct Tabs: ElementConvertible {
     /// One tab: its title and what it shows.
-    public struct Tab: Sendable {
+    public struct Tab {
         public let title: String
         public let content: [Element]
 

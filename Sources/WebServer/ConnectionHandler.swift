@@ -12,8 +12,8 @@ import WebUI
 /// WebSocket message from its frame's header. A connection has one deadline at a time (a
 /// request's, a kept connection's, a WebSocket's silence), checked by one timer.
 ///
-/// A WebSocket's messages go to its session on the main actor, all that one read brought in one
-/// hop; the session's frames come back to this loop to be written.
+/// A WebSocket's messages go to its session on the session's executor, all that one read brought
+/// in one hop; the session's frames come back to this loop to be written.
 final class ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
@@ -407,7 +407,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    /// Hands the messages read so far to the session, in one hop to the main actor, unless a
+    /// Hands the messages read so far to the session, in one hop to its executor, unless a
     /// batch is already there (then they wait for it: their order is kept, and a flood waits for
     /// the session); with `--latency`, each after its delay.
     private func deliverInbox() {
@@ -429,21 +429,17 @@ final class ConnectionHandler: ChannelInboundHandler {
         inbox = []
         batchInFlight = true
         let handler = NIOLoopBound(self, eventLoop: loop)
-        Self.onMain {
-            let (replies, _) = session.receive(batch)
+        session.receive(batch) { replies, _ in
             loop.execute { handler.value.batchHandled(replies) }
         }
     }
 
     /// The socket is closing: the messages still waiting go to the session (after the batch it
-    /// may be handling: the main queue keeps their order), then its end; nothing read is lost.
+    /// may be handling: the session's executor keeps their order), then its end; nothing read is lost.
     private func handOver(to session: SessionSocket) {
         let rest = inbox
         inbox = []
-        Self.onMain {
-            if !rest.isEmpty { _ = session.receive(rest) }
-            session.ended()
-        }
+        session.end(with: rest)
     }
 
     /// The session handled a batch: what it sent meanwhile is written, and the next batch goes.
@@ -505,8 +501,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             while let first = heldIn.first, first.at <= now { due.append(heldIn.removeFirst().message) }
             if let session, !due.isEmpty {
                 let loop = context.eventLoop, handler = NIOLoopBound(self, eventLoop: loop)
-                Self.onMain {
-                    let (replies, _) = session.receive(due)
+                session.receive(due) { replies, _ in
                     loop.execute { for reply in replies { handler.value.send(reply) } }
                 }
             }
@@ -629,11 +624,6 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     // MARK: Helpers
-
-    /// Runs `work` on the main actor, in the order asked (the main queue is serial).
-    static func onMain(_ work: @escaping @MainActor @Sendable () -> Void) {
-        DispatchQueue.main.async { MainActor.assumeIsolated(work) }
-    }
 
     static func bytes(_ data: Data, _ allocator: ByteBufferAllocator) -> ByteBuffer {
         var buffer = allocator.buffer(capacity: data.count)

@@ -1,6 +1,6 @@
 #if WebServer
 import Foundation
-import Synchronization
+import Signals
 import WebUI
 
 /// A WebSocket message, either way.
@@ -15,13 +15,15 @@ enum SocketMessage: Sendable, Equatable {
 
 /// One WebSocket's conversation with its session: the first message must be a `hello` naming an
 /// open session (or a page whose session is gone, with its address: a new session there); every
-/// message after it goes to that session, in order, on the main actor.
+/// message after it goes to that session, in order, on the session's executor.
 ///
-/// Made on the connection's event loop; everything else runs on the main actor, where the
-/// sessions are. Messages come in batches (all that one read of the socket brought); what the
-/// session sends while it handles a batch goes back with the batch's end, in one hop.
-@MainActor
-final class SessionSocket: Sendable {
+/// Messages come in batches (all that one read of the socket brought); each batch is one turn
+/// on the session's executor, and what the session sends during it goes back with the batch's
+/// end, in one hop to the connection's event loop.
+final class SessionSocket: @unchecked Sendable {
+    // SAFETY: `bound`, `done` and `outbox` are used only in the socket's turns, which run one at
+    // a time on `executor` (chosen once, by the first batch, under the lock); the connection
+    // hands over its next batch only after the last one's turn ended.
     let sessions: WebSessions
     let log: @Sendable (String) -> Void
     /// Writes messages to the page, in order (a `.close` last).
@@ -29,6 +31,8 @@ final class SessionSocket: Sendable {
     /// The browser secret the connection presented (its cookie), checked against the session's
     /// owner.
     private let browser: String?
+    /// Where the socket's turns run: its session's executor.
+    private let executor = Locked<WebExecutor?>(nil)
     private var bound: (session: WebSession, token: Int)?
     /// The socket is to close: what comes after is dropped.
     private var done = false
@@ -36,17 +40,60 @@ final class SessionSocket: Sendable {
     private var outbox: [SocketMessage]?
 
     /// `send` writes messages to the page, in order.
-    nonisolated init(sessions: WebSessions, browser: String? = nil, log: @escaping @Sendable (String) -> Void,
-                     send: @escaping @Sendable ([SocketMessage]) -> Void) {
+    init(sessions: WebSessions, browser: String? = nil, log: @escaping @Sendable (String) -> Void,
+         send: @escaping @Sendable ([SocketMessage]) -> Void) {
         self.sessions = sessions
         self.browser = browser
         self.log = log
         self.send = send
     }
 
-    /// Handles a batch of messages from the page, in order; returns what the session sent
-    /// meanwhile (to be written after the batch), and whether the socket stays open.
-    func receive(_ batch: [SocketMessage]) -> (replies: [SocketMessage], open: Bool) {
+    /// Handles a batch of messages from the page, in order, in a turn on the session's
+    /// executor; then calls `then` (on that executor) with what the session sent meanwhile (to be
+    /// written after the batch) and whether the socket stays open.
+    func receive(_ batch: [SocketMessage], then: @escaping @Sendable (_ replies: [SocketMessage], _ open: Bool) -> Void) {
+        let executor = self.executor.withLock { executor in
+            if let executor { return executor }
+            let chosen = turns(for: batch.first)
+            executor = chosen
+            return chosen
+        }
+        executor.run { [self] in
+            let (replies, open) = turn(batch)
+            then(replies, open)
+        }
+    }
+
+    /// The messages still waiting and the socket's end, after any batch being handled: its
+    /// session waits for the page to come back.
+    func end(with rest: [SocketMessage], then: (@Sendable () -> Void)? = nil) {
+        guard let executor = executor.withLock({ $0 }) else { then?(); return }
+        executor.run { [self] in
+            if !rest.isEmpty { _ = turn(rest) }
+            ended()
+            then?()
+        }
+    }
+
+    /// The same, for tests: the batch's answer once its turn is over.
+    func receive(_ batch: [SocketMessage]) async -> (replies: [SocketMessage], open: Bool) {
+        await withCheckedContinuation { continuation in
+            receive(batch) { replies, open in continuation.resume(returning: (replies, open)) }
+        }
+    }
+
+    /// Where the turns of a socket whose first message is `first` run: the executor of the
+    /// session its hello names; a new session's (the page's own ended); any, to be refused.
+    private func turns(for first: SocketMessage?) -> WebExecutor {
+        if case .text(let text) = first, case .hello(let id, _, _)? = try? ClientMessage.parse(text), let open = sessions.session(id) {
+            return open.executor
+        }
+        return sessions.executorForNewSession()
+    }
+
+    /// One turn: the batch handled in order; what the session sent meanwhile, and whether the
+    /// socket stays open.
+    private func turn(_ batch: [SocketMessage]) -> (replies: [SocketMessage], open: Bool) {
         outbox = []
         for message in batch where !receive(message) { break }
         defer { outbox = nil }
@@ -54,7 +101,7 @@ final class SessionSocket: Sendable {
     }
 
     /// Handles one message from the page; `false` when the socket is to close.
-    func receive(_ message: SocketMessage) -> Bool {
+    private func receive(_ message: SocketMessage) -> Bool {
         guard !done else { return false }
         switch message {
         case .text(let text):
@@ -74,7 +121,7 @@ final class SessionSocket: Sendable {
     }
 
     /// The socket closed: its session waits for the page to come back.
-    func ended() {
+    private func ended() {
         done = true
         guard let bound else { return }
         self.bound = nil
@@ -96,7 +143,7 @@ final class SessionSocket: Sendable {
                 throw .malformed("the first message must be a hello")
             }
             let session: WebSession
-            if let open = sessions.session(id) {
+            if let open = sessions.session(id), open.executor.isCurrent {
                 if let owner = open.owner, owner != browser { throw .otherBrowser }
                 session = open
             } else if let address, let location = WebLocation(address), case .opened(let new) = sessions.open(at: location, resuming: true, owner: browser) {
@@ -105,11 +152,11 @@ final class SessionSocket: Sendable {
             } else {
                 throw .unknownSession
             }
-            // The session calls these on the main actor.
+            // The session calls these on its executor, this socket's.
             let token = session.connect(send: { [weak self] frame in
-                MainActor.assumeIsolated { self?.deliver(.text(frame)) }
+                self?.deliver(.text(frame))
             }, close: { [weak self] in
-                MainActor.assumeIsolated { self?.deliver(.close(1000)) }
+                self?.deliver(.close(1000))
             })
             bound = (session, token)
             session.receive(text, token: token)
@@ -129,7 +176,7 @@ final class SessionSocket: Sendable {
 
     /// A socket as two streams, for tests: the page's messages in, the server's out (bounded, as
     /// a connection's are).
-    nonisolated static func messages(sessions: WebSessions, browser: String? = nil, log: @escaping @Sendable (String) -> Void,
+    static func messages(sessions: WebSessions, browser: String? = nil, log: @escaping @Sendable (String) -> Void,
                                      for client: AsyncStream<SocketMessage>) -> AsyncStream<SocketMessage> {
         let (out, continuation) = AsyncStream<SocketMessage>.makeStream()
         let socket = SessionSocket(sessions: sessions, browser: browser, log: log, send: { messages in
@@ -147,13 +194,13 @@ final class SessionSocket: Sendable {
                 }
                 if !open { break }
             }
-            await socket.ended()
+            await withCheckedContinuation { ended in socket.end(with: []) { ended.resume() } }
             continuation.finish()
         }
         return out
     }
 
-    nonisolated static func quoted(_ text: String) -> String {
+    static func quoted(_ text: String) -> String {
         let data = try? JSONSerialization.data(withJSONObject: [text])
         return data.flatMap { String(data: $0, encoding: .utf8) }.map { String($0.dropFirst().dropLast()) } ?? "\"\""
     }

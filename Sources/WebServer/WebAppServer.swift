@@ -288,7 +288,7 @@ public final class WebAppServer: Sendable {
         case "/favicon.ico":
             return WebResponse(contentType: "image/x-icon", headers: ["Cache-Control": "max-age=86400"], body: Data(Favicon.ico))
         case "/stats" where statsToken.map { Self.sameToken(request.headers["authorization"], "Bearer " + $0) || Self.sameToken(request[query: "token"], $0) } ?? false:
-            let (open, closed, leaked) = await MainActor.run { (sessions.openCount, sessions.closedCount, sessions.leakedCount) }
+            let (open, closed, leaked) = (sessions.openCount, sessions.closedCount, sessions.leakedCount)
             return .json("{\"open\":\(open),\"closed\":\(closed),\"leaked\":\(leaked)}")
         default:
             break
@@ -306,7 +306,8 @@ public final class WebAppServer: Sendable {
         let cookie = Self.browserKey(request.headers["cookie"])
         let owner = cookie ?? Self.newBrowserKey()
         let client = request.clientAddress.isEmpty ? nil : request.clientAddress
-        let page: (status: Int, html: String) = await MainActor.run {
+        // The session is opened, and its page made, on the session's own executor.
+        let page: (status: Int, html: String) = await sessions.executorForNewSession().perform { [sessions] in
             switch sessions.open(at: location, owner: owner, client: client) {
             case .opened(let session): return (200, PageShell.html(for: session, head: head, base: base))
             case .notFound: return (404, PageShell.notFound(head: head, base: base))

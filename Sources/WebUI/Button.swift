@@ -2,12 +2,11 @@ import MVVM
 import Signals
 
 /// A button: a click runs ``onPress`` and sends on ``presses``.
-@MainActor
 public final class Button: Element {
-    public var onPress: (@MainActor () -> Void)?
+    public var onPress: (() -> Void)?
     private let pressSubject = PublishSubject<Void, Never>()
 
-    public init(_ title: String, class className: String? = nil, onPress: (@MainActor () -> Void)? = nil) {
+    public init(_ title: String, class className: String? = nil, onPress: (() -> Void)? = nil) {
         self.onPress = onPress
         super.init("button", ["type": "button", "class": className ?? "button"], text: title)
     }

@@ -3,7 +3,6 @@ import Signals
 
 /// Segments, one selected (a row of toggle buttons); the user's choice arrives as
 /// ``selectionChanges``.
-@MainActor
 public final class SegmentedControl: Element {
     private let changes = PublishSubject<Int, Never>()
     private var buttons: [Element] = []
@@ -37,7 +36,6 @@ public final class SegmentedControl: Element {
 }
 
 /// Tabs: a segmented control over the contents, one shown at a time.
-@MainActor
 public final class TabBar: Element {
     public let segments: SegmentedControl
     private let contents: [Element]
@@ -59,7 +57,7 @@ public final class TabBar: Element {
     // Separate from init: the same code inline crashed the release build's SIL verifier
     // (Swift 6.3.1, OSSACompleteLifetime in TabBar.init).
     private func followSegments() {
-        segments.selectionChanges.asDriver().drive { [weak self] index in self?.show(index) }.disposed(by: bag)
+        segments.selectionChanges.perform(during: self) { [weak self] index in self?.show(index) }
     }
 
     public var selectedIndex: Int {

@@ -2,13 +2,12 @@ import MVVM
 import Signals
 
 /// A dialog above the page, with one button.
-@MainActor
 public final class Dialog: Element {
     public let titleText: String
     public let message: String
     public let button: Button
-    var onDismiss: (@MainActor () -> Void)?
-    var onCancel: (@MainActor () -> Void)?
+    var onDismiss: (() -> Void)?
+    var onCancel: (() -> Void)?
     /// The navigation depth of the page it was shown over: it goes with that page.
     var depth = 1
 

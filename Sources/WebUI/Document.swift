@@ -5,11 +5,10 @@ import Signals
 /// The server's copy of one page: a tree of ``Element``s under ``root``, and the patches its
 /// changes make, sent as frames.
 ///
-/// Changes made on the main actor are recorded as ``Patch``es and sent together as one frame at
-/// the end of the turn (or when ``flush()`` is called). A later change of the same text, value
+/// Changes are recorded as ``Patch``es and sent together as one frame at the end of the turn on
+/// the document's ``executor`` (or when ``flush()`` is called). A later change of the same text, value
 /// or attribute replaces the earlier patch in the same frame. Each frame has a number, so a page
 /// that reconnects says which frame it applied last.
-@MainActor
 public final class Document {
     /// The page's content.
     public let root: Element
@@ -27,7 +26,7 @@ public final class Document {
     private var ackPending = false
     /// Receives each frame (its number and JSON text).
     var onFrame: ((Int, String) -> Void)?
-    /// When `true` (the default), a change schedules a flush at the end of the main actor's turn;
+    /// When `true` (the default), a change schedules a flush at the end of the executor's turn;
     /// tests set it to `false` and call ``flush()``.
     public var flushesAutomatically = true
     /// The browser went back to a depth (its history); the navigation stack sets it.
@@ -42,14 +41,19 @@ public final class Document {
     /// while the screens are still being built (a session opened at a deep address), which
     /// leaves the browser's history alone until they are. Without it the page keeps the
     /// address it was opened at.
-    public var locations: (@MainActor () -> [WebLocation]?)?
+    public var locations: (() -> [WebLocation]?)?
     /// The addresses last sent (one per depth), or `nil` before any.
     public private(set) var sentLocations: [String]?
     private var historyChanged = false
     /// Where refused messages are reported.
     public var log: (String) -> Void = { _ in }
 
+    /// Where the page's elements live and its bindings deliver: the executor it was made on
+    /// (its session's, or the main actor's).
+    public let executor: WebExecutor
+
     public init() {
+        executor = .current
         root = Element("main", ["class": "app"])
         overlay = Element("div", ["class": "overlay"])
         attach(root)
@@ -150,7 +154,7 @@ public final class Document {
 
     /// Shows a dialog above the page; its button dismisses it and runs `onDismiss`; Esc closes it
     /// without. It goes with the page it was shown over, if that page is left first.
-    public func present(title: String, message: String, button: String = "OK", onDismiss: (@MainActor () -> Void)? = nil) {
+    public func present(title: String, message: String, button: String = "OK", onDismiss: (() -> Void)? = nil) {
         let dialog = Dialog(title: title, message: message, button: button)
         dialog.depth = depth
         dialog.onDismiss = { [weak dialog] in
@@ -171,11 +175,10 @@ public final class Document {
     private func scheduleFlush() {
         guard flushesAutomatically, !flushScheduled else { return }
         flushScheduled = true
-        DispatchQueue.main.async {
-            MainActor.assumeIsolated {
-                self.flushScheduled = false
-                self.flush()
-            }
+        let document = Confined(self, on: executor)
+        executor.run {
+            document.get.flushScheduled = false
+            document.get.flush()
         }
     }
 

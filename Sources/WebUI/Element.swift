@@ -1,20 +1,20 @@
 import MVVM
 import Signals
 
-/// A node of a page: an HTML element the server owns. Elements live on the main actor; each has
-/// an id in its ``Document``, a `Lifetime` and a `DisposeBag`, so bindings to an element end
-/// when it goes away.
+/// A node of a page: an HTML element the server owns. An element lives on the executor it was
+/// built on (its session's, see ``WebExecutor``) and is used only there; each has an id in its
+/// ``Document``, a `Lifetime` and a `DisposeBag`, so bindings to an element end when it goes
+/// away.
 ///
 /// Changing an element on a page that is on screen records a patch (its text, an attribute, its
-/// children), which the document sends to the browser at the end of the main actor's turn; the
+/// children), which the document sends to the browser at the end of the session's turn; the
 /// browser never receives the whole page again. A widget subclass answers the browser's events
 /// for it in ``handle(_:target:)``.
-@MainActor
 open class Element: LifetimeOwner {
-    private nonisolated let lifetimeToken = Lifetime.Token()
-    nonisolated public var lifetime: Lifetime { lifetimeToken.lifetime }
+    private let lifetimeToken = Lifetime.Token()
+    public var lifetime: Lifetime { lifetimeToken.lifetime }
     /// Subscriptions that live exactly as long as the element: put an element's wiring here.
-    public nonisolated let bag = DisposeBag()
+    public let bag = DisposeBag()
 
     /// The HTML tag.
     public let tag: String
@@ -206,16 +206,16 @@ open class Element: LifetimeOwner {
         public static let submit = Events(rawValue: 4)
     }
 
-    private var declaredEvents: (events: Events, keys: Set<String>, perform: @MainActor (ClientEvent) -> Void)?
+    private var declaredEvents: (events: Events, keys: Set<String>, perform: (ClientEvent) -> Void)?
 
     /// Asks the page for `events` on this element, and for the key presses named in `keys`
-    /// (`"Enter"`, `"Escape"`, `"ArrowUp"`, `" "`), and runs `perform` with each on the main
-    /// actor: ``ClientEvent/click``, ``ClientEvent/change(_:)``, ``ClientEvent/submit``,
+    /// (`"Enter"`, `"Escape"`, `"ArrowUp"`, `" "`), and runs `perform` with each on the
+    /// element's executor: ``ClientEvent/click``, ``ClientEvent/change(_:)``, ``ClientEvent/submit``,
     /// ``ClientEvent/key(_:)``. It is written on the element (`data-mvvm-on`, `data-mvvm-keys`),
     /// so the page needs no script of the app's; a key asked for does not also do what the
     /// browser would (it is the element's). Calling it again replaces what was asked for. An
     /// event the element did not ask for is refused, and logged, as any unexpected message is.
-    public func on(_ events: Events, keys: [String] = [], perform: @escaping @MainActor (ClientEvent) -> Void) {
+    public func on(_ events: Events, keys: [String] = [], perform: @escaping (ClientEvent) -> Void) {
         var names: [String] = []
         if events.contains(.click) { names.append("click") }
         if events.contains(.change) { names.append("change") }

@@ -2,7 +2,6 @@ import MVVM
 import Signals
 
 /// An image.
-@MainActor
 public final class Image: Element {
     public init(source: String = "", description: String = "", class className: String? = nil) {
         super.init("img", ["src": source, "alt": description, "class": className ?? "image", "loading": "lazy"])

@@ -2,7 +2,6 @@ import MVVM
 import Signals
 
 /// Text: a `<span>` by default (`<p>`, `<h2>`… with `tag:`).
-@MainActor
 public final class Label: Element {
     public init(_ text: String = "", tag: String = "span", class className: String? = nil) {
         super.init(tag, className.map { ["class": $0] } ?? [:], text: text)
@@ -10,7 +9,6 @@ public final class Label: Element {
 }
 
 /// A box of elements laid out in a column or a row (CSS flex).
-@MainActor
 public final class Stack: Element {
     public enum Axis: String, Sendable { case vertical = "col", horizontal = "row" }
 

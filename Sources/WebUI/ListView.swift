@@ -7,7 +7,6 @@ import Signals
 /// on a row arrives as ``chosen``, a row's checkbox as ``toggledRows``, a row's button as
 /// ``rowButtonPresses``, the rows on screen as ``visibleRows``, and the end of the list coming
 /// into view as ``reachedEnd`` (while ``loadsMore`` is set).
-@MainActor
 public final class ListView: Element {
     /// A row: its key (what makes it the same row after a change; keys should be unique), text,
     /// an optional image, an optional checkbox, and the titles of its buttons.
@@ -185,13 +184,12 @@ public final class ListView: Element {
 }
 
 /// One row of a ``ListView``.
-@MainActor
 final class RowElement: Element {
     var index: Int
     /// The row's checkbox, if it has one.
     private(set) var box: Element?
 
-    init(row: ListView.Row, index: Int, toggled: @escaping @MainActor (Bool) -> Void, pressed: @escaping @MainActor (Int) -> Void) {
+    init(row: ListView.Row, index: Int, toggled: @escaping (Bool) -> Void, pressed: @escaping (Int) -> Void) {
         self.index = index
         var text: [Element] = [Label(row.title, class: "title")]
         if let detail = row.detail { text.append(Label(detail, class: "detail")) }

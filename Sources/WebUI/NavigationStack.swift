@@ -11,7 +11,6 @@ import Signals
 /// again: a tab holds one page's elements, however deep it goes. So a page's builder only
 /// binds: work to do when the page shows (a list's first page) belongs in ScreenKit's
 /// `onAppear`, which runs when the page is first shown, not when it is built again.
-@MainActor
 public final class NavigationStack: Element {
     /// A page: its title and its content.
     public struct Page {
@@ -35,7 +34,7 @@ public final class NavigationStack: Element {
     private var levels: [Level] = []
     /// Builds a level's page again (bound to a navigator).
     private var registry: ScreenRegistry<Page>?
-    private var onBack: (@MainActor () -> Void)?
+    private var onBack: (() -> Void)?
     private var subscription: (any Disposable)?
     private let backButton = Button("‹ Back", class: "back")
     private let heading = Label("", tag: "h1")
@@ -60,7 +59,7 @@ public final class NavigationStack: Element {
 
     /// Whether a page is being built again for a view model it was shown for before (its
     /// `onAppear` does not run again): read by ``ScreenRenderer``.
-    static private(set) var isBuildingAgain = false
+    @TaskLocal static var isBuildingAgain = false
 
     public func push(_ page: Page) {
         push(page, owner: nil)
@@ -88,9 +87,7 @@ public final class NavigationStack: Element {
             levels[index].page = nil
         }
         if let last = levels.indices.last, levels[last].page == nil, let owner = levels[last].owner, let registry {
-            Self.isBuildingAgain = true
-            defer { Self.isBuildingAgain = false }
-            levels[last].page = try? registry.screen(for: owner)
+            levels[last].page = Self.$isBuildingAgain.withValue(true) { try? registry.screen(for: owner) }
         }
         body.setChildren(top.map { [$0.content] } ?? [])
         heading.text = top?.title ?? ""
@@ -119,12 +116,19 @@ public final class NavigationStack: Element {
             guard let self else { return }
             for _ in 0..<max(0, self.levels.count - depth) { navigator.pop() }
         }
-        subscription = navigator.follow(during: lifetime, show: { [weak self] viewModel in
-            self?.show(viewModel, registry: registry, navigator: navigator)
-        }, hide: { [weak self] viewModel in
-            guard let self, let index = self.levels.lastIndex(where: { $0.owner === viewModel }) else { return }
-            self.remove(at: index)
-        })
+        // Subscribes before it reads the stack, so a push made in between is never missed (and
+        // `show` skips a view model it already shows).
+        subscription = navigator.changes.drive(during: self) { [weak self] change in
+            guard let self else { return }
+            switch change {
+            case .pushed(let viewModel):
+                self.show(viewModel, registry: registry, navigator: navigator)
+            case .popped(let viewModel):
+                guard let index = self.levels.lastIndex(where: { $0.owner === viewModel }) else { return }
+                self.remove(at: index)
+            }
+        }
+        for viewModel in navigator.stack { show(viewModel, registry: registry, navigator: navigator) }
     }
 
     private func show(_ viewModel: any AnyObject & Sendable, registry: ScreenRegistry<Page>, navigator: Navigator) {

@@ -42,7 +42,6 @@ public enum PageShell {
     /// each screen's address). `base` is the path the app is mounted under (`/todo` behind a
     /// proxy; empty at the root): the page's files and its socket are under it. `head` is what
     /// the app adds to it.
-    @MainActor
     public static func html(for session: WebSession, head: Head = Head(), base: String = "") -> String {
         let document = session.document
         let history = document.historyJSON

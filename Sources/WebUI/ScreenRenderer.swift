@@ -9,7 +9,6 @@ import Signals
 /// ```swift
 /// registry.register(CounterViewModel.self, described: counterScreen)   // a screen described once
 /// ```
-@MainActor
 public enum ScreenRenderer {
     /// An image a screen shows: its URL (if any), what it shows, the row or screen it belongs
     /// to, and its shape.
@@ -23,7 +22,7 @@ public enum ScreenRenderer {
     }
 
     /// What the page loads for an image (a live URL, or an offline placeholder); `nil`: none.
-    public typealias ImageSource = @MainActor (ImageRequest) -> String?
+    public typealias ImageSource = (ImageRequest) -> String?
 
     /// The page that shows `screen`; its `onAppear` runs, unless a ``NavigationStack`` is
     /// building the page again for a view model it showed before (its page went while another
@@ -59,7 +58,7 @@ public enum ScreenRenderer {
                 : TextField(placeholder: field.placeholder, label: field.label)
             input.bind(to: field.text)
             if let submit = field.submit {
-                input.submissions.sink(value: { _ in MainActor.assumeIsolated { submit() } }).disposed(by: input.bag)
+                input.submissions.perform(during: input) { _ in submit() }
             }
             // In a row the field is compact (its placeholder says what it is).
             return inRow ? input : Stack(.vertical, class: "field", [Label(field.label, class: "dim"), input])
@@ -85,7 +84,7 @@ public enum ScreenRenderer {
         case .image(let image):
             let view = Image(source: "", description: image.alt.value, class: image.shape == .poster ? "poster-large" : "photo")
             let alt = image.alt, showsWithoutURL = image.showsWithoutURL
-            _ = image.url.signal.take(during: view.lifetime).asDriver().drive { [weak view] url in
+            image.url.signal.drive(during: view) { [weak view] url in
                 let source = url != nil || showsWithoutURL
                     ? images(ImageRequest(url: url, alt: alt.value, key: alt.value, shape: image.shape, isThumbnail: false)) : nil
                 view?.source = source ?? ""
@@ -99,7 +98,7 @@ public enum ScreenRenderer {
         case .alert(let alert):
             // Nothing on the page itself: each message is a dialog over it.
             let anchor = Element("span", ["hidden": ""])
-            _ = alert.messages.take(during: anchor.lifetime).asDriver().drive { [weak anchor] message in
+            alert.messages.drive(during: anchor) { [weak anchor] message in
                 anchor?.document?.present(title: message.title, message: message.message, button: message.dismiss)
             }
             return anchor
@@ -132,7 +131,7 @@ public enum ScreenRenderer {
         list.emptyText.signal.bind(to: view, \.emptyText)
         let shape = list.thumbnails
         let buttons = list.rowButtons.map(\.title)
-        list.rows.signal.asDriver().drive { [weak view] rows in
+        list.rows.signal.drive(during: view) { [weak view] rows in
             view?.rows = rows.map { row in
                 let image = shape.flatMap { shape in
                     images(ImageRequest(url: row.imageURL, alt: row.imageAlt, key: row.id, shape: shape, isThumbnail: true))
@@ -140,28 +139,28 @@ public enum ScreenRenderer {
                 return ListView.Row(key: row.id, title: row.title, detail: [row.detail, row.trailing].filter { !$0.isEmpty }.joined(separator: " · ").nilIfEmpty,
                                     image: image, imageDescription: row.imageAlt, checkbox: row.isOn, buttons: buttons)
             }
-        }.disposed(by: view.bag)
+        }
         if let toggle = list.toggle {
-            view.toggledRows.sink(value: { flip in MainActor.assumeIsolated { toggle(flip.key, flip.isOn) } }).disposed(by: view.bag)
+            view.toggledRows.perform(during: view) { flip in toggle(flip.key, flip.isOn) }
         }
         let rowButtons = list.rowButtons
         if !rowButtons.isEmpty {
-            view.rowButtonPresses.sink(value: { press in
-                MainActor.assumeIsolated { if rowButtons.indices.contains(press.button) { rowButtons[press.button].press(press.key) } }
-            }).disposed(by: view.bag)
+            view.rowButtonPresses.perform(during: view) { press in
+                if rowButtons.indices.contains(press.button) { rowButtons[press.button].press(press.key) }
+            }
         }
         if let select = list.select {
-            view.chosen.sink(value: { index in MainActor.assumeIsolated { select(index) } }).disposed(by: view.bag)
+            view.chosen.perform(during: view) { index in select(index) }
         }
         if let loadMore = list.loadMore {
             list.hasMore.signal.bind(to: view, \.loadsMore)
             let hasMore = list.hasMore, isLoading = list.isLoading
-            view.reachedEnd.sink(value: { _ in
-                MainActor.assumeIsolated { if hasMore.value && !isLoading.value { loadMore() } }
-            }).disposed(by: view.bag)
+            view.reachedEnd.perform(during: view) { _ in
+                if hasMore.value && !isLoading.value { loadMore() }
+            }
         }
         if let rowsOnScreen = list.rowsOnScreen {
-            view.visibleRows.sink(value: { range in MainActor.assumeIsolated { rowsOnScreen(range.lowerBound..<(range.upperBound + 1)) } }).disposed(by: view.bag)
+            view.visibleRows.perform(during: view) { range in rowsOnScreen(range.lowerBound..<(range.upperBound + 1)) }
         }
         return view
     }
@@ -171,7 +170,7 @@ extension ScreenRegistry where Screen == NavigationStack.Page {
     /// Registers a screen described once, drawn by ``ScreenRenderer``.
     public func register<ViewModel: AnyObject>(
         _ type: ViewModel.Type,
-        described: @escaping @MainActor (ViewModel) -> ScreenKit.Screen,
+        described: @escaping (ViewModel) -> ScreenKit.Screen,
         images: @escaping ScreenRenderer.ImageSource = { $0.url }
     ) {
         register(type) { ScreenRenderer.page(for: described($0), images: images) }

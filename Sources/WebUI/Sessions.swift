@@ -2,10 +2,10 @@ import Dispatch
 import Foundation
 import MVVM
 import Signals
+import Synchronization
 
 /// What a session keeps alive besides its page: the app's navigator, its view models. Closed
-/// with the session.
-@MainActor
+/// with the session, on its executor.
 public protocol WebSessionContent: AnyObject {
     /// Ends the app's work: close the navigator, dispose what the page does not own.
     func close()
@@ -26,30 +26,44 @@ extension WebSessionContent {
 /// reconnects gets the ones it missed, or the whole page again if they are gone. Messages it
 /// sent that were handled are acknowledged in every frame, so a page resends only those that
 /// were not.
-@MainActor
-public final class WebSession {
+///
+/// A session takes its turns on its own ``executor`` (the one it was opened on): its page, its
+/// app's content and every message of its page are handled there, one at a time, while other
+/// sessions take theirs on other threads.
+public final class WebSession: @unchecked Sendable {
+    // SAFETY: the mutable state is used only on `executor` (the session's turns: its page's
+    // messages, its timers, its bindings); what other threads read (the sessions' registry, a
+    // connection choosing where to send a batch) is immutable (`id`, `executor`, `owner`,
+    // `client`, `opened`) or atomic (`everConnected`).
+    /// Where the session takes its turns.
+    public let executor: WebExecutor
     /// The session's id: random, and the only key to it.
     public let id: String
     public let document: Document
     fileprivate var content: (any WebSessionContent)?
-    /// The open connection; frames go to it once its page said hello (`greeted`), so a page
-    /// never gets a new frame before the older ones it missed.
-    private var connection: (token: Int, send: @Sendable (String) -> Void, close: @Sendable () -> Void, greeted: Bool)?
     private var nextToken = 1
     private var kept: [(number: Int, text: String)] = []
     private var keptBytes = 0
     private let limits: WebSessions.Limits
     private let log: @Sendable (String) -> Void
-    fileprivate var onClose: (@MainActor (WebSession, [AnyObject]) -> Void)?
+    fileprivate var onClose: ((WebSession, [AnyObject]) -> Void)?
+    /// Whether a page ever connected (read by the registry from any thread).
+    private let connectedOnce = Atomic<Bool>(false)
+    var everConnected: Bool { connectedOnce.load(ordering: .acquiring) }
     private var graceTimer = 0
     /// Whether the session has been closed.
-    public private(set) var isClosed = false
+    public var isClosed: Bool { closed.load(ordering: .acquiring) }
+    private let closed = Atomic<Bool>(false)
 
     /// Where its refusals are logged: the sessions' shared, throttled log.
     private let refusals: RefusalLog
 
-    init(id: String, limits: WebSessions.Limits, log: @escaping @Sendable (String) -> Void, refusals: RefusalLog) {
+    init(id: String, limits: WebSessions.Limits, log: @escaping @Sendable (String) -> Void, refusals: RefusalLog,
+         owner: String? = nil, client: String? = nil) {
+        executor = .current
         self.id = id
+        self.owner = owner
+        self.client = client
         self.limits = limits
         self.log = log
         self.refusals = refusals
@@ -63,7 +77,14 @@ public final class WebSession {
     }
 
     /// Whether a page is connected.
-    public var isConnected: Bool { connection != nil }
+    public var isConnected: Bool { connectedNow.load(ordering: .acquiring) }
+    private let connectedNow = Atomic<Bool>(false)
+    /// The open connection; frames go to it once its page said hello (`greeted`), so a page
+    /// never gets a new frame before the older ones it missed. Whether there is one is read from
+    /// any thread through `isConnected`.
+    private var connection: (token: Int, send: @Sendable (String) -> Void, close: @Sendable () -> Void, greeted: Bool)? {
+        didSet { if (oldValue == nil) != (connection == nil) { connectedNow.store(connection != nil, ordering: .releasing) } }
+    }
 
     /// Whether a page ever said hello to this session.
     public private(set) var wasGreeted = false
@@ -75,10 +96,10 @@ public final class WebSession {
     /// The browser the session belongs to: the secret its page's cookie holds (see
     /// ``WebSessions/open(at:resuming:owner:client:)``); a connection that does not present it
     /// is refused. `nil`: any connection may attach (sessions opened without a server).
-    public internal(set) var owner: String?
+    public let owner: String?
     /// The client address that opened the session, counted against
     /// ``WebSessions/Limits/sessionsPerAddress``.
-    public internal(set) var client: String?
+    public let client: String?
     /// The highest message number the page has used, as far as the session has seen: the
     /// page's `hello` says how far it counted, and each message after it adds one. A message
     /// numbered past the next one is refused (it would make the session take every real
@@ -106,6 +127,7 @@ public final class WebSession {
             old.close()
         }
         connection = (token, send, close, false)
+        connectedOnce.store(true, ordering: .releasing)
         graceTimer += 1
         return token
     }
@@ -217,14 +239,10 @@ public final class WebSession {
     func closeUnlessConnected(within grace: Duration) {
         graceTimer += 1
         let timer = graceTimer
-        let (seconds, attoseconds) = grace.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self, self.graceTimer == timer, self.connection == nil else { return }
-                self.document.log("closed: no page connected within \(grace)")
-                self.close()
-            }
+        _ = executor.run(after: grace) { [weak self] in
+            guard let self, self.graceTimer == timer, self.connection == nil else { return }
+            self.document.log("closed: no page connected within \(grace)")
+            self.close()
         }
     }
 
@@ -232,7 +250,7 @@ public final class WebSession {
     /// closed and let go.
     public func close() {
         guard !isClosed else { return }
-        isClosed = true
+        closed.store(true, ordering: .releasing)
         connection?.close()
         connection = nil
         kept = []
@@ -246,8 +264,7 @@ public final class WebSession {
 }
 
 /// The sessions of a server: one per browser tab.
-@MainActor
-public final class WebSessions {
+public final class WebSessions: Sendable {
     public struct Limits: Sendable {
         /// How many sessions may be open at once; a new tab beyond it is refused.
         public var sessions = 200
@@ -277,18 +294,40 @@ public final class WebSessions {
         }
     }
 
-    private var sessions: [String: WebSession] = [:]
-    /// Open sessions by the client address that opened them.
-    private var perClient: [String: Int] = [:]
-    private let make: @MainActor (Document, WebLocation) -> (any WebSessionContent)?
+    /// The registry, shared by every connection's thread and every session's executor.
+    private struct State {
+        var sessions: [String: WebSession] = [:]
+        /// Open sessions by the client address that opened them.
+        var perClient: [String: Int] = [:]
+        /// Sessions being opened (their app's content being made, outside the lock).
+        var opening = 0
+        var closedCount = 0
+        var closedWatch: [WeakSessionParts] = []
+        /// Sessions closed since the allocator last gave memory back, and whether it is about to.
+        var closedSinceTrim = 0
+        var trimScheduled = false
+    }
+
+    private let state = Locked(State())
+    private let make: Make
     public let limits: Limits
     public let log: @Sendable (String) -> Void
     /// What the sessions refuse (messages, new sessions, connections), logged through `log` at
     /// most ``Limits/refusalLinesPerSecond`` lines a second, with the count of those left out.
     package let refusals: RefusalLog
-    /// Sessions closed so far, and those closed whose app content or page has not been freed.
-    public private(set) var closedCount = 0
-    private var closedWatch: [WeakSessionParts] = []
+
+    /// How the app's content is made: on any session's executor, or on the main actor.
+    private enum Make: Sendable {
+        case anywhere(@Sendable (Document, WebLocation) -> (any WebSessionContent)?)
+        case mainActor(@MainActor (Document, WebLocation) -> (any WebSessionContent)?)
+    }
+
+    /// Whether the app's sessions run on the main actor (its view models are `@MainActor`), not
+    /// each on an executor of its own.
+    public var runsOnMainActor: Bool {
+        if case .mainActor = make { return true }
+        return false
+    }
 
     /// Writes a line to standard error (`WebUI: ` and the line): where sessions report, unless
     /// told otherwise, what they refused and why, so a developer sees it while developing.
@@ -299,23 +338,41 @@ public final class WebSessions {
     /// Sessions whose content `make` builds on each new page's document; the page is at `/`
     /// (any other address is not found). `log` gets what sessions refused and why (standard
     /// error unless told otherwise).
-    public convenience init(limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void = WebSessions.standardError, make: @escaping @MainActor (Document) -> any WebSessionContent) {
+    public convenience init(limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void = WebSessions.standardError,
+                            make: @escaping @Sendable (Document) -> any WebSessionContent) {
         self.init(limits: limits, log: log, routes: { document, location in location.path == "/" ? make(document) : nil })
     }
 
     /// Sessions whose content `routes` builds on each new page's document, for the address the
     /// browser asked for (`/flickr?q=sunset`); `nil` for an address the app has no screen for
-    /// (the server answers 404).
+    /// (the server answers 404). A server runs each session on an executor of its own, and
+    /// calls `routes` there.
     public init(limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void = WebSessions.standardError,
-                routes: @escaping @MainActor (Document, WebLocation) -> (any WebSessionContent)?) {
+                routes: @escaping @Sendable (Document, WebLocation) -> (any WebSessionContent)?) {
         self.limits = limits
         self.log = log
         refusals = RefusalLog(linesPerSecond: limits.refusalLinesPerSecond, log: log)
-        self.make = routes
+        make = .anywhere(routes)
+    }
+
+    /// Sessions of an app whose view models are `@MainActor`: every session runs on the main
+    /// actor (one thread for all of them), and `routes` is called there.
+    public init(limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void = WebSessions.standardError,
+                onMainActor routes: @escaping @MainActor (Document, WebLocation) -> (any WebSessionContent)?) {
+        self.limits = limits
+        self.log = log
+        refusals = RefusalLog(linesPerSecond: limits.refusalLinesPerSecond, log: log)
+        make = .mainActor(routes)
+    }
+
+    /// The executor a new session should be opened on: one of its own, or the main one for an
+    /// app on the main actor. Call ``open(at:resuming:owner:client:)`` there.
+    public func executorForNewSession() -> WebExecutor {
+        runsOnMainActor ? .main : WebExecutor()
     }
 
     /// What opening a session gave.
-    public enum Opening {
+    public enum Opening: Sendable {
         case opened(WebSession)
         /// The app has no screen at that address.
         case notFound
@@ -334,93 +391,153 @@ public final class WebSessions {
         return nil
     }
 
-    /// Starts a session for a new tab at `location` (see ``open()`` for the limit); `resuming`
-    /// when it is for a page whose own session ended (the server restarted). `owner` is the
-    /// secret of the browser it belongs to (the server's page cookie); `client` the address
-    /// that asks, held to ``Limits/sessionsPerAddress``.
+    /// Starts a session for a new tab at `location` (see ``open()`` for the limit), on the
+    /// caller's executor (see ``executorForNewSession()``); `resuming` when it is for a page
+    /// whose own session ended (the server restarted). `owner` is the secret of the browser it
+    /// belongs to (the server's page cookie); `client` the address that asks, held to
+    /// ``Limits/sessionsPerAddress``.
     public func open(at location: WebLocation, resuming: Bool = false, owner: String? = nil, client: String? = nil) -> Opening {
-        // Who gives way, if the caps are reached: closed only once the app has a screen there.
-        var givingWay: [(WebSession, String)] = []
-        if let client, perClient[client, default: 0] >= limits.sessionsPerAddress {
-            guard let unused = oldestUnused(from: client) else {
-                refusals("refused a new session for \(client): it holds \(limits.sessionsPerAddress)")
-                return .fullForAddress
+        // Who gives way, if the caps are reached: taken off the registry now (the place is this
+        // session's), closed once the app has a screen there, put back if it has none.
+        let limits = self.limits
+        let reserved = state.withLock { state -> Result<[(WebSession, String)], Refusal> in
+            var givingWay: [(WebSession, String)] = []
+            if let client, state.perClient[client, default: 0] >= limits.sessionsPerAddress {
+                guard let unused = Self.oldestUnused(in: state, from: client) else { return .failure(.address(client)) }
+                givingWay.append((unused, "its address reached its share of sessions"))
             }
-            givingWay.append((unused, "its address reached its share of sessions"))
+            if state.sessions.count + state.opening - givingWay.count >= limits.sessions {
+                guard let unused = Self.oldestUnused(in: state, from: nil, besides: givingWay.first?.0) else { return .failure(.all) }
+                givingWay.append((unused, "the session limit was reached"))
+            }
+            for (unused, _) in givingWay { Self.remove(unused, from: &state) }
+            state.opening += 1
+            if let client { state.perClient[client, default: 0] += 1 }
+            return .success(givingWay)
         }
-        if sessions.count - givingWay.count >= limits.sessions {
-            guard let unused = oldestUnused(from: nil, besides: givingWay.first?.0) else {
-                refusals("refused a new session: \(limits.sessions) are open")
-                return .full
-            }
-            givingWay.append((unused, "the session limit was reached"))
+        let givingWay: [(WebSession, String)]
+        switch reserved {
+        case .failure(.address(let client)):
+            refusals("refused a new session for \(client): it holds \(limits.sessionsPerAddress)")
+            return .fullForAddress
+        case .failure(.all):
+            refusals("refused a new session: \(limits.sessions) are open")
+            return .full
+        case .success(let sessions):
+            givingWay = sessions
         }
         var generator = SystemRandomNumberGenerator()
         let id = (0..<2).map { _ in
             let word = String(generator.next() as UInt64, radix: 16)
             return String(repeating: "0", count: 16 - word.count) + word
         }.joined()
-        let session = WebSession(id: id, limits: limits, log: log, refusals: refusals)
-        guard let content = make(session.document, location) else {
+        let session = WebSession(id: id, limits: limits, log: log, refusals: refusals, owner: owner, client: client)
+        let content = makeContent(session.document, location)
+        guard let content else {
             session.document.close()
+            state.withLock { state in
+                state.opening -= 1
+                if let client { Self.release(client, in: &state) }
+                for (unused, _) in givingWay { Self.put(unused, into: &state) }
+            }
             return .notFound
         }
         for (unused, why) in givingWay {
-            unused.document.log("closed: \(why) and no page ever connected")
-            unused.close()
+            unused.perform {
+                unused.document.log("closed: \(why) and no page ever connected")
+                unused.close()
+            }
         }
         session.resumed = resuming
-        session.owner = owner
-        session.client = client
         session.onClose = { [weak self] session, owned in self?.didClose(session, owned: owned) }
-        sessions[id] = session
-        if let client { perClient[client, default: 0] += 1 }
+        state.withLock { state in
+            state.opening -= 1
+            state.sessions[id] = session
+        }
         session.start(content)
         session.closeUnlessConnected(within: limits.reconnectGrace)
         return .opened(session)
     }
 
+    private enum Refusal: Error { case address(String), all }
+
+    /// The app's content for a new session's document (on the session's executor).
+    private func makeContent(_ document: Document, _ location: WebLocation) -> (any WebSessionContent)? {
+        switch make {
+        case .anywhere(let make):
+            return make(document, location)
+        case .mainActor(let make):
+            precondition(MainScheduler.isMainThread, "the sessions of an app on the main actor are opened on the main actor")
+            // SAFETY: made on the main actor and used only there: this session's executor is the
+            // main one (checked above).
+            nonisolated(unsafe) let document = document
+            return MainActor.assumeIsolated { Unchecked(make(document, location)) }.value
+        }
+    }
+
     /// The oldest session (of `client`, or of anyone) that no page ever connected to, other
     /// than `other`.
-    private func oldestUnused(from client: String?, besides other: WebSession? = nil) -> WebSession? {
-        sessions.values.filter { !$0.wasGreeted && !$0.isConnected && (client == nil || $0.client == client) && $0 !== other }
+    private static func oldestUnused(in state: State, from client: String?, besides other: WebSession? = nil) -> WebSession? {
+        state.sessions.values.filter { !$0.everConnected && (client == nil || $0.client == client) && $0 !== other }
             .min { $0.opened < $1.opened }
+    }
+
+    /// Takes `session` off the registry, giving its address's share back.
+    private static func remove(_ session: WebSession, from state: inout State) {
+        guard state.sessions.removeValue(forKey: session.id) != nil else { return }
+        if let client = session.client { release(client, in: &state) }
+    }
+
+    private static func put(_ session: WebSession, into state: inout State) {
+        state.sessions[session.id] = session
+        if let client = session.client { state.perClient[client, default: 0] += 1 }
+    }
+
+    private static func release(_ client: String, in state: inout State) {
+        let left = state.perClient[client, default: 1] - 1
+        state.perClient[client] = left > 0 ? left : nil
     }
 
     /// The open session with `id`.
     public func session(_ id: String) -> WebSession? {
-        sessions[id]
+        state.withLock { $0.sessions[id] }
     }
 
     /// How many sessions are open.
-    public var openCount: Int { sessions.count }
+    public var openCount: Int { state.withLock { $0.sessions.count } }
 
     /// The ids of the open sessions.
-    public var ids: [String] { Array(sessions.keys) }
+    public var ids: [String] { state.withLock { Array($0.sessions.keys) } }
+
+    /// Sessions closed so far.
+    public var closedCount: Int { state.withLock { $0.closedCount } }
 
     /// Closed sessions whose page or app content is still alive (should be 0 once closing has
     /// run its course: anything else is a leak).
     public var leakedCount: Int {
-        closedWatch.removeAll { $0.isFreed }
-        return closedWatch.count
-    }
-
-    private func didClose(_ session: WebSession, owned: [AnyObject]) {
-        sessions[session.id] = nil
-        if let client = session.client {
-            let left = perClient[client, default: 1] - 1
-            perClient[client] = left > 0 ? left : nil
+        state.withLock { state in
+            state.closedWatch.removeAll { $0.isFreed }
+            return state.closedWatch.count
         }
-        closedCount += 1
-        closedWatch.removeAll { $0.isFreed }
-        closedWatch.append(WeakSessionParts(session, owned: owned))
-        closedSinceTrim += 1
-        if closedSinceTrim >= Self.closesPerTrim, !trimScheduled { scheduleTrim() }
     }
 
-    /// Sessions closed since the allocator last gave memory back, and whether it is about to.
-    private var closedSinceTrim = 0
-    private var trimScheduled = false
+    /// Called on the closed session's executor.
+    private func didClose(_ session: WebSession, owned: [AnyObject]) {
+        let parts = WeakSessionParts(session, owned: owned)
+        let trim = state.withLock { state -> Bool in
+            Self.remove(session, from: &state)
+            state.closedCount += 1
+            state.closedWatch.removeAll { $0.isFreed }
+            state.closedWatch.append(parts)
+            state.closedSinceTrim += 1
+            guard state.closedSinceTrim >= Self.closesPerTrim, !state.trimScheduled else { return false }
+            state.trimScheduled = true
+            state.closedSinceTrim = 0
+            return true
+        }
+        if trim { scheduleTrim() }
+    }
+
     /// Closed sessions after which the allocator is asked to give memory back.
     static let closesPerTrim = 32
 
@@ -428,23 +545,39 @@ public final class WebSessions {
     /// background queue, at most once a second: glibc keeps what was freed in its arenas, so a
     /// server whose tabs closed would otherwise stay at its peak.
     private func scheduleTrim() {
-        trimScheduled = true
-        closedSinceTrim = 0
         DispatchQueue.global(qos: .utility).asyncAfter(deadline: .now() + 1) { [weak self] in
             SystemAllocator.trim()
-            DispatchQueue.main.async { MainActor.assumeIsolated { self?.trimScheduled = false } }
+            self?.state.withLock { $0.trimScheduled = false }
         }
     }
 
-    /// Closes every session.
+    /// Closes every session, each on its executor (at once for those on the caller's).
     public func closeAll() {
-        for session in Array(sessions.values) { session.close() }
+        for session in state.withLock({ Array($0.sessions.values) }) {
+            session.perform { session.close() }
+        }
+    }
+}
+
+/// A value handed out of `MainActor.assumeIsolated`, which takes only `Sendable` results.
+private struct Unchecked<Value>: @unchecked Sendable {
+    // SAFETY: made and used on the main actor only (the session's executor is the main one).
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+extension WebSession {
+    /// Runs `work` on the session's executor: at once when the caller is on it, otherwise
+    /// after what is queued there.
+    public func perform(_ work: @escaping @Sendable () -> Void) {
+        if executor.isCurrent { work() } else { executor.run(work) }
     }
 }
 
 /// Weak references to a closed session's parts, to see that they are freed.
-@MainActor
-private final class WeakSessionParts {
+private final class WeakSessionParts: @unchecked Sendable {
+    // SAFETY: set once in `init`; read (from any thread) only through `isFreed`: weak
+    // references are loaded atomically, and nothing is called on the objects.
     final class Weak {
         weak var object: AnyObject?
         init(_ object: AnyObject) { self.object = object }

@@ -2,7 +2,6 @@ import MVVM
 import Signals
 
 /// A spinner with a label, shown while ``isAnimating``.
-@MainActor
 public final class Spinner: Element {
     public init(label: String) {
         super.init("div", ["class": "spinner", "role": "status", "hidden": ""], children: [Label(label)])

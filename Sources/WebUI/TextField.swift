@@ -5,7 +5,6 @@ import Signals
 /// A text field (`<input>`): the user's edits arrive as ``textChanges``; setting ``value`` from
 /// the server updates the field only if the page does not already show that value, so typing
 /// is never echoed back.
-@MainActor
 public class TextField: Element {
     private let changes = PublishSubject<String, Never>()
     private let submits = PublishSubject<String, Never>()
@@ -108,7 +107,6 @@ public class TextField: Element {
 
 /// A password field: the page masks what is typed, and the value is never written into the
 /// page's HTML.
-@MainActor
 public final class SecureField: TextField {
     public override init(placeholder: String = "", label: String? = nil) {
         super.init(securePlaceholder: placeholder, label: label)

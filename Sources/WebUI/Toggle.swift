@@ -3,7 +3,6 @@ import Signals
 
 /// A checkbox with its label: a click (or Space) flips it, sending the new value on
 /// ``changes``; ``isOn`` shows the value the server has.
-@MainActor
 public final class Toggle: Element {
     /// The checkbox itself (it takes the focus and the clicks).
     public let box: Element

@@ -4,7 +4,6 @@ import WebUI
 
 // The article's browser block, and a check that a session shows the screen.
 
-@MainActor
 final class CounterPage: WebSessionContent {
     let navigator = Navigator(root: CounterViewModel())
     let stack = NavigationStack()

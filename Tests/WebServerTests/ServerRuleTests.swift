@@ -170,8 +170,7 @@ import Testing
     /// A session of one text field, its page connected.
     func connected(_ limits: WebSessions.Limits = .init(sessions: 4)) throws -> (WebSession, Int, String, Echo, Lines) {
         let lines = Lines()
-        final class Last { var echo: Echo? }
-        let last = Last()
+        let last = Box()
         let sessions = WebSessions(limits: limits, log: lines.append) { document in
             let echo = Echo(document)
             last.echo = echo

@@ -13,8 +13,9 @@ import Testing
 @testable import WebUI
 
 /// A session's content for tests: one text field bound to a property.
-@MainActor
-final class Echo: WebSessionContent {
+// SAFETY: tests read only `text` (a thread-safe property) and `field.id` (set before the session
+// is shared) from outside the session's executor.
+final class Echo: WebSessionContent, @unchecked Sendable {
     let field = TextField()
     let text = MutableProperty("")
 
@@ -24,6 +25,16 @@ final class Echo: WebSessionContent {
     }
 
     func close() {}
+}
+
+/// The session's content, as a test sees it (set on the session's executor, read by the test).
+final class Box: Sendable {
+    private let stored = Locked<WeakEcho>(WeakEcho())
+    var echo: Echo? {
+        get { stored.withLock { $0.echo } }
+        set { stored.withLock { $0.echo = newValue } }
+    }
+    struct WeakEcho { weak var echo: Echo? }
 }
 
 final class Lines: Sendable {
@@ -46,7 +57,6 @@ final class Lines: Sendable {
         return (sessions, box)
     }
 
-    @MainActor final class Box { weak var echo: Echo? }
 
     /// A socket's messages go to its session in order; a closed socket starts the grace period.
     @Test func aSocketDrivesItsSession() async throws {
@@ -55,7 +65,7 @@ final class Lines: Sendable {
         let (opened, echoField) = await MainActor.run { (sessions.open(), box.echo?.field.id) }
         let session = try #require(opened)
         let field = try #require(echoField)
-        let id = await session.id
+        let id = session.id
         let (client, input) = AsyncStream<SocketMessage>.makeStream()
         let out = SessionSocket.messages(sessions: sessions, log: log.append, for: client)
         input.yield(.text(#"{"t":"hello","s":"\#(id)","q":0}"#))
@@ -69,16 +79,16 @@ final class Lines: Sendable {
                 acknowledged = Int(frame[range.upperBound...].prefix { $0.isNumber }) ?? 0
             }
         }
-        #expect(await box.echo?.text.value == "hello")
+        #expect(box.echo?.text.value == "hello")
         input.finish()
         while await iterator.next() != nil {}
-        #expect(await session.isConnected == false)
+        #expect(session.isConnected == false)
         // The grace period itself (60 s here: these tests run beside the whole suite, which can
         // hold the cooperative threads for seconds) is shortened to see it end.
         await MainActor.run { session.closeUnlessConnected(within: .milliseconds(200)) }
         let closed = ContinuousClock.now
-        while await !session.isClosed, ContinuousClock.now - closed < .seconds(60) { try await Task.sleep(for: .milliseconds(50)) }
-        #expect(await session.isClosed)
+        while !session.isClosed, ContinuousClock.now - closed < .seconds(60) { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(session.isClosed)
         #expect(log.all.count == 1)
         #expect(log.all.first?.contains("closed: no page connected") == true)
     }
@@ -111,7 +121,7 @@ final class Lines: Sendable {
         let (opened, echoField) = await MainActor.run { (sessions.open(), box.echo?.field.id) }
         let session = try #require(opened)
         let field = try #require(echoField)
-        let id = await session.id
+        let id = session.id
         let (client, input) = AsyncStream<SocketMessage>.makeStream()
         let out = SessionSocket.messages(sessions: sessions, log: log.append, for: client)
         // The page says it has numbered 999,999 messages: the last one below is the next.
@@ -125,7 +135,7 @@ final class Lines: Sendable {
         input.yield(.text(#"{"t":"i","id":"\#(field)","v":"still works","n":1000000}"#))
         var iterator = out.makeAsyncIterator()
         while case .text(let frame)? = await iterator.next(), !frame.contains(#""a":1000000"#) {}
-        #expect(await box.echo?.text.value == "still works")
+        #expect(box.echo?.text.value == "still works")
         // Refusals are logged at most 20 lines a second (WebSessions.Limits), the rest counted:
         // the next second's first refusal says how many were left out.
         let logged = log.all.count
@@ -291,9 +301,9 @@ final class Lines: Sendable {
         #expect(reset.hasPrefix(#"{"t":"r","#) && reset.contains(#""sid":""#), "\(reset.prefix(80))")
         #expect(reset.contains(#""a":5"#), "the page's messages to its old session are answered: \(reset.prefix(80))")
         try await Task.sleep(for: .milliseconds(300))
-        #expect(await box.echo?.text.value == "", "a message for the old page reached the new one")
+        #expect(box.echo?.text.value == "", "a message for the old page reached the new one")
         #expect(!log.all.contains { $0.contains("refused") }, "\(log.all)")
-        let ids = await sessions.ids
+        let ids = sessions.ids
         #expect(ids.count == 1 && reset.contains(ids[0]))
         #expect(log.all.contains { $0.contains("resumed as a new one at /") })
         input.finish()

@@ -25,7 +25,6 @@ final class SearchViewModel: Sendable {
     }
 }
 
-@MainActor
 func searchPage(_ viewModel: SearchViewModel) -> NavigationStack.Page {
     let field = TextField(placeholder: "Search (3+ characters)")
     field.bind(to: viewModel.query)                        // two-way
@@ -38,7 +37,6 @@ func searchPage(_ viewModel: SearchViewModel) -> NavigationStack.Page {
     return .init(title: "Search", content: Stack(.vertical, [Stack(.horizontal, [field, go]), results]))
 }
 
-@MainActor
 final class SearchApp: WebSessionContent {
     let navigator = Navigator()
     let stack = NavigationStack()

@@ -17,7 +17,6 @@ final class ReviewViewModel: Sendable {
 }
 
 /// Two elements no widget draws: each asks the page for its events.
-@MainActor
 func reviewControls(_ viewModel: ReviewViewModel) -> [Element] {
     let stars = Element("div", ["role": "slider", "tabindex": "0", "aria-label": "Stars", "class": "stars"])
     viewModel.stars.signal

@@ -7,7 +7,6 @@ import Testing
 import WebUITestSupport
 
 /// A session's content for tests: one label and a field.
-@MainActor
 final class Counter: WebSessionContent {
     let label = Label("0")
     let field = TextField()
@@ -38,7 +37,8 @@ final class Counter: WebSessionContent {
 
     func sessions(grace: Duration = .seconds(30), messagesPerSecond: Int? = nil, log: @escaping @Sendable (String) -> Void = { _ in }) -> (WebSessions, () -> Counter?) {
         // Weak: the test must not keep a closed session's content alive.
-        final class Last { weak var counter: Counter? }
+        // SAFETY: set and read on the main actor only (the sessions are opened there).
+        final class Last: @unchecked Sendable { weak var counter: Counter? }
         let last = Last()
         var limits = WebSessions.Limits(sessions: 3, reconnectGrace: grace)
         if let messagesPerSecond {

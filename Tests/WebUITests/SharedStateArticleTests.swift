@@ -13,15 +13,14 @@ import WebUITestSupport
 
 @MainActor
 func shoppingSessions(shared: SharedShoppingList) -> WebSessions {
-    let registry = ScreenRegistry<NavigationStack.Page>()
-    registry.register(ShoppingListViewModel.self, described: shoppingListScreen)
-    return WebSessions { document in
-        ShoppingTab(document: document, registry: registry, viewModel: ShoppingListViewModel(shared: shared))
+    WebSessions { document in
+        let registry = ScreenRegistry<NavigationStack.Page>()
+        registry.register(ShoppingListViewModel.self, described: shoppingListScreen)
+        return ShoppingTab(document: document, registry: registry, viewModel: ShoppingListViewModel(shared: shared))
     }
 }
 
 /// One tab: its navigator and the stack that shows the list's screen.
-@MainActor
 final class ShoppingTab: WebSessionContent {
     let navigator: Navigator
     let stack = NavigationStack()

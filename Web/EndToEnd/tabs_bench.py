@@ -220,6 +220,28 @@ class Tab:
         return time.perf_counter() - started
 
 
+class TodoTab(Tab):
+    """A tab of `todo-web` (every session on an executor of its own): GET / (the list, a new
+    session), the WebSocket and its hello; it types into the "New to-do" field, or with
+    --search-list into the search field (each keystroke filters the list and patches its rows)."""
+    search = False
+
+    async def open(self):
+        http = await connect(self.port, self.source)
+        http.transport.write(f"GET / HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nConnection: close\r\n\r\n".encode())
+        page = (await http.read_until_closed()).decode(errors="replace")
+        session = re.search(r'data-session="(\w+)"', page)
+        if not session:
+            raise ConnectionError(f"no page: {page[:120]!r}")
+        cookie = re.search(r"(?im)^set-cookie: *(mvvm_browser=[0-9a-f]+)", page)
+        fields = re.findall(r'<input id="(e\d+)"', page)
+        # The search field (the second) with --search-list: each keystroke filters the list.
+        self.field = fields[1] if TodoTab.search else fields[0]
+        self.ws = await upgrade(self.port, self.source, cookie.group(1) if cookie else None)
+        self.ws.send_text(json.dumps({"t": "hello", "s": session.group(1), "q": 0}))
+        self.number = 0
+
+
 class EchoTab:
     """A connection to the echo: a message, its echo, the next."""
 
@@ -243,7 +265,8 @@ class EchoTab:
 
 
 async def worker_main(conn, port, indices, kind):
-    tabs = [(EchoTab if kind == "echo" else Tab)(port, source_address(i)) for i in indices]
+    TodoTab.search = kind == "todo-search"
+    tabs = [{"echo": EchoTab, "todo": TodoTab, "todo-search": TodoTab}.get(kind, Tab)(port, source_address(i)) for i in indices]
     while True:
         command = conn.recv()
         if command[0] == "open":
@@ -385,13 +408,20 @@ def one_tab(server_command, port, ready, kind, count=2000):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("showcase")
+    parser.add_argument("showcase", help="the showcase binary, or todo-web's with --app todo")
+    parser.add_argument("--app", choices=["showcase", "todo"], default="showcase",
+                        help="showcase: its sessions on the main actor (the Person tutorial's view model is @MainActor); "
+                             "todo: todo-web, each session on an executor of its own")
     parser.add_argument("--tabs", type=int, default=1000)
     parser.add_argument("--rate", type=float, default=1.0)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--echo", help="the EchoServer binary (Benchmarks/Echo)")
     parser.add_argument("--saturation-seconds", type=float, default=5.0)
+    parser.add_argument("--main-actor", action="store_true",
+                        help="with --app todo: todo-web --main-actor (every session on the main actor), to compare")
+    parser.add_argument("--search-list", type=int, default=0,
+                        help="with --app todo: a list of N to-dos, and each tab types into the search (a view model with work to do per keystroke)")
     parser.add_argument("--budget-ratio", type=float)
     parser.add_argument("--budget-kb", type=float)
     args = parser.parse_args()
@@ -399,12 +429,31 @@ def main():
     failures = []
     figures = {}
 
+    kind = ("todo-search" if args.search_list else "todo") if args.app == "todo" else "tabs"
+    todo_file = None
+    if args.search_list:
+        todo_file = f"/tmp/tabs-bench-list-{os.getpid()}.json"
+        with open(todo_file, "w") as f:
+            json.dump({"todos": [{"id": i + 1, "title": f"to-do {i} " + "a" * (i % 21), "done": i % 3 == 0}
+                                 for i in range(args.search_list)]}, f)
+
     def showcase_command(port):
+        if args.app == "todo":
+            if todo_file:
+                # A database file of its own for each server (the import needs one).
+                database = f"/tmp/tabs-bench-{port}.sqlite"
+                for leftover in (database, database + "-wal", database + "-shm"):
+                    if os.path.exists(leftover):
+                        os.remove(leftover)
+                return [args.showcase, "--port", str(port), "--max-sessions", str(args.tabs + 100), "--database", database, "--todo-file", todo_file] + (
+                    ["--main-actor"] if args.main_actor else [])
+            return [args.showcase, "--port", str(port), "--max-sessions", str(args.tabs + 100), "--database", ":memory:"] + (
+                ["--main-actor"] if args.main_actor else [])
         return [args.showcase, "--web", "--port", str(port), "--max-sessions", str(args.tabs + 100)]
 
     print(f"== one tab typing (a keystroke, its acknowledgement, the next; 2.5 s)", flush=True)
     port = free_port()
-    per_edit, edits, latencies = one_tab(showcase_command(port), port, "/mvvm.css", "tabs")
+    per_edit, edits, latencies = one_tab(showcase_command(port), port, "/mvvm.css", kind)
     figures["one tab: server CPU per edit"] = per_edit
     print(f"  showcase: {per_edit:.1f} us of server CPU per edit ({edits} edits; keystroke p50 {percentile(latencies, 50):.2f} ms, p99 {percentile(latencies, 99):.2f} ms)", flush=True)
     if args.echo:
@@ -420,7 +469,7 @@ def main():
     try:
         time.sleep(0.5)
         before = rss_kb(server.pid)
-        clients = Clients(port, args.tabs, args.workers, "tabs")
+        clients = Clients(port, args.tabs, args.workers, kind)
         opened_at = time.monotonic()
         answers = clients.ask("open")
         opened = sum(a[1] for a in answers)

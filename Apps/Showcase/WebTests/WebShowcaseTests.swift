@@ -29,10 +29,11 @@ final class Tab {
     private(set) var receivedBytes = 0
 
     init(at address: String = "/", todos: SharedTodos = SharedTodos()) {
-        final class Holder { weak var showcase: WebShowcase? }
+        // SAFETY: set and read on the main actor only (the showcase's sessions run there).
+        final class Holder: @unchecked Sendable { weak var showcase: WebShowcase? }
         let holder = Holder()
         let scheduler = self.scheduler
-        sessions = WebSessions(routes: { document, location in
+        sessions = WebSessions(onMainActor: { document, location in
             document.flushesAutomatically = false
             let showcase = WebShowcase(document: document, configuration: WebShowcaseConfiguration(offline: true, scheduler: scheduler, todos: todos), location: location)
             holder.showcase = showcase
@@ -365,7 +366,7 @@ final class Tab {
     }
 
     @Test func anAddressNoScreenHasIsNotFound() {
-        let sessions = WebSessions(routes: { document, location in
+        let sessions = WebSessions(onMainActor: { document, location in
             WebShowcase(document: document, configuration: WebShowcaseConfiguration(offline: true), location: location)
         })
         for address in ["/nope", "/flickr/nope", "/movies/nope", "/goods/999", "/goods/2?pages=0", "/person/x", "/flickr/results", "/todo?filter=all", "/todo?filter=x",

@@ -225,14 +225,13 @@ public struct UnregisteredScreenError: Error, CustomStringConvertible {
 /// Each factory receives its own view model type: the registry is keyed by the exact type, so a
 /// screen never casts. A view model whose type has no screen is an ``UnregisteredScreenError``
 /// naming the type, which the view layer reports.
-@MainActor
 public final class ScreenRegistry<Screen> {
     fileprivate var factories: [ObjectIdentifier: (AnyObject) -> Screen] = [:]
 
     public init() {}
 
     /// Registers how to build the screen of `type`'s view models (replacing an earlier one).
-    public func register<ViewModel: AnyObject>(_ type: ViewModel.Type, _ make: @escaping @MainActor (ViewModel) -> Screen) {
+    public func register<ViewModel: AnyObject>(_ type: ViewModel.Type, _ make: @escaping (ViewModel) -> Screen) {
         // SAFETY: the factory is stored under ObjectIdentifier(ViewModel.self) and `screen(for:)`
         // calls it only for a view model whose dynamic type is exactly that.
         factories[ObjectIdentifier(type)] = { viewModel in make(unsafeDowncast(viewModel, to: ViewModel.self)) }
@@ -244,7 +243,7 @@ public final class ScreenRegistry<Screen> {
     /// ```swift
     /// pages.register(all: screens, drawing: ScreenRenderer.page(for:))
     /// ```
-    public func register<Other>(all other: ScreenRegistry<Other>, drawing draw: @escaping @MainActor (Other) -> Screen) {
+    public func register<Other>(all other: ScreenRegistry<Other>, drawing draw: @escaping (Other) -> Screen) {
         for (type, make) in other.factories {
             factories[type] = { viewModel in draw(make(viewModel)) }
         }

@@ -35,14 +35,15 @@ public enum ScreenRenderer {
     }
 
     /// The screen's shortcuts, as the page's key commands, each while its condition holds.
-    private static func bindShortcuts(_ shortcuts: [(key: ScreenKit.Shortcut, isActive: Live<Bool>, action: @MainActor @Sendable () -> Void)], to view: View) {
+    private static func bindShortcuts(_ shortcuts: [(key: ScreenKit.Shortcut, isActive: Live<Bool>, action: () -> Void)], to view: View) {
         guard !shortcuts.isEmpty else { return }
         let conditions: [Signal<Bool, Never>] = shortcuts.map { $0.isActive.signal }
         _ = Signal<[Bool], Never>.combineLatest(conditions).take(during: view.lifetime).asDriver().drive { [weak view] active in
             var commands: [Key: @MainActor () -> Void] = [:]
             for (shortcut, isActive) in zip(shortcuts, active) where isActive {
                 let key = Key(shortcut.key)
-                if commands[key] == nil { commands[key] = shortcut.action }
+                let action = shortcut.action
+                if commands[key] == nil { commands[key] = { action() } }
             }
             view?.keyCommands = commands
         }
@@ -85,7 +86,7 @@ public enum ScreenRenderer {
             let input = TextField(placeholder: field.placeholder, isSecure: field.isSecure)
             input.bind(to: field.text)
             if let submit = field.submit {
-                input.submissions.sink(value: { _ in MainActor.assumeIsolated { submit() } }).disposed(by: input.bag)
+                input.submissions.perform(during: input) { _ in submit() }
             }
             // In a row the field is compact (its placeholder says what it is); down the screen
             // its label stands above it.
@@ -181,12 +182,10 @@ public enum ScreenRenderer {
         // A row's checkbox and buttons act on the row's id as the view model has it now.
         let rows = list.rows
         if let toggle = list.toggle {
-            view.toggled.sink(value: { index in
-                MainActor.assumeIsolated {
-                    let current = rows.value
-                    if current.indices.contains(index), let isOn = current[index].isOn { toggle(current[index].id, !isOn) }
-                }
-            }).disposed(by: view.bag)
+            view.toggled.perform(during: view) { index in
+                let current = rows.value
+                if current.indices.contains(index), let isOn = current[index].isOn { toggle(current[index].id, !isOn) }
+            }
         }
         for button in list.rowButtons {
             view.keyCommands[Key(button.shortcut)] = { [weak view] in
@@ -196,19 +195,19 @@ public enum ScreenRenderer {
             }
         }
         if let select = list.select {
-            view.chosen.sink(value: { index in MainActor.assumeIsolated { select(index) } }).disposed(by: view.bag)
+            view.chosen.perform(during: view) { index in select(index) }
         }
         if let loadMore = list.loadMore {
             let hasMore = list.hasMore, isLoading = list.isLoading
-            view.reachedEnd.sink(value: { _ in
-                MainActor.assumeIsolated { if hasMore.value && !isLoading.value { loadMore() } }
-            }).disposed(by: view.bag)
+            view.reachedEnd.perform(during: view) { _ in
+                if hasMore.value && !isLoading.value { loadMore() }
+            }
         }
         if let highlight = list.highlight {
-            view.highlightChanges.sink(value: { index in MainActor.assumeIsolated { highlight(index) } }).disposed(by: view.bag)
+            view.highlightChanges.perform(during: view) { index in highlight(index) }
         }
         if let rowsOnScreen = list.rowsOnScreen {
-            view.visibleRows.sink(value: { range in MainActor.assumeIsolated { rowsOnScreen(range) } }).disposed(by: view.bag)
+            view.visibleRows.perform(during: view) { range in rowsOnScreen(range) }
         }
         return view
     }
@@ -225,8 +224,9 @@ public enum ScreenRenderer {
 
 extension ScreenRegistry where Screen == NavigationStack.Page {
     /// Registers every screen of `screens` (described once) to be drawn by ``ScreenRenderer``.
+    @MainActor
     public func register<ViewModel: AnyObject>(_ type: ViewModel.Type, described: @escaping @MainActor (ViewModel) -> ScreenKit.Screen) {
-        register(type) { ScreenRenderer.page(for: described($0)) }
+        register(type) { @MainActor in ScreenRenderer.page(for: described($0)) }
     }
 }
 
@@ -237,5 +237,15 @@ extension Key {
         case .character(let character): self = .character(character)
         case .control(let character): self = .control(character)
         }
+    }
+}
+
+extension Signal where Failure == Never {
+    /// Runs `body` with each value a view sends (its events, on the main actor) while `owner`
+    /// lives.
+    @MainActor
+    @discardableResult
+    func perform(during owner: some LifetimeOwner, _ body: @escaping @MainActor (Value) -> Void) -> any Disposable {
+        take(during: owner.lifetime).sink(value: { value in MainActor.assumeIsolated { body(value) } })
     }
 }

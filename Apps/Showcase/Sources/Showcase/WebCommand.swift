@@ -46,12 +46,15 @@ struct WebShowcaseServer {
         }
         let configuration = WebShowcaseConfiguration(live: live, offline: offline, todos: todos)
         let limits = WebSessions.Limits(sessions: maxSessions, reconnectGrace: .seconds(sessionGrace))
+        // The showcase's sessions run on the main actor: its Person tutorial's view model is
+        // `@MainActor @Observable` (seed 000's RACObserve), and its address steps drive screens
+        // there.
         let sessions = await MainActor.run {
-            WebSessions(limits: limits, log: log) { document, location -> (any WebSessionContent)? in
+            WebSessions(limits: limits, log: log, onMainActor: { document, location -> (any WebSessionContent)? in
                 // /elements: WebUI's events from any element (a page of the browser only).
                 if location.path == "/elements" { return ElementsDemo(document: document) }
                 return WebShowcase(document: document, configuration: configuration, location: location)
-            }
+            })
         }
         let deployment = WebAppServer.Deployment(hostNames: publicHosts, trustedProxies: trustedProxies, path: path)
         let server: WebAppServer

@@ -5,7 +5,6 @@ import WebUI
 /// `/elements`: WebUI's events from any element, in the browser (WebUI's article "Events from
 /// any element"). Stars to click or to move with the arrow keys and a size to pick, two elements
 /// no widget draws, each asking the page for its events; below them, what the view model has.
-@MainActor
 public final class ElementsDemo: WebSessionContent {
     let stars = MutableProperty(0)
     let size = MutableProperty("M")

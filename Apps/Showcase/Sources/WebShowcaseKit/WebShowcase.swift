@@ -33,7 +33,7 @@ public struct WebShowcaseConfiguration: Sendable {
 /// address (``ShowcaseAddress``): the tab opens at the one the browser asked for, the address
 /// bar follows the screens, and the browser's forward button opens the screen of its entry.
 @MainActor
-public final class WebShowcase: WebSessionContent {
+public final class WebShowcase: @MainActor WebSessionContent {
     public let navigator = Navigator()
     public let stack = NavigationStack()
     let document: Document
@@ -64,7 +64,8 @@ public final class WebShowcase: WebSessionContent {
 
     /// The navigator, the stack's view models and pages: all must be freed with the session.
     public var ownedObjects: [AnyObject] {
-        [navigator, stack] + navigator.stack + stack.pages.map(\.content)
+        let owned: [AnyObject] = [navigator, stack]
+        return owned + navigator.stack.map { $0 as AnyObject } + stack.pages.map(\.content)
     }
 
     static func address(_ location: WebLocation) -> ShowcaseAddress {

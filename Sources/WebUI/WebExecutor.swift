@@ -1,0 +1,131 @@
+import Dispatch
+import Signals
+import Synchronization
+
+/// Where a page's elements live and its bindings deliver: one session's serial queue, or the
+/// main queue (the main actor).
+///
+/// A server gives each session an executor of its own, so sessions take turns on every core and
+/// one busy session does not hold up another (LiveView gives each page a process). An element is
+/// used only on the executor it was built on: the executor its bindings deliver on, and the one
+/// its session handles the page's messages on. Code that builds elements on the main actor (a
+/// test, a session of an app whose view models are `@MainActor`) is on ``main``.
+public final class WebExecutor: Sendable {
+    /// The queue the executor's work runs on (serial).
+    public let queue: DispatchQueue
+    /// Whether it is the main queue.
+    public let isMain: Bool
+
+    /// The main queue's executor (the main actor's thread).
+    public static let main = WebExecutor(main: ())
+
+    private init(main: Void) {
+        queue = .main
+        isMain = true
+        queue.setSpecific(key: Self.key, value: Unowned(self))
+    }
+
+    /// A new executor on a serial queue of its own, run by the system's pool of threads.
+    public init(label: String = "WebUI.session") {
+        queue = DispatchQueue(label: label, target: .global())
+        isMain = false
+        queue.setSpecific(key: Self.key, value: Unowned(self))
+    }
+
+    /// The executor the caller runs on: a session's while it handles its page, otherwise the
+    /// main one (the main actor, or a test's thread, which builds elements as if it were there).
+    public static var current: WebExecutor {
+        DispatchQueue.getSpecific(key: key)?.executor ?? main
+    }
+
+    /// Whether the caller runs on this executor.
+    public var isCurrent: Bool {
+        if isMain { return MainScheduler.isMainThread }
+        return DispatchQueue.getSpecific(key: Self.key)?.executor === self
+    }
+
+    /// Runs `work` on the executor, after what is already queued.
+    public func run(_ work: @escaping @Sendable () -> Void) {
+        queue.async(execute: work)
+    }
+
+    /// Runs `work` after `delay`; returns a disposable that cancels it.
+    public func run(after delay: Duration, _ work: @escaping @Sendable () -> Void) -> any Disposable {
+        SerialQueueScheduler(queue: queue).schedule(after: delay, work)
+    }
+
+    /// A scheduler for one binding: its values in order, at once when delivered on this executor
+    /// with none of them waiting, otherwise queued (as `MainScheduler()` does on the main queue).
+    public func scheduler() -> any Scheduler {
+        isMain ? MainScheduler() : BindingScheduler(executor: self)
+    }
+
+    private static let key = DispatchSpecificKey<Unowned>()
+
+    /// The executor a queue carries; weak: the queue belongs to it (work still queued after the
+    /// executor went finds none).
+    private final class Unowned: Sendable {
+        weak let executor: WebExecutor?
+        init(_ executor: WebExecutor) { self.executor = executor }
+    }
+}
+
+/// One binding's delivery on a session's executor: in order; at once when already there with
+/// nothing of this binding pending.
+private final class BindingScheduler: Scheduler {
+    let executor: WebExecutor
+    private let pending = Atomic<Int>(0)
+
+    init(executor: WebExecutor) {
+        self.executor = executor
+    }
+
+    var now: SchedulerInstant { SerialQueueScheduler(queue: executor.queue).now }
+
+    func schedule(_ action: @escaping @Sendable () -> Void) {
+        let previous = pending.add(1, ordering: .acquiringAndReleasing).oldValue
+        if previous == 0 && executor.isCurrent {
+            action()
+            pending.subtract(1, ordering: .acquiringAndReleasing)
+            return
+        }
+        executor.queue.async { [self] in
+            action()
+            pending.subtract(1, ordering: .acquiringAndReleasing)
+        }
+    }
+
+    func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {
+        executor.run(after: delay, action)
+    }
+}
+
+/// A value that belongs to one executor (an element, a screen's closure), carried by a closure
+/// that must be `Sendable` (a stream's observer) and used only back on that executor, which is
+/// checked.
+struct Confined<Value>: @unchecked Sendable {
+    // SAFETY: `value` is read only through `get`, which stops the program unless the caller runs
+    // on `executor`: the value is never used on two threads.
+    private let value: Value
+    let executor: WebExecutor
+
+    init(_ value: Value, on executor: WebExecutor = .current) {
+        self.value = value
+        self.executor = executor
+    }
+
+    /// The value; only on its executor.
+    var get: Value {
+        precondition(executor.isCurrent, "a page's element was used off its session's executor")
+        return value
+    }
+}
+
+extension WebExecutor {
+    /// Runs `work` on the executor and returns its result.
+    public func perform<Result: Sendable>(_ work: @escaping @Sendable () -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            run { continuation.resume(returning: work()) }
+        }
+    }
+}

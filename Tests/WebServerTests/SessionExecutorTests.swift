@@ -1,0 +1,140 @@
+// Issue 41: sessions on every core. Each session of the server takes its turns on an executor of
+// its own, so a session whose view model is busy does not hold up another's keystrokes; an app
+// whose sessions are on the main actor keeps them all there.
+#if WebServer
+import Dispatch
+import Foundation
+import MVVM
+import Signals
+import Testing
+@testable import WebServer
+@testable import WebUI
+
+/// A tab's content: a field, and a button whose press keeps the session busy for a while.
+final class BusyTab: WebSessionContent {
+    let field = TextField()
+    let text = MutableProperty("")
+    let busy = Button("Busy")
+
+    /// When the last busy turn started and ended.
+    let window: Locked<(start: ContinuousClock.Instant, end: ContinuousClock.Instant?)?>
+
+    init(_ document: Document, busyFor busyTime: Duration, window: Locked<(start: ContinuousClock.Instant, end: ContinuousClock.Instant?)?> = Locked(nil)) {
+        self.window = window
+        document.root.setChildren([field, busy])
+        field.bind(to: text)
+        busy.onPress = {
+            // Busy as a view model doing work on its turn: the thread is held, not yielded.
+            let start = ContinuousClock.now
+            window.withLock { $0 = (start, nil) }
+            while ContinuousClock.now < start + busyTime {}
+            window.withLock { $0 = (start, ContinuousClock.now) }
+        }
+    }
+
+    func close() {}
+}
+
+@Suite(.serialized) struct SessionExecutorTests {
+    /// One tab of a real server: its WebSocket, its field and button, its message numbers.
+    struct Tab {
+        let socket: RawClient
+        let field: String
+        let button: String
+        var number = 0
+        var received: [UInt8] = []
+
+        static func open(_ port: UInt16) async throws -> Tab {
+            let http = try await RawClient.connect(port)
+            try await http.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let page = String(decoding: await http.readUntilClosed(timeout: .seconds(60)).bytes, as: UTF8.self)
+            let session = try #require(page.firstMatch(of: /data-session="([0-9a-f]+)"/)).1
+            let cookie = try #require(page.firstMatch(of: /Set-Cookie: (mvvm_browser=[0-9a-f]+)/)).1
+            let field = try #require(page.firstMatch(of: /<input[^>]*id="(e[0-9]+)"/)).1
+            let button = try #require(page.firstMatch(of: /<button id="(e[0-9]+)"/)).1
+            let socket = try await RawClient.connect(port)
+            try await socket.send("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nCookie: \(cookie)\r\n\r\n")
+            try await socket.send(clientFrame(FrameHeader.text, Array(#"{"t":"hello","s":"\#(session)","q":0}"#.utf8)))
+            return Tab(socket: socket, field: String(field), button: String(button))
+        }
+
+        /// Sends `message` (numbered next) without waiting; its number.
+        mutating func send(_ message: (Int) -> String) async throws -> Int {
+            number += 1
+            try await socket.send(clientFrame(FrameHeader.text, Array(message(number).utf8)))
+            return number
+        }
+
+        /// Waits until a frame acknowledges message `number`.
+        mutating func acknowledged(_ number: Int) async throws {
+            while !String(decoding: received, as: UTF8.self).contains(#""a":\#(number)"#) {
+                received += try await socket.read(atMost: 65536)
+            }
+        }
+
+        /// Types one more character; when it was sent and when it was acknowledged.
+        mutating func keystroke() async throws -> (sent: ContinuousClock.Instant, answered: ContinuousClock.Instant) {
+            let started = ContinuousClock.now
+            let field = self.field
+            let sent = try await send { #"{"t":"i","id":"\#(field)","v":"\#(String(repeating: "a", count: $0 % 20))","n":\#($0)}"# }
+            try await acknowledged(sent)
+            return (started, ContinuousClock.now)
+        }
+    }
+
+    /// One session's view model busy for 2 s: the other sessions' keystrokes are answered while
+    /// it is busy (their latency then printed), and the busy one answers once its work is done.
+    /// On one executor for all, none would be answered until the busy turn ended.
+    @Test func oneBusySessionDoesNotHoldUpTheOthers() async throws {
+        let log = Lines()
+        let window = Locked<(start: ContinuousClock.Instant, end: ContinuousClock.Instant?)?>(nil)
+        let sessions = WebSessions(limits: .init(sessions: 20, reconnectGrace: .seconds(60)), log: log.append) { BusyTab($0, busyFor: .seconds(2), window: window) }
+        #expect(!sessions.runsOnMainActor)
+        let server = try WebAppServer(port: 0, sessions: sessions, log: log.append)
+        let task = Task { try await server.run() }
+        defer { task.cancel() }
+        let port = try await server.waitUntilListening()
+        var tabs: [Tab] = []
+        for _ in 0..<5 { tabs.append(try await Tab.open(port)) }
+        for index in tabs.indices { _ = try await tabs[index].keystroke() }
+        let button = tabs[0].button
+        let started = ContinuousClock.now
+        let press = try await tabs[0].send { #"{"t":"c","id":"\#(button)","n":\#($0)}"# }
+        // Typing in the other tabs until the busy turn is over (or 20 s: a suite beside this one
+        // can hold the threads).
+        var keystrokes: [(sent: ContinuousClock.Instant, answered: ContinuousClock.Instant)] = []
+        while window.withLock({ $0?.end == nil }), ContinuousClock.now - started < .seconds(20) {
+            for index in 1..<tabs.count { keystrokes.append(try await tabs[index].keystroke()) }
+        }
+        try await tabs[0].acknowledged(press)
+        let busy = try #require(window.withLock { $0 })
+        let end = try #require(busy.end)
+        let during = keystrokes.filter { $0.sent >= busy.start && $0.answered < end }
+        let latencies = during.map { $0.answered - $0.sent }.sorted()
+        if let last = latencies.last {
+            print("SessionExecutorTests: \(latencies.count) keystrokes of 4 sessions answered while a fifth was busy for \(end - busy.start): "
+                  + "p50 \(latencies[latencies.count / 2]), p99 \(latencies[min(latencies.count - 1, latencies.count * 99 / 100)]), max \(last)")
+        }
+        #expect(end - busy.start >= .seconds(2))
+        #expect(during.count >= 4, "keystrokes of other sessions waited for the busy one: \(during.count) answered while it was busy")
+        await server.stop()
+    }
+
+    /// An app whose sessions are on the main actor (`onMainActor:`) has them opened there, and
+    /// the page built there; the others each get a new executor.
+    @Test func sessionsOnTheMainActorStayThere() async throws {
+        let onMain = WebSessions(onMainActor: { document, _ in BusyTab(document, busyFor: .zero) })
+        #expect(onMain.runsOnMainActor)
+        #expect(onMain.executorForNewSession() === WebExecutor.main)
+        let own = WebSessions { BusyTab($0, busyFor: .zero) }
+        let first = own.executorForNewSession(), second = own.executorForNewSession()
+        #expect(first !== second && first !== WebExecutor.main)
+        let session = await first.perform { () -> WebSession? in own.open() }
+        let opened = try #require(session)
+        #expect(opened.executor === first)
+        #expect(await first.perform { WebExecutor.current === first && opened.document.executor === first })
+        await first.perform { opened.close() }
+    }
+}
+#endif
