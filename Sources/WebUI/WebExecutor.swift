@@ -22,14 +22,14 @@ public final class WebExecutor: Sendable {
     private init(main: Void) {
         queue = .main
         isMain = true
-        queue.setSpecific(key: Self.key, value: Unowned(self))
+        queue.setSpecific(key: Self.key, value: QueueOwner(self))
     }
 
     /// A new executor on a serial queue of its own, run by the system's pool of threads.
     public init(label: String = "WebUI.session") {
         queue = DispatchQueue(label: label, target: .global())
         isMain = false
-        queue.setSpecific(key: Self.key, value: Unowned(self))
+        queue.setSpecific(key: Self.key, value: QueueOwner(self))
     }
 
     /// The executor the caller runs on: a session's while it handles its page, otherwise the
@@ -60,11 +60,11 @@ public final class WebExecutor: Sendable {
         isMain ? MainScheduler() : BindingScheduler(executor: self)
     }
 
-    private static let key = DispatchSpecificKey<Unowned>()
+    private static let key = DispatchSpecificKey<QueueOwner>()
 
     /// The executor a queue carries; weak: the queue belongs to it (work still queued after the
     /// executor went finds none).
-    private final class Unowned: Sendable {
+    private final class QueueOwner: Sendable {
         weak let executor: WebExecutor?
         init(_ executor: WebExecutor) { self.executor = executor }
     }

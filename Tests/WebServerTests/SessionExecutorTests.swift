@@ -1,6 +1,7 @@
-// Issue 41: sessions on every core. Each session of the server takes its turns on an executor of
-// its own, so a session whose view model is busy does not hold up another's keystrokes; an app
-// whose sessions are on the main actor keeps them all there.
+// Issue 41, T-BEYOND4 (the browser view layer): sessions on every core. Each session of the
+// server takes its turns on an executor of its own, so a session whose view model is busy does
+// not hold up another's keystrokes; an app whose sessions are on the main actor keeps them all
+// there.
 #if WebServer
 import Dispatch
 import Foundation

@@ -6,9 +6,9 @@ import Synchronization
 import Testing
 @testable import WebUI
 
-/// Issue 41: a page built on a session's executor is bound there: values a view model sends from
-/// any thread reach its elements on that executor, in order, the last one last; the page's frame
-/// is made there too.
+/// Issue 41, T-UI2 (a binding into a view's property, from any thread): a page built on a
+/// session's executor is bound there: values a view model sends from any thread reach its
+/// elements on that executor, in order, the last one last; the page's frame is made there too.
 @Suite struct WebExecutorTests {
     /// A label that counts the values set on it off its executor.
     final class WatchedLabel: Element {
