@@ -217,6 +217,11 @@ public final class WebAppServer: Sendable {
             // A patch is a small write: without TCP_NODELAY, Nagle's algorithm holds one until
             // the page's delayed ACK of the one before (about 40 ms).
             .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
+            // Each connection keeps its read buffer between reads. A page's messages are small
+            // (a keystroke is about 60 bytes, a request's head under 1 KB): start at 512 bytes
+            // instead of NIO's 2,048 (1.5 KB less per open tab); a read that fills the buffer
+            // makes the next one bigger, up to 64 KB, as before.
+            .childChannelOption(.recvAllocator, value: AdaptiveRecvByteBufferAllocator(minimum: 64, initial: 512, maximum: 65536))
             .childChannelInitializer { [self] channel in
                 let peer = channel.remoteAddress?.ipAddress ?? "unknown"
                 let refusal = table.admit(channel, from: peer)

@@ -1,5 +1,6 @@
 import MVVM
 import Signals
+import Synchronization
 
 // Bindings between elements and view models: each delivers on the executor the element was
 // built on (its session's, or the main actor's), holds the element weakly, and ends when the
@@ -12,56 +13,97 @@ extension Signal where Failure == Never {
     /// value comes on that executor with none of this binding's waiting; none after disposal.
     @discardableResult
     public func bind<Target: Element>(to element: Target, _ keyPath: ReferenceWritableKeyPath<Target, Value>) -> any Disposable {
-        let target = Confined(WeakTarget(element, keyPath))
-        let scheduler = target.executor.scheduler()
-        let subscription = SerialDisposable()
-        subscription.inner = take(during: element.lifetime).subscribe(Observer(value: { value in
-            scheduler.schedule {
-                if !subscription.isDisposed && !target.get.set(value) { subscription.dispose() }
-            }
-        }))
-        return subscription
+        ElementSubscription<Value>.start(self, keptBy: element) { [weak element] value in
+            guard let element else { return false }
+            element[keyPath: keyPath] = value
+            return true
+        }
     }
 
     /// Runs `body` with every value, on the page's executor (the caller's), while `owner`
     /// lives: what MVVM's `asDriver().drive` is on the main actor.
     @discardableResult
     public func drive(during owner: some LifetimeOwner, _ body: @escaping (Value) -> Void) -> any Disposable {
-        let body = Confined(body)
-        let scheduler = body.executor.scheduler()
-        let subscription = SerialDisposable()
-        subscription.inner = take(during: owner.lifetime).subscribe(Observer(value: { value in
-            scheduler.schedule {
-                if !subscription.isDisposed { body.get(value) }
-            }
-        }))
-        return subscription
+        if let element = owner as? Element {
+            return ElementSubscription<Value>.start(self, keptBy: element) { body($0); return true }
+        }
+        return ElementSubscription<Value>.start(take(during: owner.lifetime), keptBy: nil) { body($0); return true }
     }
 
     /// Runs `body` with every value the element sends on its own executor (its events: a
     /// press, an edit), while the element lives.
     @discardableResult
     func perform(during element: Element, _ body: @escaping (Value) -> Void) -> any Disposable {
-        let body = Confined(body)
-        return take(during: element.lifetime).sink(value: { body.get($0) })
+        ElementSubscription<Value>.start(self, keptBy: element) { body($0); return true }
     }
 }
 
-/// An element held weakly, and the key path a binding sets.
-private final class WeakTarget<Target: Element, Value> {
-    private weak var element: Target?
-    private let keyPath: ReferenceWritableKeyPath<Target, Value>
+/// A subscription an element keeps until it goes (`Element.keep(_:)`): the base of
+/// `ElementSubscription`, which the element's list holds whatever its value type.
+class KeptSubscription: InOrderDelivery, Disposable, @unchecked Sendable {
+    // SAFETY: `state` is a mutex; the rest is immutable.
+    private struct State {
+        var upstream: (any Disposable)?
+        var isDisposed = false
+    }
+    private let state = Mutex(State())
 
-    init(_ element: Target, _ keyPath: ReferenceWritableKeyPath<Target, Value>) {
-        self.element = element
-        self.keyPath = keyPath
+    /// Whether it was disposed, or its stream ended.
+    final var isDisposed: Bool {
+        state.withLock { $0.isDisposed }
     }
 
-    /// Sets the value; `false` once the element has gone.
-    func set(_ value: Value) -> Bool {
-        guard let element else { return false }
-        element[keyPath: keyPath] = value
-        return true
+    /// Holds the subscription to the source; disposes it at once if this was disposed first.
+    final func attach(_ upstream: any Disposable) {
+        let isDisposed = state.withLock { state -> Bool in
+            if !state.isDisposed { state.upstream = upstream }
+            return state.isDisposed
+        }
+        if isDisposed { upstream.dispose() }
+    }
+
+    final func dispose() {
+        let upstream = state.withLock { state -> (any Disposable)? in
+            guard !state.isDisposed else { return nil }
+            state.isDisposed = true
+            defer { state.upstream = nil }
+            return state.upstream
+        }
+        upstream?.dispose()
+    }
+}
+
+/// One binding or event handler of an element, in one object: it delivers each value on the
+/// executor it was made on (the element's), in order, and ends when the element (which keeps
+/// it) goes, when its stream ends, when it is disposed, or when `body` says the target has gone.
+/// A session holds every binding of its page: this is the whole of one, beside the source's own
+/// subscription (no `take(during:)`, scheduler or slot apiece).
+final class ElementSubscription<Value: Sendable>: KeptSubscription, @unchecked Sendable {
+    // SAFETY: `body` is called only inside `deliver`, which runs on `executor` (the one the
+    // subscription, and its element, were made on).
+    private let body: (Value) -> Bool
+
+    private init(on executor: WebExecutor, _ body: @escaping (Value) -> Bool) {
+        self.body = body
+        super.init(executor: executor)
+    }
+
+    /// Subscribes to `source` on the caller's executor; `element` keeps the subscription (and
+    /// disposes it when it goes). `body` returns `false` once its target has gone.
+    static func start(_ source: Signal<Value, Never>, keptBy element: Element?, _ body: @escaping (Value) -> Bool) -> any Disposable {
+        let subscription = ElementSubscription(on: .current, body)
+        element?.keep(subscription)
+        subscription.attach(source.subscribe(Observer(
+            value: { [subscription] value in subscription.receive(value) },
+            completion: { [subscription] _ in subscription.dispose() }
+        )))
+        return subscription
+    }
+
+    private func receive(_ value: Value) {
+        deliver { [self] in
+            if !isDisposed && !body(value) { dispose() }
+        }
     }
 }
 
@@ -73,7 +115,7 @@ extension MutableProperty {
     ) -> any Disposable {
         let composite = CompositeDisposable()
         composite += signal.bind(to: element, keyPath)
-        composite += changes.take(during: element.lifetime).sink(value: { [self] in self.value = $0 })
+        composite += changes.perform(during: element) { [self] in self.value = $0 }
         return composite
     }
 }

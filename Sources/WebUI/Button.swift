@@ -4,7 +4,7 @@ import Signals
 /// A button: a click runs ``onPress`` and sends on ``presses``.
 public final class Button: Element {
     public var onPress: (() -> Void)?
-    private let pressSubject = PublishSubject<Void, Never>()
+    private var pressSubject = EventSubject<Void>()
 
     public init(_ title: String, class className: String? = nil, onPress: (() -> Void)? = nil) {
         self.onPress = onPress

@@ -4,7 +4,7 @@ import Signals
 /// Segments, one selected (a row of toggle buttons); the user's choice arrives as
 /// ``selectionChanges``.
 public final class SegmentedControl: Element {
-    private let changes = PublishSubject<Int, Never>()
+    private var changes = EventSubject<Int>()
     private var buttons: [Element] = []
 
     public init(_ titles: [String], class className: String = "segments") {

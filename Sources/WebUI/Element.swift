@@ -11,10 +11,28 @@ import Signals
 /// browser never receives the whole page again. A widget subclass answers the browser's events
 /// for it in ``handle(_:target:)``.
 open class Element: LifetimeOwner {
-    private let lifetimeToken = Lifetime.Token()
-    public var lifetime: Lifetime { lifetimeToken.lifetime }
+    // The lifetime, the bag and the kept subscriptions are made when first asked for: most
+    // elements of a page never need one of them, and a session holds every element of its page.
+    private var lifetimeToken: Lifetime.Token?
+    private var madeBag: DisposeBag?
+    /// What the element's bindings and event handlers keep alive (see `keep(_:)`).
+    private var kept: [KeptSubscription] = []
+
+    /// Ends when the element is deinitialised.
+    public var lifetime: Lifetime {
+        if let lifetimeToken { return lifetimeToken.lifetime }
+        let token = Lifetime.Token()
+        lifetimeToken = token
+        return token.lifetime
+    }
+
     /// Subscriptions that live exactly as long as the element: put an element's wiring here.
-    public let bag = DisposeBag()
+    public var bag: DisposeBag {
+        if let madeBag { return madeBag }
+        let bag = DisposeBag()
+        madeBag = bag
+        return bag
+    }
 
     /// The HTML tag.
     public let tag: String
@@ -35,6 +53,21 @@ open class Element: LifetimeOwner {
         self.textContent = text
         for child in children { append(child) }
     }
+
+    deinit {
+        for subscription in kept { subscription.dispose() }
+    }
+
+    /// Keeps `subscription` (a binding to this element, a handler of its events) until the
+    /// element goes, then disposes it. Ended subscriptions are dropped as the list grows, so an
+    /// element bound again and again keeps only its live ones.
+    func keep(_ subscription: KeptSubscription) {
+        if kept.count == kept.capacity && !kept.isEmpty { kept.removeAll { $0.isDisposed } }
+        kept.append(subscription)
+    }
+
+    /// How many subscriptions the element keeps (for tests).
+    var keptCount: Int { kept.count }
 
     // MARK: Content
 

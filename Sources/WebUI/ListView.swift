@@ -39,11 +39,11 @@ public final class ListView: Element {
     private let empty: Label
     private let end = Element("div", ["class": "list-end", "hidden": ""])
     private var current: [Row] = []
-    private let selectedSubject = PublishSubject<Int, Never>()
-    private let visibleSubject = PublishSubject<ClosedRange<Int>, Never>()
-    private let endSubject = PublishSubject<Void, Never>()
-    private let toggleSubject = PublishSubject<(key: String, isOn: Bool), Never>()
-    private let buttonSubject = PublishSubject<(key: String, button: Int), Never>()
+    private var selectedSubject = EventSubject<Int>()
+    private var visibleSubject = EventSubject<ClosedRange<Int>>()
+    private var endSubject = EventSubject<Void>()
+    private var toggleSubject = EventSubject<(key: String, isOn: Bool)>()
+    private var buttonSubject = EventSubject<(key: String, button: Int)>()
 
     public init(emptyText: String = "", class className: String? = nil) {
         empty = Label(emptyText, tag: "p", class: "empty")

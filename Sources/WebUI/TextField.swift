@@ -6,8 +6,8 @@ import Signals
 /// the server updates the field only if the page does not already show that value, so typing
 /// is never echoed back.
 public class TextField: Element {
-    private let changes = PublishSubject<String, Never>()
-    private let submits = PublishSubject<String, Never>()
+    private var changes = EventSubject<String>()
+    private var submits = EventSubject<String>()
     /// The value the page last reported.
     private var pageValue = ""
     private var current = ""

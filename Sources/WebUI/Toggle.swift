@@ -6,7 +6,7 @@ import Signals
 public final class Toggle: Element {
     /// The checkbox itself (it takes the focus and the clicks).
     public let box: Element
-    private let changeSubject = PublishSubject<Bool, Never>()
+    private var changeSubject = EventSubject<Bool>()
 
     public init(_ label: String, isOn: Bool = false, class className: String? = nil) {
         box = Element("input", ["type": "checkbox"])

@@ -57,7 +57,7 @@ public final class WebExecutor: Sendable {
     /// A scheduler for one binding: its values in order, at once when delivered on this executor
     /// with none of them waiting, otherwise queued (as `MainScheduler()` does on the main queue).
     public func scheduler() -> any Scheduler {
-        isMain ? MainScheduler() : BindingScheduler(executor: self)
+        BindingScheduler(executor: self)
     }
 
     private static let key = DispatchSpecificKey<QueueOwner>()
@@ -70,9 +70,11 @@ public final class WebExecutor: Sendable {
     }
 }
 
-/// One binding's delivery on a session's executor: in order; at once when already there with
-/// nothing of this binding pending.
-private final class BindingScheduler: Scheduler {
+/// Delivery on an executor in order: at once when the caller is already on it with nothing of
+/// this deliverer pending, otherwise queued there (as `MainScheduler()` does on the main queue).
+/// A binding's scheduler, and the base of an element's subscriptions (one object apiece).
+class InOrderDelivery: @unchecked Sendable {
+    // SAFETY: `executor` is immutable and `pending` atomic; subclasses guard their own state.
     let executor: WebExecutor
     private let pending = Atomic<Int>(0)
 
@@ -80,9 +82,8 @@ private final class BindingScheduler: Scheduler {
         self.executor = executor
     }
 
-    var now: SchedulerInstant { SerialQueueScheduler(queue: executor.queue).now }
-
-    func schedule(_ action: @escaping @Sendable () -> Void) {
+    /// Runs `action` on the executor, after what this deliverer has pending.
+    final func deliver(_ action: @escaping @Sendable () -> Void) {
         let previous = pending.add(1, ordering: .acquiringAndReleasing).oldValue
         if previous == 0 && executor.isCurrent {
             action()
@@ -93,6 +94,16 @@ private final class BindingScheduler: Scheduler {
             action()
             pending.subtract(1, ordering: .acquiringAndReleasing)
         }
+    }
+}
+
+/// One binding's delivery on an executor, as a ``Scheduler``.
+private final class BindingScheduler: InOrderDelivery, Scheduler, @unchecked Sendable {
+    // SAFETY: no state of its own beyond `InOrderDelivery`'s (immutable, or atomic).
+    var now: SchedulerInstant { SerialQueueScheduler(queue: executor.queue).now }
+
+    func schedule(_ action: @escaping @Sendable () -> Void) {
+        deliver(action)
     }
 
     func schedule(after delay: Duration, _ action: @escaping @Sendable () -> Void) -> any Disposable {

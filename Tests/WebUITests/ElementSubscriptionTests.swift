@@ -1,0 +1,126 @@
+import MVVM
+import Signals
+import SignalsTesting
+import Synchronization
+import Testing
+@testable import WebUI
+
+/// Issue 41 (≤ 40 KB a tab): an element keeps its own bindings and event handlers, one object
+/// apiece, and disposes them when it goes (T-UI2: a binding into a view's property ends with the
+/// view). Generated sequences of binding, disposing, sending and dropping the element check the
+/// contract each binding kind promised with `take(during:)`.
+@MainActor @Suite struct ElementSubscriptionTests {
+    /// The ways a stream is tied to an element.
+    enum Kind: CaseIterable { case bind, driveDuringElement, twoWay, event }
+
+    /// A random number generator with a seed, so a failing case can be run again.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    /// Ties `source` to `field` the way `kind` does; what the element was last given is read
+    /// from `seen` (or the field's value).
+    /// (`property` follows the source all along: a two-way binding's source is a property.)
+    static func tie(_ kind: Kind, _ source: Signal<String, Never>, _ field: TextField, seen: Locked<String>,
+                    property: MutableProperty<String>) -> any Disposable {
+        switch kind {
+        case .bind: return source.bind(to: field, \.value)
+        case .driveDuringElement: return source.drive(during: field) { value in seen.withLock { $0 = value } }
+        case .twoWay: return field.bind(to: property)
+        case .event: return source.perform(during: field) { value in seen.withLock { $0 = value } }
+        }
+    }
+
+    @Test(arguments: 0..<40)
+    func everyBindingEndsWhenItsElementGoesAndNoneDeliversAfterItsDisposal(seed: UInt64) throws {
+        var random = Seeded(state: seed)
+        let tracker = LeakTracker()
+        let subject = PublishSubject<String, Never>()
+        let property = MutableProperty("")
+        let seen = Locked("")
+        let following = subject.signal.sink(value: { property.value = $0 })
+        defer { following.dispose() }
+        var disposedOnes: [any Disposable] = []
+        do {
+            let field = TextField(placeholder: "p")
+            tracker.track(object: field, name: "field")
+            var live: [(Kind, any Disposable)] = []
+            for step in 0..<Int.random(in: 5...40, using: &random) {
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0, 1:
+                    let kind = Kind.allCases.randomElement(using: &random)!
+                    live.append((kind, Self.tie(kind, tracker.track(subject.signal, name: "\(kind)"), field, seen: seen, property: property)))
+                case 2 where !live.isEmpty:
+                    let (_, binding) = live.remove(at: Int.random(in: 0..<live.count, using: &random))
+                    binding.dispose()
+                    disposedOnes.append(binding)
+                default:
+                    let value = "v\(step)"
+                    seen.withLock { $0 = "" }
+                    subject.send(value)
+                    if live.contains(where: { $0.0 == .bind || $0.0 == .twoWay }) {
+                        #expect(field.value == value, "seed \(seed): a live binding missed \(value)")
+                    }
+                    if live.contains(where: { $0.0 == .driveDuringElement || $0.0 == .event }) {
+                        #expect(seen.value == value, "seed \(seed): a live handler missed \(value)")
+                    } else {
+                        #expect(seen.value == "", "seed \(seed): a disposed handler still ran")
+                    }
+                }
+            }
+            // Dropping the element ends every binding still live, with no value sent after.
+        }
+        try tracker.verify()
+        withExtendedLifetime(disposedOnes) {}
+    }
+
+    /// An element bound again and again (a row's text on every change) keeps only its live
+    /// bindings, not every one it ever had.
+    @Test func anElementBoundAgainAndAgainKeepsOnlyItsLiveBindings() {
+        let label = Label("")
+        let subject = PublishSubject<String, Never>()
+        for round in 0..<1_000 {
+            let binding = subject.signal.bind(to: label, \.text)
+            subject.send("\(round)")
+            binding.dispose()
+        }
+        #expect(label.keptCount <= 2, "kept \(label.keptCount) bindings, all but one disposed")
+        subject.send("after")
+        #expect(label.text == "999")
+    }
+
+    /// A binding holds its element weakly: a view model that outlives its page does not keep the
+    /// page, and its next value ends the binding.
+    @Test func aBindingHoldsItsElementWeakly() throws {
+        let tracker = LeakTracker()
+        let property = MutableProperty("a")
+        do {
+            let label = Label("")
+            tracker.track(object: label, name: "label")
+            property.signal.bind(to: label, \.text)
+            #expect(label.text == "a")
+        }
+        try tracker.verify()
+        property.value = "b"
+    }
+
+    /// An element's event streams are made when first asked for: a press before anyone asked
+    /// reaches no one; after, every follower hears it.
+    @Test func anEventStreamIsMadeWhenFirstAskedFor() throws {
+        let button = Button("Go")
+        let document = Document()
+        document.root.setChildren([button])
+        try document.handle(.event(id: button.id, .click, sequence: 1))
+        let presses = Locked(0)
+        button.presses.perform(during: button) { presses.withLock { $0 += 1 } }
+        try document.handle(.event(id: button.id, .click, sequence: 2))
+        #expect(presses.value == 1)
+    }
+}
