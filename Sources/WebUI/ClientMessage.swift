@@ -38,12 +38,16 @@ public enum ClientMessage: Sendable, Equatable {
     case navigate(depth: Int, address: String, sequence: Int?)
     /// The tab is closing: dispose the session now.
     case bye
+    /// The page has applied every frame up to this one (a page with nothing else to send says
+    /// so a second after frames stop; every other message says it in its `q`): the session
+    /// forgets them instead of keeping them to send again after a reconnect.
+    case framesSeen(Int)
 
     /// The message's own number (`n`), for the kinds that carry one.
     public var sequence: Int? {
         switch self {
         case .event(_, _, let sequence), .back(_, let sequence), .navigate(_, _, let sequence): sequence
-        case .hello, .bye: nil
+        case .hello, .bye, .framesSeen: nil
         }
     }
 
@@ -75,6 +79,13 @@ public enum ClientMessage: Sendable, Equatable {
     /// Parses and checks a message; `session` is the connection's session (a message naming
     /// another is refused).
     public static func parse(_ text: String, session: String? = nil) throws(ClientMessageError) -> ClientMessage {
+        var framesSeen: Int?
+        return try parse(text, session: session, framesSeen: &framesSeen)
+    }
+
+    /// `parse(_:session:)`, also giving the last frame the page says it applied (any message's
+    /// `q` but a hello's, whose `q` is its `lastFrame`).
+    static func parse(_ text: String, session: String?, framesSeen: inout Int?) throws(ClientMessageError) -> ClientMessage {
         guard text.utf8.count <= maximumSize else { throw .tooLarge(text.utf8.count) }
         let wire: Wire
         do {
@@ -84,6 +95,8 @@ public enum ClientMessage: Sendable, Equatable {
         }
         if let session, let named = wire.s, named != session { throw .otherSession }
         if let n = wire.n, n < 0 { throw .malformed("negative sequence number") }
+        if let q = wire.q, q < 0 { throw .malformed("negative frame number") }
+        if wire.t != "hello" { framesSeen = wire.q }
         switch wire.t {
         case "hello":
             guard let s = wire.s, !s.isEmpty, s.count <= 64 else { throw .malformed("hello without a session id") }
@@ -91,6 +104,9 @@ public enum ClientMessage: Sendable, Equatable {
             return .hello(session: s, lastFrame: wire.q, address: wire.p)
         case "bye":
             return .bye
+        case "a":
+            guard let q = wire.q else { throw .malformed("frames seen without a frame number") }
+            return .framesSeen(q)
         case "b":
             guard let depth = wire.d, depth >= 1 else { throw .malformed("back without a depth ≥ 1") }
             return .back(depth: depth, sequence: wire.n)

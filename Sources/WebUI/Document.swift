@@ -269,7 +269,7 @@ public final class Document {
             // history is said again either way.
             historyChanged = true
             onNavigate?(depth, location)
-        case .hello, .bye:
+        case .hello, .bye, .framesSeen:
             break
         }
     }

@@ -43,6 +43,8 @@ public final class WebSession: @unchecked Sendable {
     fileprivate var content: (any WebSessionContent)?
     private var nextToken = 1
     private var kept: [(number: Int, text: String)] = []
+    /// How many frames are kept for a reconnect (for tests).
+    var keptFrameCount: Int { kept.count }
     private var keptBytes = 0
     private let limits: WebSessions.Limits
     private let log: @Sendable (String) -> Void
@@ -116,6 +118,16 @@ public final class WebSession: @unchecked Sendable {
         if let connection, connection.greeted { connection.send(text) }
     }
 
+    /// Forgets the kept frames up to `frame`: the page said it applied them. A forged number
+    /// (past the last frame sent) only costs its own page a whole-page frame on its next
+    /// reconnect.
+    private func forgetFrames(through frame: Int) {
+        let forgotten = kept.prefix { $0.number <= frame }
+        guard !forgotten.isEmpty else { return }
+        keptBytes -= forgotten.reduce(0) { $0 + $1.text.utf8.count }
+        kept.removeFirst(forgotten.count)
+    }
+
     /// Opens a connection that sends with `send`; the page's `hello` follows. A newer connection
     /// replaces an older one (the page reconnected before the old socket was seen closed), and
     /// the older one is closed with `close` (its page, if still there, reconnects).
@@ -143,6 +155,7 @@ public final class WebSession: @unchecked Sendable {
             // Nothing missed.
         } else if let lastFrame, lastFrame < current, let first = kept.first, first.number <= lastFrame + 1 {
             for frame in kept where frame.number > lastFrame { connection.send(frame.text) }
+            forgetFrames(through: lastFrame)
         } else {
             connection.send(document.resetFrame())
         }
@@ -156,7 +169,8 @@ public final class WebSession: @unchecked Sendable {
         guard let connection, connection.token == token, !isClosed else { return }
         do {
             // A resumed session's first hello names the page's old session.
-            let message = try ClientMessage.parse(text, session: resumed && !wasGreeted ? nil : id)
+            var framesSeen: Int?
+            let message = try ClientMessage.parse(text, session: resumed && !wasGreeted ? nil : id, framesSeen: &framesSeen)
             if case .hello = message {
                 highestNumber = max(highestNumber, ClientMessage.sequenceNumber(in: text) ?? 0)
             } else if let number = message.sequence {
@@ -164,6 +178,7 @@ public final class WebSession: @unchecked Sendable {
                 highestNumber = max(highestNumber, number)
             }
             guard admit() else { return }
+            if let framesSeen { forgetFrames(through: framesSeen) }
             switch message {
             case .hello(let session, let lastFrame, _):
                 if session != id {
@@ -179,6 +194,8 @@ public final class WebSession: @unchecked Sendable {
                 }
             case .bye:
                 close()
+            case .framesSeen:
+                break
             case .event, .back, .navigate:
                 try document.handle(message)
             }

@@ -220,4 +220,72 @@ import Testing
         #expect(try drawn.screen(for: B()) == 1)
         #expect(throws: UnregisteredScreenError.self) { try drawn.screen(for: Navigator()) }
     }
+
+    final class C: Sendable {}
+
+    /// Generated: registrations of single types and of whole registries, in any order; the
+    /// latest one that covers a type draws it (a registry included whole is looked up when
+    /// asked, so a screen registered in it later is covered too), as a model of the rule says.
+    @Test(arguments: 0..<60)
+    func theLatestRegistrationOfATypeWins(seed: Int) throws {
+        var random = SplitMix(seed: UInt64(seed))
+        let viewModels: [() -> AnyObject] = [{ A() }, { B() }, { C() }]
+        let makers: [(ScreenRegistry<Int>, Int) -> Void] = [
+            { registry, value in registry.register(A.self) { _ in value } },
+            { registry, value in registry.register(B.self) { _ in value } },
+            { registry, value in registry.register(C.self) { _ in value } },
+        ]
+        let others = [ScreenRegistry<Int>(), ScreenRegistry<Int>()]
+        let layer = ScreenRegistry<Int>()
+        // The model: per type, the order of the layer's own registration and its value; per
+        // other registry, when it was included (if it was).
+        var own: [Int: (order: Int, value: Int)] = [:]
+        var othersOwn: [[Int: Int]] = [[:], [:]]
+        var includedAt: [Int?] = [nil, nil]
+        var order = 0
+        for step in 1...Int.random(in: 1...14, using: &random) {
+            let type = Int.random(in: 0..<3, using: &random)
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0:
+                order += 1
+                makers[type](layer, step)
+                own[type] = (order, step)
+            case 1:
+                let other = Int.random(in: 0..<2, using: &random)
+                makers[type](others[other], 100 + step)
+                othersOwn[other][type] = 100 + step
+            default:
+                let other = Int.random(in: 0..<2, using: &random)
+                order += 1
+                layer.register(all: others[other], drawing: { $0 + 1_000 * (other + 1) })
+                includedAt[other] = order
+            }
+        }
+        for index in viewModels.indices {
+            var expected = own[index].map { (order: $0.order, value: $0.value) }
+            for other in 0..<2 {
+                guard let at = includedAt[other], let value = othersOwn[other][index] else { continue }
+                if at > (expected?.order ?? 0) { expected = (at, value + 1_000 * (other + 1)) }
+            }
+            let viewModel = viewModels[index]()
+            if let expected {
+                #expect(try layer.screen(for: viewModel) == expected.value, "seed \(seed), type \(index)")
+            } else {
+                #expect(throws: UnregisteredScreenError.self) { try layer.screen(for: viewModel) }
+            }
+        }
+    }
+}
+
+/// A seeded generator, so a failing case runs again.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 }

@@ -123,4 +123,44 @@ import Testing
         try document.handle(.event(id: button.id, .click, sequence: 2))
         #expect(presses.value == 1)
     }
+    /// Bindings disposed from other threads while values flow and while they are being made
+    /// (under the thread sanitizer in CI): each ends, its source subscription disposed, and no
+    /// value reaches an element off its executor.
+    @Test nonisolated func bindingsDisposedFromOtherThreadsWhileValuesFlowEnd() async throws {
+        let executor = WebExecutor()
+        let tracker = LeakTracker()
+        let property = MutableProperty(0)
+        let bindings = Locked<[any Disposable]>([])
+        // SAFETY (test): the labels are made, kept and read on `executor` only.
+        nonisolated(unsafe) var labels: [WebExecutorTests.WatchedLabel] = []
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await executor.perform {
+                    for _ in 0..<200 {
+                        let label = WebExecutorTests.WatchedLabel(on: executor)
+                        labels.append(label)
+                        let binding = tracker.track(property.signal.map(String.init)).bind(to: label, \.shown)
+                        bindings.withLock { $0.append(binding) }
+                    }
+                }
+            }
+            for writer in 0..<3 {
+                group.addTask {
+                    for value in 0..<300 where value % 3 == writer { property.value = value }
+                }
+            }
+            group.addTask {
+                var disposed = 0
+                while disposed < 200 {
+                    let next = bindings.withLock { $0.count > disposed ? $0[disposed] : nil }
+                    if let next { next.dispose(); disposed += 1 } else { await Task.yield() }
+                }
+            }
+        }
+        let off = await executor.perform { labels.reduce(0) { $0 + $1.offExecutor.load(ordering: .relaxed) } }
+        #expect(off == 0)
+        try tracker.verify()
+        await executor.perform { labels = [] }
+    }
 }
+

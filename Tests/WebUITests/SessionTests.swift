@@ -81,6 +81,49 @@ final class Counter: WebSessionContent {
         #expect(frames.last!.contains("\"3\""))
     }
 
+    /// Issue 41 (≤ 40 KB a tab): a frame the page says it applied (a message's `q`, or its
+    /// "a" when it has nothing else to send) is forgotten, not kept for a reconnect; one it has
+    /// not said so of is kept. A forged number forgets them all, and its page still catches up
+    /// with the whole page on its next reconnect, never silenced.
+    @Test func framesThePageSaysItAppliedAreForgotten() throws {
+        let (sessions, content) = sessions()
+        let session = try #require(sessions.open())
+        let first = session.document.render().frame
+        let counter = try #require(content())
+        let wire = Wire()
+        let token = session.connect(send: wire.send)
+        session.receive(#"{"t":"hello","s":"\#(session.id)","q":\#(first)}"#, token: token)
+        for _ in 0..<3 { counter.bump(); session.document.flush() }
+        #expect(session.keptFrameCount == 3)
+        let last = session.document.frameNumber
+        session.receive(#"{"t":"a","q":\#(last - 2)}"#, token: token)
+        #expect(session.keptFrameCount == 2, "frame \(last - 2) and those before it are forgotten, not one more")
+        session.receive(#"{"t":"a","q":\#(last - 2)}"#, token: token)
+        #expect(session.keptFrameCount == 2)
+        session.receive(#"{"t":"i","id":"\#(counter.field.id)","v":"x","n":1,"q":\#(last - 1)}"#, token: token)
+        #expect(counter.text.value == "x", "the message itself is handled")
+        #expect(session.keptFrameCount == 1, "frame \(last) is kept, those before it are forgotten")
+        session.receive(#"{"t":"a","q":-1}"#, token: token)
+        #expect(session.keptFrameCount == 1, "a negative number is refused")
+        // Forged: far past the last frame. Every kept frame goes; a reconnect from an older
+        // frame gets the whole page.
+        session.receive(#"{"t":"a","q":9007199254740991}"#, token: token)
+        #expect(session.keptFrameCount == 0)
+        counter.bump(); session.document.flush()
+        _ = wire.take()
+        session.disconnect(token: token)
+        let again = Wire()
+        let token2 = session.connect(send: again.send)
+        session.receive(#"{"t":"hello","s":"\#(session.id)","q":\#(last - 2)}"#, token: token2)
+        let model = PageModel(html: "")
+        let frames = again.take()
+        #expect(frames.count == 1)
+        #expect(model.apply(frame: try #require(frames.first)))
+        #expect(model.html == session.document.bodyHTML)
+        session.receive(#"{"t":"i","id":"\#(counter.field.id)","v":"still heard","n":2}"#, token: token2)
+        #expect(counter.text.value == "still heard")
+    }
+
     @Test func aPageTooFarBehindGetsTheWholePage() throws {
         let (sessions, content) = sessions()
         let session = try #require(sessions.open())
@@ -124,6 +167,11 @@ final class Counter: WebSessionContent {
                         connected = false
                     } else {
                         for frame in wire.take() where model.apply(frame: frame) { applied = model.frame }
+                        // Sometimes the page says which frames it applied: the server forgets
+                        // them, and a later reconnect still finds what came after.
+                        if Int.random(in: 0..<4) == 0 {
+                            session.receive(#"{"t":"a","q":\#(applied)}"#, token: token)
+                        }
                     }
                 } else if Int.random(in: 0..<10) == 0 {
                     wire = Wire()

@@ -181,6 +181,7 @@ class Tab:
         self.field = None
         self.number = 1
         self.acknowledged = 0
+        self.frame = 0
         self.text = ""
 
     async def open(self):
@@ -195,14 +196,22 @@ class Tab:
         cookie = re.search(r"(?im)^set-cookie: *(mvvm_browser=[0-9a-f]+)", page)
         row = re.search(r'<li id="(e\d+)"[^>]*><div[^>]*><span[^>]*class="title">Flickr search<', page).group(1)
         self.ws = await upgrade(self.port, self.source, cookie.group(1) if cookie else None)
-        self.ws.send_text(json.dumps({"t": "hello", "s": session.group(1), "q": 0}))
+        # The hello names the frame the page was sent as (its body's data-frame), as the
+        # page's script does: nothing to catch up on.
+        self.frame = int(re.search(r'data-frame="(\d+)"', page).group(1))
+        self.ws.send_text(json.dumps({"t": "hello", "s": session.group(1), "q": self.frame}))
         self.ws.send_text(json.dumps({"t": "c", "id": row, "n": 1}))
         while self.field is None:
             await self.ws.more()
             for payload in self.ws.frames():
-                for op in json.loads(payload).get("o", []):
+                frame = json.loads(payload)
+                self.frame = max(self.frame, frame.get("s", 0))
+                for op in frame.get("o", []):
                     match = re.search(r'<input id="(e\d+)"', op[2]) if op[0] == "c" and isinstance(op[2], str) else None
                     self.field = self.field or (match and match.group(1))
+        # As the page's script does a second after frames stop when it has nothing to send:
+        # it has applied them, so the server forgets them.
+        self.ws.send_text(json.dumps({"t": "a", "q": self.frame}))
 
     async def keystroke(self):
         """Types one character (or clears the field); the seconds until it is acknowledged."""
@@ -210,13 +219,17 @@ class Tab:
         self.text = self.text + "a" if len(self.text) < 20 else ""
         number = self.number
         started = time.perf_counter()
-        self.ws.send_text(f'{{"t":"i","id":"{self.field}","v":"{self.text}","n":{number}}}')
+        # Each message says which frames the page applied (`q`), as the page's script does.
+        self.ws.send_text(f'{{"t":"i","id":"{self.field}","v":"{self.text}","n":{number},"q":{self.frame}}}')
         while self.acknowledged < number:
             await asyncio.wait_for(self.ws.more(), 10)
             for payload in self.ws.frames():
                 found = re.search(rb'"a":(\d+)', payload)
                 if found:
                     self.acknowledged = max(self.acknowledged, int(found.group(1)))
+                frame = re.search(rb'"s":(\d+)', payload)
+                if frame:
+                    self.frame = max(self.frame, int(frame.group(1)))
         return time.perf_counter() - started
 
 
@@ -238,7 +251,10 @@ class TodoTab(Tab):
         # The search field (the second) with --search-list: each keystroke filters the list.
         self.field = fields[1] if TodoTab.search else fields[0]
         self.ws = await upgrade(self.port, self.source, cookie.group(1) if cookie else None)
-        self.ws.send_text(json.dumps({"t": "hello", "s": session.group(1), "q": 0}))
+        # The hello names the frame the page was sent as (its body's data-frame), as the
+        # page's script does: nothing to catch up on.
+        self.frame = int(re.search(r'data-frame="(\d+)"', page).group(1))
+        self.ws.send_text(json.dumps({"t": "hello", "s": session.group(1), "q": self.frame}))
         self.number = 0
 
 

@@ -550,6 +550,11 @@ def todo(page):
     page.todo_control("Clicked", "button.row-button").click()
     deleted = wait_until(lambda: page.settled() and page.todo_rows() == ["[x] Buy milk", "[ ] Set by a script"])
     check("To-do: a row's Delete deletes that to-do only", deleted, page.todo_rows())
+    # Issue 41 (memory per tab): a page with nothing more to send says, a second after frames
+    # stop, which ones it applied, so its session forgets them instead of keeping them.
+    told = wait_until(lambda: page.js("return mvvm.framesSeen() === mvvm.frame() && mvvm.stats.frameAcks > 0"), timeout=5)
+    check("To-do (issue 41): an idle page says which frames it applied, a second after they stop",
+          told, f"frame {page.js('return mvvm.frame()')}, said {page.js('return mvvm.framesSeen()')}, {page.js('return mvvm.stats.frameAcks')} times")
     # A paste of text copied from a terminal, colour codes and all, inserted as the browser
     # inserts a paste (input events): the view model gets what every layer keeps of it (`Oat
     # milk`), and the page's field is put right to match.

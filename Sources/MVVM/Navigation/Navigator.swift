@@ -226,35 +226,49 @@ public struct UnregisteredScreenError: Error, CustomStringConvertible {
 /// screen never casts. A view model whose type has no screen is an ``UnregisteredScreenError``
 /// naming the type, which the view layer reports.
 public final class ScreenRegistry<Screen> {
-    fileprivate var factories: [ObjectIdentifier: (AnyObject) -> Screen] = [:]
+    /// Each registration is numbered: a later one wins over an earlier one for the same type,
+    /// whether it registered that type alone or a whole registry holding it.
+    private var registrations = 0
+    fileprivate var factories: [ObjectIdentifier: (order: Int, make: (AnyObject) -> Screen)] = [:]
+    /// Registries included whole (`register(all:drawing:)`), oldest first: each looks the type
+    /// up in its registry and draws what it finds. One closure per included registry, not one
+    /// per screen: a session that makes its registry (every session of a server) keeps less.
+    private var included: [(order: Int, screen: (AnyObject) -> Screen?)] = []
 
     public init() {}
 
     /// Registers how to build the screen of `type`'s view models (replacing an earlier one).
     public func register<ViewModel: AnyObject>(_ type: ViewModel.Type, _ make: @escaping (ViewModel) -> Screen) {
+        registrations += 1
         // SAFETY: the factory is stored under ObjectIdentifier(ViewModel.self) and `screen(for:)`
         // calls it only for a view model whose dynamic type is exactly that.
-        factories[ObjectIdentifier(type)] = { viewModel in make(unsafeDowncast(viewModel, to: ViewModel.self)) }
+        factories[ObjectIdentifier(type)] = (registrations, { viewModel in make(unsafeDowncast(viewModel, to: ViewModel.self)) })
     }
 
     /// Registers every screen of `other`, each drawn by `draw`: one registry of screens
-    /// described once (ScreenKit's) serves every view layer.
+    /// described once (ScreenKit's) serves every view layer. Screens registered in `other`
+    /// afterwards are included too; a later registration of a type here wins over `other`'s.
     ///
     /// ```swift
     /// pages.register(all: screens, drawing: ScreenRenderer.page(for:))
     /// ```
     public func register<Other>(all other: ScreenRegistry<Other>, drawing draw: @escaping (Other) -> Screen) {
-        for (type, make) in other.factories {
-            factories[type] = { viewModel in draw(make(viewModel)) }
-        }
+        registrations += 1
+        included.append((registrations, { viewModel in
+            (try? other.screen(for: viewModel)).map(draw)
+        }))
     }
 
     /// Builds the screen of `viewModel`; throws, naming the type, if none is registered.
     public func screen(for viewModel: AnyObject) throws(UnregisteredScreenError) -> Screen {
-        guard let make = factories[ObjectIdentifier(type(of: viewModel))] else {
+        let own = factories[ObjectIdentifier(type(of: viewModel))]
+        for inclusion in included.reversed() where inclusion.order > (own?.order ?? 0) {
+            if let screen = inclusion.screen(viewModel) { return screen }
+        }
+        guard let own else {
             throw UnregisteredScreenError(viewModelType: String(describing: type(of: viewModel)))
         }
-        return make(viewModel)
+        return own.make(viewModel)
     }
 }
 

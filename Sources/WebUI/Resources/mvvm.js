@@ -10,10 +10,11 @@
   const FIELDS = 'input[id]:not([type=checkbox]):not([type=radio])';
   const banner = document.getElementById('connection');
   let frame = +body.dataset.frame;
+  let framesSeen = frame, frameAckTimer = null;   // the last frame the server heard the page has
   let seq = 0;
   let unacked = [];               // {n, text, id, kind}: sent, not yet acknowledged
   const sentAt = new Map();       // n -> performance.now() when sent
-  const stats = { latencies: [], bytesOut: 0, bytesIn: 0, frames: 0, resets: 0, applied: 0 };
+  const stats = { latencies: [], bytesOut: 0, bytesIn: 0, frames: 0, resets: 0, applied: 0, frameAcks: 0 };
   let ws = null, retry = 0, closing = false, expired = false;
   const listState = new Map();    // list id -> {f, l, endCount}
   // What the server holds for each field (sent by us, or set by its patches). A field whose
@@ -114,6 +115,7 @@
     if (message.t === 'c' || message.t === 's') syncFields();
     if (message.t === 'i') known.set(message.id, message.v);
     message.n = ++seq;
+    message.q = frame;                              // the frames applied: the server may forget them
     const text = JSON.stringify(message);
     // An edit typed while offline replaces the one before it only if that one is the last
     // message queued (a submit or click queued after it must keep its input before it).
@@ -129,6 +131,23 @@
     unacked.push({ n: seq, text, id: message.id, kind: message.t, sent: open, el });
     sentAt.set(seq, performance.now());
     rawSend(text);
+    if (open) framesSeen = frame;
+  }
+
+  // The server keeps each frame it sent until the page says it has it (to send again after a
+  // reconnect what a dropped connection lost). Every message says so (its `q`); a page that has
+  // nothing to send says so once, a second after the frames stop, so an idle tab costs the
+  // server no frames.
+  function frameApplied() {
+    if (frameAckTimer) return;
+    frameAckTimer = setTimeout(() => {
+      frameAckTimer = null;
+      if (frame > framesSeen && ws && ws.readyState === 1) {
+        rawSend(JSON.stringify({ t: 'a', q: frame }));
+        framesSeen = frame;
+        stats.frameAcks++;
+      }
+    }, 1000);
   }
 
   function acknowledge(a) {
@@ -167,6 +186,7 @@
       stats.applied += m.o.length;
       acknowledge(m.a);
       afterChange();
+      frameApplied();
     } else if (m.t === 'r') {
       reset(m);
     } else if (m.t === 'x') {
@@ -236,6 +256,7 @@
       for (const input of root.querySelectorAll('input[name]')) recovery.set(input.name, input.value);
       session = m.sid;
       body.dataset.session = session;
+      framesSeen = 0;                               // the new session numbers its frames anew
       unacked = unacked.filter((u) => u.kind !== 'i');
       showBanner('Reconnected: this page\u2019s session had ended (a restart, or a long time away), so it was rebuilt from its address.');
       setTimeout(() => { if (banner.textContent.startsWith('Reconnected')) showBanner(null); }, 4000);
@@ -256,6 +277,7 @@
     listState.clear();
     submitted.clear();
     afterChange();
+    frameApplied();
   }
 
   function here() {
@@ -445,6 +467,7 @@
   window.mvvm = {
     stats,
     frame: () => frame,
+    framesSeen: () => framesSeen,
     pending: () => unacked.length,
     drop: () => { if (ws) ws.close(); },
   };
