@@ -117,7 +117,7 @@ let package = Package(
             dependencies: ["MVVM", "Signals", "SignalsTesting", .product(name: "PropertyBased", package: "swift-property-based")],
             swiftSettings: strict
         ),
-        .testTarget(name: "WebUITests", dependencies: ["WebUI", "WebUITestSupport", "MVVM", "Signals", "SignalsTesting", "ScreenKit"], swiftSettings: strict),
+        .testTarget(name: "WebUITests", dependencies: ["WebUI", "WebUITestSupport", "MVVM", "Signals", "SignalsTesting", "ScreenKit", .product(name: "PropertyBased", package: "swift-property-based")], swiftSettings: strict),
         // The tests' model of a page in the browser (frames applied as the client script does),
         // shared by WebUI's tests and the showcase's page tests (never a product).
         .target(name: "WebUITestSupport", dependencies: ["WebUI"], path: "Tests/Support/WebUITestSupport", swiftSettings: strict),

@@ -21,11 +21,12 @@ extension WebSessionContent {
 /// One browser tab: its ``Document``, the app behind it, and its connection.
 ///
 /// A tab's first request makes the session and its page; the page then connects over a
-/// WebSocket and says `hello` with the session id and the last frame it applied. Frames made
-/// while no connection is open wait (up to ``WebSessions/Limits/framesKept``), and a page that
-/// reconnects gets the ones it missed, or the whole page again if they are gone. Messages it
-/// sent that were handled are acknowledged in every frame, so a page resends only those that
-/// were not.
+/// WebSocket and says `hello` with the session id and the last frame it applied. Frames are kept
+/// (up to ``WebSessions/Limits/framesKept``) until the page says it applied them: each of its
+/// messages carries the last frame it applied (`q`), and a page with nothing to send says so a
+/// second after frames stop (``ClientMessage/framesSeen(_:)``). A page that reconnects gets the
+/// frames it missed, or the whole page again if they are gone. Messages it sent that were
+/// handled are acknowledged in every frame, so a page resends only those that were not.
 ///
 /// A session takes its turns on its own ``executor`` (the one it was opened on): its page, its
 /// app's content and every message of its page are handled there, one at a time, while other
@@ -287,7 +288,7 @@ public final class WebSessions: Sendable {
         public var sessions = 200
         /// How long a session waits for its page to reconnect.
         public var reconnectGrace: Duration = .seconds(30)
-        /// Frames kept for a page that reconnects.
+        /// Frames kept for a page that reconnects, at most (those it said it applied are not).
         public var framesKept = 256
         public var bytesKept = 1 << 20
         /// Messages a page may send per second, on average, and at once: a tab that floods its

@@ -1,3 +1,4 @@
+import PropertyBased
 import MVVM
 import Signals
 import SignalsTesting
@@ -12,18 +13,6 @@ import Testing
 @MainActor @Suite struct ElementSubscriptionTests {
     /// The ways a stream is tied to an element.
     enum Kind: CaseIterable { case bind, driveDuringElement, twoWay, event }
-
-    /// A random number generator with a seed, so a failing case can be run again.
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// Ties `source` to `field` the way `kind` does; what the element was last given is read
     /// from `seen` (or the field's value).
@@ -40,7 +29,7 @@ import Testing
 
     @Test(arguments: 0..<40)
     func everyBindingEndsWhenItsElementGoesAndNoneDeliversAfterItsDisposal(seed: UInt64) throws {
-        var random = Seeded(state: seed)
+        var random = Xoshiro(seed: (seed, 1, 2, 3))  // seeded: a failing case runs again
         let tracker = LeakTracker()
         let subject = PublishSubject<String, Never>()
         let property = MutableProperty("")
