@@ -26,8 +26,14 @@ public final class WebExecutor: Sendable {
     }
 
     /// A new executor on a serial queue of its own, run by the system's pool of threads.
+    ///
+    /// The queue targets Dispatch's overcommitting pool (a serial queue's default), not the
+    /// pool as wide as the machine's cores that Swift's tasks run on: a session whose view model
+    /// keeps its thread busy (or a task of the app that does) gets another thread for the other
+    /// sessions instead of holding them up; with short turns the pool stays as small as the work
+    /// needs.
     public init(label: String = "WebUI.session") {
-        queue = DispatchQueue(label: label, target: .global())
+        queue = DispatchQueue(label: label)
         isMain = false
         queue.setSpecific(key: Self.key, value: QueueOwner(self))
     }
