@@ -358,6 +358,39 @@ class Clients:
             process.join(5)
 
 
+class SwiftClients:
+    """The same tabs driven by Benchmarks/Echo's TabsClient (Swift on SwiftNIO, one thread):
+    a few microseconds of CPU a message, where the Python client takes tens, so that more tabs
+    can type than Python can drive on the same cores. Answers as `Clients` does."""
+    KINDS = {"tabs": "showcase", "todo": "todo", "todo-search": "todo-search", "echo": "echo"}
+    binary = None
+
+    def __init__(self, port, count, kind):
+        self.process = subprocess.Popen([SwiftClients.binary, str(port), str(count), self.KINDS[kind]],
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def ask(self, *command):
+        self.process.stdin.write(" ".join(str(word) for word in command) + "\n")
+        self.process.stdin.flush()
+        words = self.process.stdout.readline().split()
+        if not words:
+            raise SystemExit(f"TabsClient ended (status {self.process.poll()})")
+        if words[0] == "opened":
+            return [("opened", int(words[1]), int(words[2]))]
+        if words[0] == "typed":
+            return [("typed", int(words[1]), [float(ms) / 1000 for ms in words[3:]], int(words[2]))]
+        return [tuple(words)]
+
+    def close(self):
+        self.ask("close")
+        self.process.wait(10)
+
+
+def clients_for(port, count, workers, kind):
+    """The Swift client if `--client` named one, otherwise W Python worker processes."""
+    return SwiftClients(port, count, kind) if SwiftClients.binary else Clients(port, count, workers, kind)
+
+
 class Server:
     def __init__(self, command, port, ready_path):
         self.log = open(f"/tmp/tabs-bench-{port}.log", "w")
@@ -407,12 +440,14 @@ def measure(server, clients, rate, seconds):
 def one_tab(server_command, port, ready, kind, count=2000):
     server = Server(server_command, port, ready)
     try:
-        clients = Clients(port, 1, 1, kind)
+        clients = clients_for(port, 1, 1, kind)
         clients.ask("open")
         time.sleep(0.5)
         cpu_before = cpu_seconds(server.pid)
         # 2.5 s: a session takes 1,000 messages a second after a burst of 5,000 (WebSessions.Limits).
-        answers = clients.ask("type", 0, 2.5, time.time() + 0.2)
+        # The Swift client, which would type about 10,000 a second, keeps to 2,000 (Python's
+        # makes about 2,400 a second here, a keystroke after each acknowledgement).
+        answers = clients.ask("type", 2000 if SwiftClients.binary else 0, 2.5, time.time() + 0.2)
         cpu = cpu_seconds(server.pid) - cpu_before
         edits = answers[0][1]
         latencies = [l * 1000 for l in answers[0][2]]
@@ -438,9 +473,11 @@ def main():
                         help="with --app todo: todo-web --main-actor (every session on the main actor), to compare")
     parser.add_argument("--search-list", type=int, default=0,
                         help="with --app todo: a list of N to-dos, and each tab types into the search (a view model with work to do per keystroke)")
+    parser.add_argument("--client", help="Benchmarks/Echo's TabsClient binary: the tabs driven from Swift on SwiftNIO instead of Python")
     parser.add_argument("--budget-ratio", type=float)
     parser.add_argument("--budget-kb", type=float)
     args = parser.parse_args()
+    SwiftClients.binary = args.client
     resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
     failures = []
     figures = {}
@@ -485,7 +522,7 @@ def main():
     try:
         time.sleep(0.5)
         before = rss_kb(server.pid)
-        clients = Clients(port, args.tabs, args.workers, kind)
+        clients = clients_for(port, args.tabs, args.workers, kind)
         opened_at = time.monotonic()
         answers = clients.ask("open")
         opened = sum(a[1] for a in answers)
@@ -518,7 +555,7 @@ def main():
         try:
             time.sleep(0.5)
             before = rss_kb(echo.pid)
-            clients = Clients(port, args.tabs, args.workers, "echo")
+            clients = clients_for(port, args.tabs, args.workers, "echo")
             answers = clients.ask("open")
             time.sleep(1.0)
             after = rss_kb(echo.pid)
