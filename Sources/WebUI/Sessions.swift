@@ -179,7 +179,10 @@ public final class WebSession: @unchecked Sendable {
                 highestNumber = max(highestNumber, number)
             }
             guard admit() else { return }
-            if let framesSeen { forgetFrames(through: framesSeen) }
+            // Only a message not handled before says what the page has now: one resent after a
+            // reconnect (or meant for a page's old session, numbered in its old frames) says
+            // what it had then.
+            if let framesSeen, (message.sequence ?? .max) > document.acknowledged { forgetFrames(through: framesSeen) }
             switch message {
             case .hello(let session, let lastFrame, _):
                 if session != id {

@@ -100,9 +100,10 @@ import Testing
         property.value = "b"
     }
 
-    /// An element's event streams are made when first asked for: a press before anyone asked
-    /// reaches no one; after, every follower hears it.
-    @Test func anEventStreamIsMadeWhenFirstAskedFor() throws {
+    /// An element's event streams are made when first asked for (which no test can see from
+    /// outside: that is the memory figure's): a press before anyone asked reaches no one, and
+    /// a stream asked for late hears every press after.
+    @Test func anEventStreamAskedForLateHearsThePressesAfter() throws {
         let button = Button("Go")
         let document = Document()
         document.root.setChildren([button])

@@ -105,6 +105,10 @@ final class Counter: WebSessionContent {
         #expect(session.keptFrameCount == 1, "frame \(last) is kept, those before it are forgotten")
         session.receive(#"{"t":"a","q":-1}"#, token: token)
         #expect(session.keptFrameCount == 1, "a negative number is refused")
+        // A message resent after a reconnect (already handled) says what the page had then, or,
+        // for a page resumed after a restart, a frame of its old session: it forgets nothing.
+        session.receive(#"{"t":"i","id":"\#(counter.field.id)","v":"x","n":1,"q":\#(last + 50)}"#, token: token)
+        #expect(session.keptFrameCount == 1, "a resent message's frame number is not taken")
         // Forged: far past the last frame. Every kept frame goes; a reconnect from an older
         // frame gets the whole page.
         session.receive(#"{"t":"a","q":9007199254740991}"#, token: token)
