@@ -104,46 +104,26 @@ struct TodoWeb: AsyncParsableCommand {
 }
 
 /// One tab: the list's screen at the address the browser asked for (`/`, with the filter and
-/// the search in its query), and the address bar following them.
+/// the search in its query: ``TodoAddresses``, beside the screen), and the address bar
+/// following them.
 final class TodoTab: WebSessionContent {
     let navigator: Navigator
     let stack = NavigationStack()
 
     init?(document: Document, location: WebLocation, list: SharedTodos) {
-        guard location.path == "/", let viewModel = Self.viewModel(at: location, list: list) else { return nil }
+        let address = Address(location.segments, query: location.query.map { Address.Item($0.name, $0.value) })
+        guard let opened = TodoAddresses.stack(at: address, services: list), let viewModel = opened.first as? TodoListViewModel else { return nil }
         navigator = Navigator(root: viewModel)
         let registry = ScreenRegistry<NavigationStack.Page>()
         registry.register(TodoListViewModel.self, described: TodoScreens.list)
         document.root.setChildren([stack])
         stack.bind(to: navigator, registry: registry)
-        document.locations = { [weak viewModel] in viewModel.map { [Self.location(of: $0)] } }
+        document.locations = { [weak viewModel] in
+            viewModel.flatMap { TodoAddresses.address(of: $0, below: Address()) }.map { address in
+                [WebLocation(path: "/", query: address.query.map { WebLocation.QueryItem($0.name, $0.value) })]
+            }
+        }
     }
 
     func close() { navigator.close() }
-
-    /// The view model an address asks for: `filter` (active or done) and `q` (the search);
-    /// `nil` for anything else.
-    static func viewModel(at location: WebLocation, list: SharedTodos) -> TodoListViewModel? {
-        let viewModel = TodoListViewModel(store: InMemoryTodoStore(), list: list)
-        for item in location.query {
-            switch item.name {
-            case "filter":
-                guard let filter = TodoFilter(addressName: item.value), filter != .all else { return nil }
-                viewModel.filter.value = filter
-            case "q":
-                viewModel.query.value = item.value
-            default:
-                return nil
-            }
-        }
-        return viewModel
-    }
-
-    /// The address that shows what `viewModel` shows.
-    static func location(of viewModel: TodoListViewModel) -> WebLocation {
-        var query: [WebLocation.QueryItem] = []
-        if viewModel.filter.value != .all { query.append(.init("filter", viewModel.filter.value.addressName)) }
-        if !viewModel.query.value.isEmpty { query.append(.init("q", viewModel.query.value)) }
-        return WebLocation(path: "/", query: query)
-    }
 }

@@ -2,8 +2,12 @@
 /// terminal's field, the browser's, and ``ScreenDriver/type(_:into:)`` in tests), so a paste
 /// reaches the view model as the same text wherever the screen is drawn.
 public enum TypedText {
-    /// `text` with a Tab as a space, terminal escape sequences dropped whole, and every other
-    /// control character dropped.
+    /// `text` with a Tab as a space, terminal escape sequences dropped whole, every other
+    /// control character dropped, and the bidirectional embedding, override and isolate
+    /// controls (U+202A–U+202E, U+2066–U+2069) dropped: one of those pasted into a title turns
+    /// the rest of the line around wherever it is shown (a terminal, a page, a log), so that
+    /// `evil‮txt.exe` reads as `evilexe.txt` ("Trojan Source"). The marks that only say a
+    /// direction (U+200E, U+200F) and every letter of a right-to-left script are kept.
     ///
     /// Text copied from a terminal carries its colours: `ESC [ 3 1 m`. Dropping only the ESC
     /// would leave `[31m` in the field, so a control sequence (CSI: `ESC [` or U+009B, its
@@ -16,7 +20,7 @@ public enum TypedText {
         // Typing is checked on every key (the browser's field sends its whole text): text with
         // no control character (C0, DEL or C1, the only ones an escape sequence starts with or
         // that get dropped) comes back as it is, without copying its scalars.
-        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else { return text }
+        guard text.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || isBidiControl($0) }) else { return text }
         let scalars = Array(text.unicodeScalars)
         let lastTerminator = lastStringTerminator(in: scalars)
         var result = String.UnicodeScalarView()
@@ -29,12 +33,17 @@ public enum TypedText {
             }
             if scalar == "\t" {
                 result.append(" ")
-            } else if scalar.properties.generalCategory != .control {
+            } else if scalar.properties.generalCategory != .control && !isBidiControl(scalar) {
                 result.append(scalar)
             }
             index += 1
         }
         return String(result)
+    }
+
+    /// U+202A–U+202E (embeddings, overrides, their pop) and U+2066–U+2069 (isolates).
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }
 
     /// Where the last string terminator (BEL, U+009C, or the ESC of `ESC \\`) starts, or -1.

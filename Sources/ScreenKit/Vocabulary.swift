@@ -11,6 +11,7 @@ public struct Text: ElementConvertible {
     public let value: Live<String>
     public let style: TextStyle
 
+    /// Text that follows a property (or any ``LiveConvertible`` string): each change shows.
     public init(_ value: some LiveConvertible<String>, style: TextStyle = .body) {
         self.value = value.live
         self.style = style

@@ -16,10 +16,14 @@ public final class NavigationStack: Element {
     public struct Page {
         public let title: String
         public let content: Element
+        /// The title's later values, if it follows something (a loaded movie's name): the
+        /// header and the browser's title follow them while the page is on top.
+        public let titleChanges: Signal<String, Never>?
 
-        public init(title: String, content: Element) {
+        public init(title: String, content: Element, titleChanges: Signal<String, Never>? = nil) {
             self.title = title
             self.content = content
+            self.titleChanges = titleChanges
         }
     }
 
@@ -36,6 +40,8 @@ public final class NavigationStack: Element {
     private var registry: ScreenRegistry<Page>?
     private var onBack: (() -> Void)?
     private var subscription: (any Disposable)?
+    /// The top page's title, followed.
+    private var titleSubscription: (any Disposable)?
     private let backButton = Button("‹ Back", class: "back")
     private let heading = Label("", tag: "h1")
     private let body = Element("section", ["class": "page"])
@@ -93,6 +99,12 @@ public final class NavigationStack: Element {
         heading.text = top?.title ?? ""
         backButton.isHidden = levels.count <= 1
         document?.setHistory(depth: max(1, levels.count), title: top?.title ?? "")
+        titleSubscription?.dispose()
+        titleSubscription = top?.titleChanges?.drive(during: heading) { [weak self] title in
+            guard let self, title != self.heading.text else { return }
+            self.heading.text = title
+            self.document?.setHistory(depth: max(1, self.levels.count), title: title)
+        }
         // The page's main field takes the focus, as `autofocus` does only on a first load.
         if let field = top?.content.first(TextField.self), field.document != nil { document?.focus(field) }
     }

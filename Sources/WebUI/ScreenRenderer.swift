@@ -30,7 +30,7 @@ public enum ScreenRenderer {
     public static func page(for screen: Screen, images: @escaping ImageSource = { $0.url }) -> NavigationStack.Page {
         let content = Stack(.vertical, screen.content.map { element(for: $0, images: images) })
         if !NavigationStack.isBuildingAgain { screen.appear?() }
-        return NavigationStack.Page(title: screen.title.value, content: content)
+        return NavigationStack.Page(title: screen.title.value, content: content, titleChanges: screen.title.signal)
     }
 
     /// The element that shows one element of a screen, bound to its values (until it goes).

@@ -10,6 +10,50 @@ import Testing
 // fails if a `swift` block of those articles is not found here (line for line, indentation
 // aside).
 
+// MARK: LifecycleAndNavigation.md, Addresses
+
+struct NotesServices: Sendable {}
+
+final class NotesListViewModel: Sendable {
+    init(services: NotesServices) {}
+}
+
+final class NoteViewModel: Sendable {
+    let id: String
+    init(id: String, services: NotesServices) { self.id = id }
+}
+
+enum NotesAddresses: AppAddresses {
+    typealias Services = NotesServices
+
+    static func stack(at address: Address, services: NotesServices) -> [any AnyObject & Sendable]? {
+        let list = NotesListViewModel(services: services)
+        let path = address.path
+        switch (path.first, path.count) {
+        case (nil, _): return [list]
+        case ("note", 2): return [list, NoteViewModel(id: path[1], services: services)]
+        default: return nil
+        }
+    }
+
+    static func address(of viewModel: any AnyObject, below: Address) -> Address? {
+        switch viewModel {
+        case is NotesListViewModel: return Address()
+        case let note as NoteViewModel: return Address(["note", note.id])
+        default: return nil
+        }
+    }
+}
+
+@Suite @MainActor struct AddressArticleExamples {
+    @Test func anAddressBuildsItsStack() {
+        let navigator = Navigator()
+        navigator.push(all: NotesAddresses.stack(at: Address(["note", "7"]), services: NotesServices()) ?? [])
+        #expect(NotesAddresses.addresses(of: navigator.stack).map(\.description) == ["/", "/note/7"])
+        #expect(NotesAddresses.stack(at: Address(["nope"]), services: NotesServices()) == nil)
+    }
+}
+
 // MARK: DriversAndBindings.md
 
 /// A stand-in for a view-layer label.
@@ -271,6 +315,35 @@ final class BookSearchViewModel: Sendable {
     #expect(viewModel.books.items.value.count == 25)   // kept while typing
     scheduler.advance(by: .seconds(1))
     #expect(viewModel.books.items.value.first == "lakes 1")
+}
+
+@Test func aStatusSaysWhatTheListIsDoingAndRetryAsksAgain() {
+    let failing = Locked(true)
+    let list = PagedList<String, String, LibraryError>(pageSize: 10) { query, page, _ in
+        if failing.value && page == 2 { return .fail(LibraryError()) }
+        return .just((0..<(page == 3 ? 5 : 10)).map { "\(query) \(page)-\($0)" })
+    }
+    let status = list.status.map { status -> String in
+        switch status {
+        case .loadingFirstPage: return "Loading…"
+        case .failedFirstPage(let error): return "\(error) — Retry"
+        case .empty: return "Nothing here."
+        case .items(let count, let isLoading, let failure, let atEnd):
+            if isLoading { return "\(count) · loading more…" }
+            if let failure { return "\(count) · \(failure) — Retry" }
+            return atEnd ? "\(count) · end of list" : "\(count)"
+        }
+    }
+    #expect(status.value == "Loading…")
+    list.load(key: "rivers")
+    #expect(status.value == "10")
+    list.loadNextPage()
+    #expect(status.value == "10 · LibraryError() — Retry")
+    failing.withLock { $0 = false }
+    list.retry()
+    #expect(status.value == "20")
+    list.loadNextPage()
+    #expect(status.value == "25 · end of list")
 }
 
 // MARK: the check

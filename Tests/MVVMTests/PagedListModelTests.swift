@@ -90,12 +90,12 @@ import Testing
     }
 
     enum Op {
-        case load(Int), refresh, next, answer(Int), fail(Int), end(Int)
+        case load(Int), refresh, retry, next, answer(Int), fail(Int), end(Int)
 
         init(_ code: Int) {
             switch code % 12 {
             case 0, 1: self = .load(code / 12 % 3)
-            case 2: self = .refresh
+            case 2: self = code / 12 % 2 == 0 ? .refresh : .retry
             case 3, 4, 5: self = .next
             case 6, 7, 8: self = .answer(code / 12)
             case 9: self = .fail(code / 12)
@@ -118,6 +118,25 @@ import Testing
         var errorsSent: [String] = []
 
         var hasMore: Bool { fullPage && page >= 1 }
+
+        /// `PagedList.Status`, as text: one thing at a time.
+        var status: String {
+            if !items.isEmpty {
+                return "items \(items.count) loading \(live != nil) failure \(error ?? "-") end \(live == nil && !fullPage && page >= 1)"
+            }
+            if live != nil || (error == nil && page < 1) { return "loading first page" }
+            if let error { return "failed first page \(error)" }
+            return "empty"
+        }
+    }
+
+    static func describe(_ status: PagedList<Int, String, TestError>.Status) -> String {
+        switch status {
+        case .loadingFirstPage: return "loading first page"
+        case .failedFirstPage(let error): return "failed first page \(error.message)"
+        case .empty: return "empty"
+        case .items(let count, let loading, let failure, let end): return "items \(count) loading \(loading) failure \(failure?.message ?? "-") end \(end)"
+        }
     }
 
     /// Random programs of loads (three keys, one empty, one an exact multiple of the page
@@ -170,6 +189,12 @@ import Testing
                 case .refresh:
                     if let key = model.key { start(key: key, page: 1) }
                     list.refresh()
+                case .retry:
+                    // The page that failed, again: the first when there is none, else the next.
+                    if let key = model.key, model.error != nil, model.live == nil {
+                        if model.page < 1 { start(key: key, page: 1) } else if model.hasMore { start(key: key, page: model.page + 1) }
+                    }
+                    list.retry()
                 case .next:
                     if let key = model.key, model.live == nil, model.hasMore { start(key: key, page: model.page + 1) }
                     list.loadNextPage()
@@ -225,6 +250,7 @@ import Testing
                 #expect(list.hasMore.value == model.hasMore, "\(label)")
                 #expect(list.isLoading.value == (model.live != nil), "\(label): loading exactly while a request is live")
                 #expect(list.error.value?.message == model.error, "\(label)")
+                #expect(Self.describe(list.status.value) == model.status, "\(label): status")
                 #expect(items.recordedValues == model.itemsSent, "\(label): items sent each change once")
                 #expect(loading.recordedValues == model.loadingSent, "\(label): loading sent each change once")
                 #expect(errors.recordedValues.map(\.message) == model.errorsSent, "\(label)")

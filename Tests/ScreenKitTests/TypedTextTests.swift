@@ -30,6 +30,7 @@ import WebUI
         "\u{1B}[31m", "\u{1B}[0m", "\u{1B}[1;38;5;208m", "\u{9B}2J",
         "\u{1B}]0;title\u{7}", "\u{1B}]8;;https://x.example\u{1B}\\", "\u{1B}P1$r\u{1B}\\", "\u{9D}0;t\u{9C}",
         "\t", "\u{7}", "\u{0}", "\u{85}", "\u{1B}", "\u{1B}[12", "\u{1B}]0;cut",
+        "\u{202E}", "\u{202C}", "\u{2066}", "\u{2069}", "\u{200F}", "שלום",
     ]
 
     /// What each layer's field ends up holding after `paste` replaced its text.
@@ -71,6 +72,11 @@ import WebUI
         #expect(result.tester == "milk shake link")
         #expect(result.terminal == "milk shake link")
         #expect(result.browser == "milk shake link")
+        // Issue 43: a bidi override in a title turns the rest of its line around (Trojan
+        // Source); it goes, and so do the isolates; right-to-left letters and marks stay.
+        let spoof = try layers("invoice\u{202E}fdp.exe\u{202C} \u{2067}שלום\u{2069}\u{200F}")
+        #expect(spoof.tester == "invoicefdp.exe שלום\u{200F}")
+        #expect(spoof.terminal == spoof.tester && spoof.browser == spoof.tester)
     }
 
     @Test func generatedPastesGiveTheSameTextInEveryLayer() throws {
@@ -85,6 +91,7 @@ import WebUI
             #expect(result.terminal == expected, "terminal: \(paste.debugDescription)")
             #expect(result.browser == expected, "browser: \(paste.debugDescription)")
             #expect(!expected.unicodeScalars.contains { $0.properties.generalCategory == .control })
+            #expect(!expected.unicodeScalars.contains { (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) })
         }
     }
 }

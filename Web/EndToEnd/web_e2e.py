@@ -592,6 +592,18 @@ def person(page):
     page.driver.back()
     back = wait_until(lambda: page.heading() == "Person" and (page.visible_texts("section.page h2") or [""])[0].endswith(chosen))
     check("Person: Back returns to the people, the card showing the one chosen", back, page.visible_texts("section.page h2"))
+    # Issue 43: the Settings page (its address beside it): its toggle hides the birthdays.
+    born = lambda: [text for text in page.visible_texts("section.page p, section.page span") if text.startswith("Born ")]
+    had_birthday = bool(wait_until(born))
+    page.button("Settings").click()
+    opened = wait_until(lambda: page.heading() == "Settings" and page.js("return location.pathname") == "/person/settings")
+    box = page.driver.find_elements(By.CSS_SELECTOR, "section.page input[type=checkbox]")
+    if box:
+        box[-1].click()
+    page.driver.back()
+    hidden = wait_until(lambda: page.heading() == "Person" and page.settled() and not born())
+    check("Person: Settings is at /person/settings, and its toggle hides the birthdays", had_birthday and opened and len(box) == 1 and hidden,
+          f"birthday before {had_birthday}, opened {bool(opened)}, {len(box)} checkbox(es), hidden {bool(hidden)}")
 
 
 def movies(page):
@@ -823,6 +835,9 @@ def addresses(page):
         ("/goods/2?pages=2", "商品列表", lambda: rows() == 30),
         ("/goods-dc/2?pages=2", None, lambda: rows() == 30),
         ("/todo", "To-dos", lambda: True),
+        # Issue 43: a page added with its address beside it, and a detail that loads by its id.
+        ("/person/settings", "Settings", lambda: len(page.driver.find_elements(By.CSS_SELECTOR, "section.page input[type=checkbox]")) == 1),
+        ("/movies/top-rated/movie/1013", None, lambda: page.heading() not in ("", "Movies", "MVVMKit showcase")),
     ]:
         driver.switch_to.new_window("tab")
         driver.get(page.server.url.rstrip("/") + address)
@@ -833,6 +848,14 @@ def addresses(page):
         check(f"Addresses: ... and Back goes to the screen below it ({here()})", below and here() != address, here())
         driver.close()
         driver.switch_to.window(driver.window_handles[0])
+
+    # Issue 43: a query value no screen knows shows the default, at the address that shows it.
+    driver.switch_to.new_window("tab")
+    driver.get(page.server.url.rstrip("/") + "/todo?filter=nope")
+    check("Addresses: an unknown filter shows every to-do, at /todo (not a 404)",
+          wait_until(lambda: here() == "/todo" and page.heading() == "To-dos" and page.settled()), f"heading {page.heading()!r}, address {here()!r}")
+    driver.close()
+    driver.switch_to.window(driver.window_handles[0])
 
     # The other apps: the address of a screen inside each, kept by a reload.
     page.open_app("Person", "Person")

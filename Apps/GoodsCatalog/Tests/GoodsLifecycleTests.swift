@@ -31,6 +31,27 @@ import Testing
         #expect(fixture.navigator.top(GoodsDetailViewModel.self)?.goodsID == "2-2")
     }
 
+    /// Issue 43: a list opened under a detail from an address (`/goods/2/item/2-7?pages=2`) and
+    /// asked for its first page while covered (a renderer that builds every page on the stack)
+    /// loads nothing it would have to cancel; back on screen it reads the pages its address
+    /// named, and its address says them all along.
+    @Test func aListOpenedCoveredFromAnAddressReadsItsPagesWhenShown() {
+        let fixture = GoodsFixture()
+        let list = GoodsListViewModel(category: fixture.category("2"), services: fixture.services, pages: 2)
+        fixture.navigator.push(all: [list, GoodsDetailViewModel(goodsID: "2-7", services: fixture.services)])
+        list.first()
+        fixture.scheduler.run()
+        #expect(fixture.spy.requests.value.isEmpty, "no page for a covered list")
+        #expect(list.pagesToShow == 2)
+        fixture.navigator.pop()
+        fixture.scheduler.run()
+        #expect(fixture.spy.requests.value.map(\.page) == [1, 2])
+        #expect(list.rows.value.count == 30 && list.pagesToShow == 2)
+        list.first()
+        fixture.scheduler.run()
+        #expect(fixture.spy.requests.value.map(\.page) == [1, 2, 1], "a refresh reads the first page only")
+    }
+
     /// Leaving a list while its page loads cancels the load: nothing arrives afterwards.
     @Test func leavingAListCancelsItsLoad() {
         let fixture = GoodsFixture()

@@ -337,7 +337,7 @@ final class Tab {
     @Test(arguments: [
         "/", "/flickr", "/flickr/results?q=sunset", "/person", "/person/1", "/login?user=ada",
         "/movies/now-playing", "/movies/top-rated", "/movies/search?q=storm", "/goods", "/goods/2", "/goods/2?pages=3",
-        "/goods-dc", "/goods-dc/2?pages=2", "/todo", "/todo?filter=active", "/todo?filter=done&q=milk",
+        "/goods-dc", "/goods-dc/2?pages=2", "/todo", "/todo?filter=active", "/todo?filter=done&q=milk", "/movies/top-rated/movie/1013",
     ])
     func anAddressOpensItsScreen(address: String) {
         let tab = open(address)
@@ -363,20 +363,38 @@ final class Tab {
         let opened = open("/flickr/photo/\(photo)?q=sunset")
         #expect(opened.model.locations == ["/", "/flickr", "/flickr/results?q=sunset", "/flickr/photo/\(photo)?q=sunset"])
         opened.session.close()
+
+        // A movie opened by its id alone: its title comes with its detail, and the page's
+        // heading and the browser's title follow it.
+        let movie = open("/movies/top-rated/movie/1013")
+        let title = try #require(movie.navigator.top(MovieDetailViewModel.self)?.titleText.value)
+        #expect(!title.isEmpty)
+        #expect(movie.model.history?.title == title)
+        #expect(movie.all(Label.self).contains { $0.text == title && $0.tag == "h1" })
+        movie.session.close()
     }
 
     @Test func anAddressNoScreenHasIsNotFound() {
         let sessions = WebSessions(onMainActor: { document, location in
             WebShowcase(document: document, configuration: WebShowcaseConfiguration(offline: true), location: location)
         })
-        for address in ["/nope", "/flickr/nope", "/movies/nope", "/goods/999", "/goods/2?pages=0", "/person/x", "/flickr/results", "/todo?filter=all", "/todo?filter=x",
-                        "/goods/2?pages=99999999999999999999", "/goods/2?pages=two", "/goods-dc/2?pages=-1"] {
+        for address in ["/nope", "/flickr/nope", "/movies/nope", "/goods/999", "/goods/2?pages=0", "/person/x", "/person/-1", "/person/settings/x", "/flickr/results",
+                        "/movies/top-rated/movie/x", "/movies/movie/11", "/goods/2?pages=99999999999999999999", "/goods/2?pages=two", "/goods-dc/2?pages=-1"] {
             guard case .notFound = sessions.open(at: WebLocation(address)!) else {
                 Issue.record("\(address) opened a screen")
                 continue
             }
         }
         #expect(sessions.openCount == 0)
+    }
+
+    /// Issue 43: a query value no screen knows shows the default (every to-do), and the address
+    /// bar says the address that shows it; an address with a canonical form gets it.
+    @Test(arguments: [("/todo?filter=all", "/todo"), ("/todo?filter=x&q=milk", "/todo?q=milk"), ("/movies", "/movies/now-playing")])
+    func anAddressOutOfItsFormShowsTheDefault(address: String, shown: String) {
+        let tab = open(address)
+        #expect(tab.model.locations.last == shown, "\(tab.model.locations)")
+        tab.session.close()
     }
 
     /// The browser's forward button (or an entry from before a reload): the screen of that

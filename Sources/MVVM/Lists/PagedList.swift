@@ -66,6 +66,9 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
         /// items and the failure need not be Equatable).
         var itemsVersion = 0
         var errorVersion = 0
+        /// The page a ``PagedList/load(key:through:)`` reads to: each page after the first is
+        /// asked for once the one before it answers.
+        var readThrough: Int?
 
         /// A request for `page` starts: it supersedes any other, and clears the last failure.
         /// Returns its generation.
@@ -78,6 +81,21 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
             }
             return generation
         }
+    }
+
+    /// What a paged list is doing, one thing at a time: what a screen says where its rows go and
+    /// in its status line, bound instead of combined from the list's parts by each screen.
+    public enum Status: Sendable {
+        /// The first page is on its way, or nothing was asked for yet.
+        case loadingFirstPage
+        /// The first page failed: nothing to show but why (``PagedList/retry()`` asks again).
+        case failedFirstPage(Failure)
+        /// The list was loaded and has no items.
+        case empty
+        /// Items are shown. `isLoading`: a page is on its way (the next one, or a refresh);
+        /// `failure`: the last page asked for failed, the items stay (``PagedList/retry()``
+        /// asks again); `atEnd`: no page follows.
+        case items(count: Int, isLoading: Bool, failure: Failure?, atEnd: Bool)
     }
 
     /// What loading a new key does to the items already shown.
@@ -119,6 +137,8 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
     public let error: Property<Failure?>
     /// Every failure.
     public var errors: Signal<Failure, Never> { errorsSubject.signal }
+    /// What the list is doing, one thing at a time (``Status``).
+    public let status: Property<Status>
 
     /// Creates an empty list; `fetch` loads one page of one key, and a page shorter than
     /// `pageSize` is the last.
@@ -154,6 +174,20 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
         hasMore = Self.view(of: state, { $0.hasMore && $0.page >= firstPage })
         page = Self.view(of: state, \.page)
         error = Self.view(of: state, \.error, changedBy: { $0.errorVersion == $1.errorVersion })
+        status = Self.view(of: state, { Self.status(of: $0, firstPage: firstPage) }, changedBy: { a, b in
+            a.items.count == b.items.count && a.loadingPage == b.loadingPage && a.errorVersion == b.errorVersion
+                && a.hasMore == b.hasMore && a.page == b.page
+        })
+    }
+
+    private static func status(of state: State, firstPage: Int) -> Status {
+        if !state.items.isEmpty {
+            let loading = state.loadingPage != nil
+            return .items(count: state.items.count, isLoading: loading, failure: state.error, atEnd: !loading && !state.hasMore && state.page >= firstPage)
+        }
+        if state.loadingPage != nil || (state.error == nil && state.page < firstPage) { return .loadingFirstPage }
+        if let error = state.error { return .failedFirstPage(error) }
+        return .empty
     }
 
     deinit {
@@ -180,6 +214,10 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
     /// The current key.
     public var key: Key? { state.value.key }
 
+    /// The page a ``load(key:through:)`` is still reading to; `nil` once it got there, or
+    /// stopped (the end of the list, a failure, another load).
+    public var readingThrough: Int? { state.value.readThrough }
+
     /// Loads the first page of `key`. A new key empties the list at once (or, with
     /// `newKey: .keepsItems`, when its first page answers); the same key again works as
     /// ``refresh()``.
@@ -187,11 +225,31 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
         start(key: key, page: firstPage)
     }
 
+    /// Loads the first page of `key`, then each page after it up to `page` (a list opened from
+    /// an address that says how far it was read: `/goods/2?pages=3`): each is asked for once
+    /// the one before it answers, and the reading stops at the end of the list, at a failure,
+    /// or when another load starts. `page` at or below the first page loads only the first.
+    public func load(key: Key, through page: Int) {
+        start(key: key, page: firstPage, readThrough: page > firstPage ? page : nil)
+    }
+
     /// Loads the first page of the current key again (pull to refresh), keeping the items until
     /// it answers.
     public func refresh() {
         guard let key = state.value.key else { return }
         start(key: key, page: firstPage)
+    }
+
+    /// Asks again for the page whose request failed: the first page when the list has none,
+    /// else the next one. Does nothing unless the last request failed (and nothing is loading).
+    public func retry() {
+        let current = state.value
+        guard current.error != nil, current.loadingPage == nil, let key = current.key else { return }
+        if current.page < firstPage {
+            start(key: key, page: firstPage)
+        } else {
+            loadNextPage()
+        }
     }
 
     /// Loads the page after the last one, appending its items; does nothing while loading,
@@ -227,7 +285,7 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
         return changed
     }
 
-    private func start(key: Key, page: Int) {
+    private func start(key: Key, page: Int, readThrough: Int? = nil) {
         var generation = 0
         // The key's `==` is user code: `update` runs it with no lock held (and again if another
         // thread changed the list meanwhile).
@@ -243,6 +301,7 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
                 state.hasMore = true
             }
             generation = state.begin(page: page)
+            state.readThrough = readThrough
             return true
         }
         request(key: key, page: page, generation: generation)
@@ -280,7 +339,9 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
 
     private func received(_ answer: Page, page: Int, generation: Int) {
         let items = answer.items
+        var readsOn = false
         _ = state.update { state in
+            readsOn = false
             guard state.generation == generation, state.loadingPage == page else { return false }
             if page == firstPage {
                 if !(items.isEmpty && state.items.isEmpty) {
@@ -296,14 +357,20 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
             if page == firstPage || !items.isEmpty { state.page = page }
             state.hasMore = answer.hasMore && (page == firstPage || !items.isEmpty)
             state.loadingPage = nil
+            if let last = state.readThrough {
+                readsOn = state.hasMore && state.page < last
+                if !readsOn { state.readThrough = nil }
+            }
             return true
         }
+        if readsOn { loadNextPage() }
     }
 
     private func failed(_ error: Failure, generation: Int) {
         let current = state.update { state in
             guard state.generation == generation, state.loadingPage != nil else { return false }
             state.loadingPage = nil
+            state.readThrough = nil
             state.error = error
             state.errorVersion += 1
             return true
@@ -318,6 +385,7 @@ public final class PagedList<Key: Sendable & Equatable, Item: Sendable, Failure:
         _ = state.update { state in
             guard state.generation == generation, state.loadingPage != nil else { return false }
             state.loadingPage = nil
+            state.readThrough = nil
             return true
         }
     }

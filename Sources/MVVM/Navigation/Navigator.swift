@@ -107,6 +107,27 @@ public final class Navigator: NavigationService {
         push(viewModel, if: { ($0 as? any ViewModelLifecycleOwner)?.lifecycle === lifecycle })
     }
 
+    /// Shows the screens of `viewModels` on top of the current one, the last on top, in one
+    /// change of the stack (a stack built from an address): each is reported pushed, in order,
+    /// and only the last becomes active; the ones under it stay inactive until the user comes
+    /// back to them, so a list under a detail loads nothing it would have to cancel.
+    public func push(all viewModels: [any AnyObject & Sendable]) {
+        guard let last = viewModels.last else { return }
+        let deliver = state.withLock { state -> Bool in
+            guard state.stack != nil else { return false }
+            let top = state.stack!.last
+            state.stack!.append(contentsOf: viewModels)
+            for (index, viewModel) in viewModels.enumerated() {
+                state.pending.append(Pending(
+                    change: .pushed(viewModel), deactivate: index == 0 ? top.map { [$0] } ?? [] : [],
+                    activate: index == viewModels.count - 1 ? last : nil
+                ))
+            }
+            return Self.claim(&state)
+        }
+        if deliver { deliverPending() }
+    }
+
     /// Pushes if `accepts` holds for the current top (nil on an empty stack), under the lock.
     private func push(_ viewModel: any AnyObject & Sendable, if accepts: (AnyObject?) -> Bool) -> Bool {
         change { stack in
@@ -229,11 +250,11 @@ public final class ScreenRegistry<Screen> {
     /// Each registration is numbered: a later one wins over an earlier one for the same type,
     /// whether it registered that type alone or a whole registry holding it.
     private var registrations = 0
-    fileprivate var factories: [ObjectIdentifier: (order: Int, make: (AnyObject) -> Screen)] = [:]
+    fileprivate var factories: [ObjectIdentifier: (order: Int, type: any AnyObject.Type, make: (AnyObject) -> Screen)] = [:]
     /// Registries included whole (`register(all:drawing:)`), oldest first: each looks the type
     /// up in its registry and draws what it finds. One closure per included registry, not one
     /// per screen: a session that makes its registry (every session of a server) keeps less.
-    private var included: [(order: Int, screen: (AnyObject) -> Screen?)] = []
+    private var included: [(order: Int, screen: (AnyObject) -> Screen?, types: () -> [any AnyObject.Type])] = []
 
     public init() {}
 
@@ -242,7 +263,7 @@ public final class ScreenRegistry<Screen> {
         registrations += 1
         // SAFETY: the factory is stored under ObjectIdentifier(ViewModel.self) and `screen(for:)`
         // calls it only for a view model whose dynamic type is exactly that.
-        factories[ObjectIdentifier(type)] = (registrations, { viewModel in make(unsafeDowncast(viewModel, to: ViewModel.self)) })
+        factories[ObjectIdentifier(type)] = (registrations, type, { viewModel in make(unsafeDowncast(viewModel, to: ViewModel.self)) })
     }
 
     /// Registers every screen of `other`, each drawn by `draw`: one registry of screens
@@ -256,7 +277,19 @@ public final class ScreenRegistry<Screen> {
         registrations += 1
         included.append((registrations, { viewModel in
             (try? other.screen(for: viewModel)).map(draw)
-        }))
+        }, { other.viewModelTypes }))
+    }
+
+    /// Every view-model type this registry has a screen for, its own and its included
+    /// registries', each once (a test checks that each has an address, say).
+    public var viewModelTypes: [any AnyObject.Type] {
+        var seen = Set<ObjectIdentifier>()
+        var out: [any AnyObject.Type] = []
+        for type in factories.values.sorted(by: { $0.order < $1.order }).map(\.type) + included.flatMap({ $0.types() })
+        where seen.insert(ObjectIdentifier(type)).inserted {
+            out.append(type)
+        }
+        return out
     }
 
     /// Builds the screen of `viewModel`; throws, naming the type, if none is registered.

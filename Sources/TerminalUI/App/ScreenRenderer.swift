@@ -223,7 +223,9 @@ public enum ScreenRenderer {
 }
 
 extension ScreenRegistry where Screen == NavigationStack.Page {
-    /// Registers every screen of `screens` (described once) to be drawn by ``ScreenRenderer``.
+    /// Registers the screen of `type`'s view models, described once (ScreenKit's `Screen`), to
+    /// be drawn by ``ScreenRenderer`` (replacing an earlier registration of `type`). For a whole
+    /// registry of described screens, `register(all:drawing:)` with ``ScreenRenderer/page(for:)``.
     @MainActor
     public func register<ViewModel: AnyObject>(_ type: ViewModel.Type, described: @escaping @MainActor (ViewModel) -> ScreenKit.Screen) {
         register(type) { @MainActor in ScreenRenderer.page(for: described($0)) }

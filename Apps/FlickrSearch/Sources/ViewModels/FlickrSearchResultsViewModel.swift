@@ -96,6 +96,15 @@ public final class FlickrSearchResultsViewModel: ViewModelLifecycleOwner {
         services.push(FlickrPhotoDetailViewModel(item: items[index], services: services), from: self)
     }
 
+    /// Opens the detail of the photo whose identifier is `photoID`, if the rows loaded so far
+    /// hold it (a detail's address names its photo); returns whether they did.
+    @discardableResult
+    public func select(photoID: String) -> Bool {
+        guard let index = items.firstIndex(where: { $0.photo.identifier == photoID }) else { return false }
+        select(index: index)
+        return true
+    }
+
     /// Back to the search screen.
     public func back() {
         navigator.pop()

@@ -88,6 +88,9 @@ public final class FlickrSearchViewModel: ViewModelLifecycleOwner {
     private let history = MutableProperty<[RecentSearch]>([])
     private let services: FlickrServices
     private let bag = DisposeBag()
+    /// A search an address asked for (``search(_:thenOpen:)``), run once the screen is visible,
+    /// and the photo to open from its results.
+    private let opening = Locked<(search: String?, photo: String?)>((nil, nil))
 
     /// The text as searched: without leading and trailing spaces or newlines.
     static func trimmed(_ text: String) -> String {
@@ -122,8 +125,39 @@ public final class FlickrSearchViewModel: ViewModelLifecycleOwner {
                 noResults.value = "No photos found for “\(results.searchString)”."
                 return
             }
-            services.push(FlickrSearchResultsViewModel(results: results, services: services), from: self)
+            let photo = self.opening.withLock { opening -> String? in
+                defer { opening.photo = nil }
+                return opening.photo
+            }
+            let screen = FlickrSearchResultsViewModel(results: results, services: services)
+            services.push(screen, from: self)
+            if let photo { screen.select(photoID: photo) }
         }).disposed(by: bag)
+        lifecycle.didBecomeActive.sink(value: { [weak self] _ in self?.runOpening() }).disposed(by: bag)
+    }
+
+    /// Searches for `text` as an address asks (`/results?q=sunset`): the text is set, the search
+    /// runs as soon as this screen is the visible one, and its results open as Go would open
+    /// them; then, with `photoID`, that photo's detail opens over them (`/photo/ID?q=sunset`).
+    /// A text too short to search is only set (Go stays disabled); a photo the results do not
+    /// hold opens nothing.
+    public func search(_ text: String, thenOpen photoID: String? = nil) {
+        opening.withLock { $0 = (text, photoID) }
+        if lifecycle.isActive.value { runOpening() }
+    }
+
+    private func runOpening() {
+        let text = opening.withLock { opening -> String? in
+            defer { opening.search = nil }
+            return opening.search
+        }
+        guard let text else { return }
+        searchText.value = text
+        if isSearchValid.value {
+            executeSearch.execute()
+        } else {
+            opening.withLock { $0.photo = nil }
+        }
     }
 
     /// FS-VM1b: inserts the search at the top; a repeated search string moves its entry to the top

@@ -100,12 +100,18 @@ public final class GoodsListScreenController: GoodsListViewDelegate {
     /// strong reference back would keep both alive for good.
     private let view: Locked<WeakView>
     private let lifecycle: ViewModelLifecycle
+    /// How many pages the first load reads (an address's `pages`), then 1.
+    private let restoring: Locked<Int>
+    /// The page the first load is still reading to, if any.
+    private let readingTo = Locked<Int?>(nil)
 
     /// `lifecycle`: the lifecycle of the screen showing this list; a detail opens only while it
-    /// is active, and reaching the end of a list that is not on screen loads nothing.
-    public init(sortID: String, services: GoodsServices, lifecycle: ViewModelLifecycle = ViewModelLifecycle()) {
+    /// is active, and reaching the end of a list that is not on screen loads nothing. `pages`:
+    /// how many pages the first load reads, one after another (an address's `pages`).
+    public init(sortID: String, services: GoodsServices, lifecycle: ViewModelLifecycle = ViewModelLifecycle(), pages: Int = 1) {
         self.services = services
         self.lifecycle = lifecycle
+        restoring = Locked(pages)
         dataController = GoodsListDataController(sortID: sortID, service: services.goods)
         view = Locked(WeakView())
     }
@@ -117,7 +123,31 @@ public final class GoodsListScreenController: GoodsListViewDelegate {
     }
 
     private func fetchFirstPage() {
-        dataController.requestFirstPage(success: { [weak self] in self?.render() }, fail: { [weak self] in self?.show($0) })
+        let pages = restoring.withLock { pages in
+            defer { pages = 1 }
+            return pages
+        }
+        readingTo.withLock { $0 = pages > 1 ? pages : nil }
+        dataController.requestFirstPage(success: { [weak self] in self?.render(readingOnTo: pages) }, fail: { [weak self] in self?.stopReading(showing: $0) })
+    }
+
+    /// How many pages the list shows, or will once the pages it was opened with are read: what
+    /// its address says (`?pages=3`).
+    public var pagesToShow: Int { max(dataController.page, restoring.value, readingTo.value ?? 0) }
+
+    /// Renders, then asks for the next page while the list has fewer than `pages` pages.
+    private func render(readingOnTo pages: Int) {
+        render()
+        guard dataController.page < pages, dataController.hasMore else {
+            readingTo.withLock { $0 = nil }
+            return
+        }
+        dataController.requestNextPage(success: { [weak self] in self?.render(readingOnTo: pages) }, fail: { [weak self] in self?.stopReading(showing: $0) })
+    }
+
+    private func stopReading(showing error: GoodsError) {
+        readingTo.withLock { $0 = nil }
+        show(error)
     }
 
     private func render() {
@@ -153,9 +183,10 @@ public final class GoodsDataControllerPage: ViewModelLifecycleOwner {
     /// The list's view (held here: the controller holds it weakly, as seed 004's does).
     public let listView = DataControllerListView()
 
-    public init(category: GoodsCategory, services: GoodsServices) {
+    /// `pages`: how many pages the list reads first (an address's `pages`).
+    public init(category: GoodsCategory, services: GoodsServices, pages: Int = 1) {
         self.category = category
-        controller = GoodsListScreenController(sortID: category.sortID, services: services, lifecycle: lifecycle)
+        controller = GoodsListScreenController(sortID: category.sortID, services: services, lifecycle: lifecycle, pages: pages)
     }
 }
 

@@ -35,9 +35,17 @@ public final class GoodsListViewModel: ViewModelLifecycleOwner {
     private let list: PagedList<String, Goods, GoodsError>
     private let clickSubject = PublishSubject<String, Never>()
     private let services: GoodsServices
+    /// How many pages the next ``first()`` reads (an address's `pages`), then 1.
+    private let restoring: Locked<Int>
+    /// Whether ``first()`` was asked for while the list was covered: it loads when shown.
+    private let loadsWhenActive = Locked(false)
+    private let bag = DisposeBag()
 
-    public init(category: GoodsCategory, services: GoodsServices) {
+    /// `pages`: how many pages the first load reads, one after another (a list opened from an
+    /// address that says how far it was read: `/goods/2?pages=3`); a refresh reads page 1.
+    public init(category: GoodsCategory, services: GoodsServices, pages: Int = 1) {
         self.services = services
+        restoring = Locked(pages)
         currentCategory = MutableProperty(category)
         self.category = currentCategory.readOnly
         let service = services.goods
@@ -57,12 +65,31 @@ public final class GoodsListViewModel: ViewModelLifecycleOwner {
         }
         emptyText = display.map(\.emptyText)
         clicks = clickSubject.signal
+        lifecycle.didBecomeActive.sink(value: { [weak self] _ in
+            guard let self, self.loadsWhenActive.withLock({ asked in defer { asked = false }; return asked }) else { return }
+            self.first()
+        }).disposed(by: bag)
     }
 
-    /// GD-2: page 1, replacing the rows (first load and pull-to-refresh).
+    /// GD-2: page 1, replacing the rows (first load and pull-to-refresh); asked for while the
+    /// list is covered (opened under a detail from an address), it loads once the list shows.
     public func first() {
-        list.load(key: currentCategory.value.sortID)
+        // Covered (a detail opened over it from an address): a load now would be cancelled at
+        // once, so it waits until the list is shown.
+        guard lifecycle.isActive.value else {
+            loadsWhenActive.withLock { $0 = true }
+            return
+        }
+        let pages = restoring.withLock { pages in
+            defer { pages = 1 }
+            return pages
+        }
+        list.load(key: currentCategory.value.sortID, through: pages)
     }
+
+    /// How many pages the list shows, or will once the pages it was opened with are read: what
+    /// its address says (`?pages=3`).
+    public var pagesToShow: Int { max(page.value, restoring.value, list.readingThrough ?? 0) }
 
     /// GD-2: the next page, appended; nothing while loading or after the last page.
     public func next() {

@@ -62,11 +62,11 @@ public enum MovieScreens {
     /// MI-S5: a movie's poster, release date, rating, genres, runtime, cast, trailer and
     /// overview, loaded when shown.
     public static func detail(_ viewModel: MovieDetailViewModel) -> Screen {
-        Screen(viewModel.title) {
+        Screen(title: viewModel.titleText) {
             Spinner("Loading details…", isActive: viewModel.isLoading)
             Text(viewModel.errorText, style: .error)
-            Image(url: viewModel.detail.live.map { $0?.movie.posterURL?.absoluteString }, alt: viewModel.title, shape: .poster, showsWithoutURL: true)
-            Text(viewModel.title, style: .headline)
+            Image(url: viewModel.detail.live.map { $0?.movie.posterURL?.absoluteString }, alt: viewModel.titleText, shape: .poster, showsWithoutURL: true)
+            Text(viewModel.titleText, style: .headline)
             Facts([
                 Facts.Fact("Released", viewModel.releaseText),
                 Facts.Fact("Rating", viewModel.ratingText),

@@ -9,6 +9,7 @@ public enum PersonScreens {
     public static func register(in registry: ScreenRegistry<Screen>) {
         registry.register(PersonBrowserViewModel.self, browser)
         registry.register(PersonDetailViewModel.self, detail)
+        registry.register(PersonSettingsViewModel.self, settings)
     }
 
     /// PV-V: the highlighted person's name and birthdate (PV-VM1), the people (loading, or why
@@ -21,6 +22,7 @@ public enum PersonScreens {
             VStack {
                 Text(current.map { $0?.nameText ?? "" }, style: .headline)
                 Text(current.map { $0.map { "Born " + $0.birthdateText } ?? "" })
+                    .visible(when: viewModel.settings.showsBirthdays)
             }
             Button("Retry") { viewModel.load() }
                 .visible(when: Live.observing(viewModel, \.errorText).map { $0 != nil })
@@ -38,6 +40,15 @@ public enum PersonScreens {
                 },
                 onHighlight: { viewModel.selectedIndex = $0 }
             )
+            Button("Settings") { viewModel.openSettings() }
+        }
+    }
+
+    /// The settings: whether the people show their birthdays, and Back.
+    public static func settings(_ viewModel: PersonSettingsViewModel) -> Screen {
+        Screen(viewModel.title) {
+            Toggle("Show birthdays", isOn: viewModel.settings.showsBirthdays)
+            Button("Back") { viewModel.back() }
         }
     }
 

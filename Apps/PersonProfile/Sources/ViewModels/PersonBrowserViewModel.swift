@@ -2,14 +2,17 @@ import MVVM
 import Signals
 import Observation
 
-/// What the person screens need: the people service and navigation.
+/// What the person screens need: the people service, navigation, and the settings every
+/// screen of the app reads.
 public struct PersonServices: Sendable {
     public let people: any PersonService
     public let navigator: any NavigationService
+    public let settings: PersonSettings
 
-    public init(people: any PersonService, navigator: any NavigationService) {
+    public init(people: any PersonService, navigator: any NavigationService, settings: PersonSettings = PersonSettings()) {
         self.people = people
         self.navigator = navigator
+        self.settings = settings
     }
 }
 
@@ -64,12 +67,23 @@ public final class PersonBrowserViewModel: LifetimeOwner, ViewModelLifecycleOwne
     @ObservationIgnored private let request = SerialDisposable()
     @ObservationIgnored private let bag = DisposeBag()
 
+    /// The person an address asked for (``init(services:opening:)``), opened once the people
+    /// are loaded.
+    private var opening: Int?
+    /// The settings the browser follows (whether it shows birthdays).
+    @ObservationIgnored public nonisolated let settings: PersonSettings
+
     /// Ends the streams observing this view model when it goes.
     @ObservationIgnored private let token = Lifetime.Token()
     public nonisolated var lifetime: Lifetime { token.lifetime }
 
-    public init(services: PersonServices) {
+    /// `opening`: the index of a person to open once the people are loaded (a person's address,
+    /// `/1`); an index with nobody opens nothing.
+    public init(services: PersonServices, opening: Int? = nil) {
         self.services = services
+        settings = services.settings
+        self.opening = opening
+        if let opening { selectedIndex = opening }
         lifecycle.didBecomeActive.asDriver().drive { [weak self] _ in
             guard let self, !self.hasLoaded else { return }
             self.load()
@@ -98,7 +112,12 @@ public final class PersonBrowserViewModel: LifetimeOwner, ViewModelLifecycleOwne
     public func select(index: Int) {
         guard people.indices.contains(index) else { return }
         let navigator = services.navigator
-        navigator.push(PersonDetailViewModel(person: people[index], navigator: navigator), whileActive: lifecycle)
+        navigator.push(PersonDetailViewModel(person: people[index], index: index, navigator: navigator), whileActive: lifecycle)
+    }
+
+    /// Opens the settings, only while the browser is the visible screen.
+    public func openSettings() {
+        services.navigator.push(PersonSettingsViewModel(settings: settings, navigator: services.navigator), whileActive: lifecycle)
     }
 
     private func receive(_ event: Event<[Person], PersonError>) {
@@ -106,6 +125,10 @@ public final class PersonBrowserViewModel: LifetimeOwner, ViewModelLifecycleOwne
         case .value(let people):
             self.people = people.map { PersonViewModel(person: $0) }
             hasLoaded = true
+            if let index = opening {
+                opening = nil
+                select(index: index)
+            }
         case .failed(let error):
             errorText = error.message
             isLoading = false

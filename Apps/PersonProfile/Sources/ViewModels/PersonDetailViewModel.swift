@@ -17,10 +17,13 @@ public final class PersonDetailViewModel: Sendable {
     public let salutationText: String
     public let firstNameText: String
     public let lastNameText: String
+    /// The person's place in the browser's list (their address, `/1`).
+    public let index: Int
     private let navigator: any NavigationService
 
-    public init(person: PersonViewModel, navigator: any NavigationService) {
+    public init(person: PersonViewModel, index: Int = 0, navigator: any NavigationService) {
         self.person = person
+        self.index = index
         self.navigator = navigator
         title = person.nameText
         nameText = person.nameText

@@ -13,12 +13,12 @@ struct ShowcaseCommand: AsyncParsableCommand {
         abstract: "The MVVM tutorials' apps, running in your terminal on MVVMKit.",
         discussion: """
         APPS
-          flickr     Flickr search: recent searches, counts for visible rows (seed 000)
-          person     People loaded by a view model; Enter opens a person's details (seed 001)
-          login      Login enabled at 3+3 characters; success, failure, error (seed 002)
-          movies     TMDb lists in tabs and a throttled search (seed 003)
-          goods      Categories, a paged goods list and details (seed 004)
-          goods-dc   The same goods list without bindings: DataController (seed 004)
+          flickr     Flickr search: recent searches, counts for visible rows
+          person     People loaded by a view model; Enter opens a person's details
+          login      Login enabled at 3+3 characters; success, failure, error
+          movies     TMDb lists in tabs and a throttled search
+          goods      Categories, a paged goods list and details
+          goods-dc   The same goods list without bindings: DataController
           todo       A to-do list kept in todos.sqlite in the working directory (--database)
           With no app, a launcher lists them.
 
@@ -38,7 +38,7 @@ struct ShowcaseCommand: AsyncParsableCommand {
 
         IN THE BROWSER
           --web serves every app at http://127.0.0.1:8080/ (--host, --port); each screen has
-          its own address (/flickr?q=sunset, /movies/top-rated, /goods/2), so a reload or a
+          its own address (/flickr/results?q=sunset, /movies/top-rated, /goods/2), so a reload or a
           bookmark opens the same screen. Needs the package's WebServer trait:
             swift run --traits WebServer showcase --web
           --latency 300 adds 300 ms to every message each way (a slow network); --jitter 500
@@ -47,8 +47,9 @@ struct ShowcaseCommand: AsyncParsableCommand {
           --trusted-proxy; --stats-token turns /stats on.
 
         PLAIN MODE
-          --plain (automatic when output is not a terminal) does what the options say on the
-          app's screens (types the search, presses Go) and prints the screen it ends on:
+          --plain (automatic when output is not a terminal) opens the app where the options
+          say (the screens of the address they name: --search sunset is the results of that
+          search; --password signs in) and prints the screen it ends on:
             showcase flickr --plain --search sunset
             showcase movies --plain --list popular        (now-playing, popular, upcoming, top-rated)
             showcase movies --plain --search storm

@@ -4,79 +4,97 @@ import Login
 import MVVM
 import MovieInfo
 import PersonProfile
-import ScreenKit
-import Signals
 import TodoList
 
+// The one list of the showcase's apps that names their view models: each app's addresses (its
+// own, declared beside its screens), the services they are built with, and what the command
+// line's options ask beyond an address. Nothing else in the showcase names an app's view model.
+
+/// An app's addresses as the showcase uses them: built with a ``ServiceFactory``.
+public struct ShowcaseAppAddresses {
+    /// The view models an app's own address opens (its first screen first); `nil` when none of
+    /// its screens has that address. Throws when the services cannot start (live mode, no key).
+    public let stack: @MainActor (Address, ServiceFactory) throws -> [any AnyObject & Sendable]?
+    /// The app's own address of a view model, given the one below it; `nil` for a view model
+    /// that is not the app's.
+    public let address: @MainActor (any AnyObject, Address) -> Address?
+
+    init<App: AppAddresses>(_ app: App.Type, services: @escaping @MainActor (ServiceFactory) throws -> App.Services) {
+        stack = { address, factory in App.stack(at: address, services: try services(factory)) }
+        address = { viewModel, below in App.address(of: viewModel, below: below) }
+    }
+}
+
 extension ShowcaseApp {
-    /// Opens the app: pushes its first view model on `factory`'s navigator (the only place that
-    /// names each app's first view model), and returns the steps that do what `options` ask on
-    /// its screens. Throws for an option no screen can take (an unknown list or category).
+    /// The app's addresses.
     @MainActor
-    public func start(_ factory: ServiceFactory, options: ShowcaseOptions = ShowcaseOptions()) throws -> [ShowcaseStep] {
-        let navigator = factory.navigator
+    public var addresses: ShowcaseAppAddresses {
+        switch self {
+        case .flickr: return ShowcaseAppAddresses(FlickrAddresses.self) { try $0.flickr() }
+        case .person: return ShowcaseAppAddresses(PersonAddresses.self) { $0.person() }
+        case .login: return ShowcaseAppAddresses(LoginAddresses.self) { $0.login() }
+        case .movies: return ShowcaseAppAddresses(MovieAddresses.self) { try $0.movies() }
+        case .goods: return ShowcaseAppAddresses(GoodsAddresses.self) { $0.goods() }
+        case .goodsDataController: return ShowcaseAppAddresses(DataControllerAddresses.self) { $0.goods() }
+        case .todo: return ShowcaseAppAddresses(TodoAddresses.self) { $0.todos }
+        }
+    }
+
+    /// The app's own address that the command line's options ask for (`showcase flickr --search
+    /// sunset` opens `/results?q=sunset`); throws, saying what to use, for an option no screen
+    /// can take (an unknown list or category, a page out of range).
+    public func address(for options: ShowcaseOptions) throws(ServiceSetupError) -> Address {
         switch self {
         case .flickr:
-            navigator.push(FlickrSearchViewModel(services: try factory.flickr()))
-            guard let text = options.search else { return [] }
-            return [
-                ShowcaseStep { try $0.type(text, into: "Search") },
-                ShowcaseStep(needs: "the search needs more than 3 characters: \(text)") { try $0.press("Go") },
-            ]
-        case .person:
-            navigator.push(PersonBrowserViewModel(services: factory.person()))
-            return []
-        case .login:
-            navigator.push(LoginViewModel(services: factory.login()))
-            guard options.user != nil || options.password != nil else { return [] }
-            return [
-                ShowcaseStep { try $0.type(options.user ?? "", into: "User name") },
-                ShowcaseStep { try $0.type(options.password ?? "", into: "Password") },
-                ShowcaseStep(needs: "pass --user and --password, each at least 3 characters") { try $0.press("Login") },
-            ]
+            guard let text = options.search else { return Address() }
+            return Address(["results"], query: ["q": text])
         case .movies:
-            // Only the list asked for is requested (not Now Playing first).
-            let names: [String: Endpoint] = ["now-playing": .nowPlaying, "popular": .popular, "upcoming": .upcoming, "top-rated": .topRated]
-            let list = try options.list.map { name throws(ServiceSetupError) -> Endpoint in
-                guard let endpoint = names[name] else {
-                    throw ServiceSetupError(description: "unknown list '\(name)': use now-playing, popular, upcoming or top-rated")
-                }
-                return endpoint
+            if let name = options.list, MovieAddresses.endpoint(named: name) == nil {
+                throw ServiceSetupError(description: "unknown list '\(name)': use \(MovieAddresses.listNames.map(\.name).joined(separator: ", "))")
             }
-            navigator.push(MoviesTabsViewModel(services: try factory.movies(), list: list ?? .nowPlaying))
-            guard let query = options.search else { return [] }
-            return [
-                ShowcaseStep { try $0.choose("Search") },
-                ShowcaseStep(pause: .seconds(1)) { try $0.type(query, into: "Search") },
-            ]
+            if let query = options.search { return Address(["search"], query: ["q": query]) }
+            return options.list.map { Address([$0]) } ?? Address()
         case .goods, .goodsDataController:
-            let services = factory.goods()
-            if self == .goods {
-                navigator.push(CategoryListViewModel(services: services))
-            } else {
-                navigator.push(GoodsDataControllerCategories(services: services))
-            }
-            guard let id = options.category else { return [] }
+            guard let id = options.category else { return Address() }
             let ids = OfflineGoodsService.categories.map(\.category.sortID)
             guard ids.contains(id) else {
                 throw ServiceSetupError(description: "unknown category '\(id)': use one of \(ids.joined(separator: ", "))")
             }
-            let open = ShowcaseStep { try $0.select(rowID: id, in: "Categories") }
-            // Each next page once the one before it shows: a list bound without a loading state
-            // (the DataController variant) says nothing while a page loads, so its rows tell.
-            let seen = Locked(0)
-            let next = ShowcaseStep { driver in
-                let count = try driver.rows(of: "Goods").count
-                let before = seen.value
-                if count == before, before > 0, try !driver.hasMore(in: "Goods") { return }  // the list ended
-                guard count > before else { throw ScreenDriverError.busy("the goods list") }
-                seen.withLock { $0 = count }
-                try driver.scrollToEnd(of: "Goods")
+            guard (1...GoodsAddresses.maximumPages).contains(options.page) else {
+                throw ServiceSetupError(description: "--page must be from 1 to \(GoodsAddresses.maximumPages)")
             }
-            return [open] + Array(repeating: next, count: options.page - 1)
-        case .todo:
-            navigator.push(TodoListViewModel(store: InMemoryTodoStore(), list: factory.todos))
-            return []
+            return Address([id], query: ["pages": options.page > 1 ? String(options.page) : ""])
+        case .login:
+            // The password is never in an address: ``finish(_:on:)`` signs in with it.
+            return Address(query: ["user": options.user ?? ""])
+        case .person, .todo:
+            return Address()
+        }
+    }
+
+    /// How long the app's screens may work after opening the options' address without showing
+    /// it (a search throttled to one request a second sends its first one on the scheduler):
+    /// plain mode waits this long before it waits for the work to end.
+    public func quietPeriod(for options: ShowcaseOptions) -> Duration {
+        self == .movies && options.search != nil ? MovieSearchViewModel.throttleInterval : .zero
+    }
+
+    /// Does what the options ask beyond the address, on the view model the address opened
+    /// (`top`): a login signs in with `--password`. Throws, saying what the option needs, when
+    /// it cannot be done (a search too short to run, fields too short to sign in).
+    @MainActor
+    public func finish(_ options: ShowcaseOptions, on top: (any AnyObject)?) throws(ServiceSetupError) {
+        switch self {
+        case .flickr:
+            guard let text = options.search, let search = top as? FlickrSearchViewModel else { return }
+            if !search.isSearchValid.value { throw ServiceSetupError(description: "the search needs more than 3 characters: \(text)") }
+        case .login:
+            guard options.user != nil || options.password != nil, let login = top as? LoginViewModel else { return }
+            login.password.value = options.password ?? ""
+            guard login.isLoginEnabled.value else { throw ServiceSetupError(description: "pass --user and --password, each at least 3 characters") }
+            login.login.execute()
+        default:
+            return
         }
     }
 }

@@ -19,8 +19,6 @@ public final class InteractiveShowcase {
     let scheduler: any Scheduler
     /// The to-do app's list.
     let todos: SharedTodos
-    /// Does what the command line's options ask on the first app's screens.
-    private var steps: ShowcaseStepRunner?
 
     /// Builds the showcase: the launcher, or `app` directly, started where `options` say
     /// (`--search sunset` opens on that search). The services answer on `scheduler` (tests pass
@@ -62,14 +60,23 @@ public final class InteractiveShowcase {
         // The command line's options start the first app opened, once.
         let options = self.options
         self.options = ShowcaseOptions()
+        let stack: [any AnyObject & Sendable]
         do {
-            let steps = try app.start(factory, options: options)
-            guard !steps.isEmpty else { return }
-            self.steps = ShowcaseStepRunner(steps, navigator: navigator, registry: ShowcaseScreens.registry(), scheduler: scheduler) { [weak self] why in
-                self?.screen.present(title: "Could not do what the command line asked", message: why)
+            let address = try app.address(for: options)
+            guard let opened = try ShowcaseAddresses.stack(of: app, at: address, factory: factory) else {
+                screen.present(title: "Could not start \(app.title)", message: "\(app.title) has no screen at \(address).")
+                return
             }
+            stack = opened
         } catch {
             screen.present(title: "Could not start \(app.title)", message: "\(error)")
+            return
+        }
+        navigator.push(all: stack)
+        do {
+            try app.finish(options, on: navigator.top)
+        } catch {
+            screen.present(title: "Could not do what the command line asked", message: error.description)
         }
     }
 

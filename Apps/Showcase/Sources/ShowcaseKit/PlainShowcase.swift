@@ -35,13 +35,13 @@ public struct PlainOutcome: Sendable, Equatable {
     }
 }
 
-/// Plain mode: the app's described screens, driven by the command line's options as a person
-/// would drive them (``ShowcaseApp/start(_:options:)``'s steps), printed as text
+/// Plain mode: the app's described screens, opened at the address the command line's options
+/// name (``ShowcaseApp/address(for:)``, then ``ShowcaseApp/finish(_:on:)``), printed as text
 /// (``PlainText``): another view of the same screens, for scripts and pipes. Offline, time runs
 /// virtually, so the output is immediate and the same every time; live, it waits for the APIs.
 ///
 /// The run fails (exit status 1) when the screen it ends on shows an alert or an error text;
-/// a step that cannot be done (Go disabled for a short search) is a usage error (64).
+/// an option that cannot be done (Go disabled for a short search) is a usage error (64).
 @MainActor
 public struct PlainShowcase {
     let app: ShowcaseApp
@@ -82,18 +82,20 @@ public struct PlainShowcase {
             clock.stop()
         }
         let factory = ServiceFactory(mode: mode, environment: environment, scheduler: clock.scheduler, navigator: navigator, todos: todos)
-        let steps = try app.start(factory, options: options)
-        let driver = ScreenDriver(navigator: navigator, registry: ShowcaseScreens.registry())
-        var answered = clock.settle { !driver.isWorking }
-        for step in steps {
-            do {
-                try step.perform(driver)
-            } catch {
-                return PlainOutcome(output: driver.text, failure: step.needs ?? "\(error)", exitCode: .usage)
-            }
-            clock.pause(step.pause)
-            answered = clock.settle { !driver.isWorking }
+        let address = try app.address(for: options)
+        guard let stack = try ShowcaseAddresses.stack(of: app, at: address, factory: factory) else {
+            throw ServiceSetupError(description: "\(app.rawValue) has no screen at \(address)")
         }
+        navigator.push(all: stack)
+        let driver = ScreenDriver(navigator: navigator, registry: ShowcaseScreens.registry())
+        clock.pause(app.quietPeriod(for: options))
+        var answered = clock.settle { !driver.isWorking }
+        do {
+            try app.finish(options, on: navigator.top)
+        } catch {
+            return PlainOutcome(output: driver.text, failure: error.description, exitCode: .usage)
+        }
+        answered = clock.settle { !driver.isWorking }
         // A list's first rows are on screen, as in a window (a photo's counts load for rows
         // shown for a second).
         if let count = try? driver.rows().count, count > 0 {

@@ -30,8 +30,9 @@ public struct WebShowcaseConfiguration: Sendable {
 
 /// One browser tab's showcase: its own navigator and view models, the launcher first, the pages
 /// bound to the same view-model types the terminal screens drive (SH-3). Every screen has an
-/// address (``ShowcaseAddress``): the tab opens at the one the browser asked for, the address
-/// bar follows the screens, and the browser's forward button opens the screen of its entry.
+/// address (``ShowcaseAddresses``, each app's own beside its screens): the tab opens at the one
+/// the browser asked for, its stack built from the address; the address bar follows the
+/// screens, and the browser's forward button opens the screen of its entry.
 @MainActor
 public final class WebShowcase: @MainActor WebSessionContent {
     public let navigator = Navigator()
@@ -39,13 +40,21 @@ public final class WebShowcase: @MainActor WebSessionContent {
     let document: Document
     let configuration: WebShowcaseConfiguration
     let pages: WebPages
-    /// Does an address's steps (type the search, open the photo); until they are done the
-    /// screens are being built and the browser's history is left alone.
-    private var runner: ShowcaseStepRunner?
+    /// The app on the stack, if any.
+    private var app: ShowcaseApp?
+    /// The address the tab was asked for, while its stack is still shallower than it (a search
+    /// that runs before its results open, a person opened once the people load): the browser's
+    /// history is left alone until the screens are as deep as the address, or for ``patience``
+    /// at most.
+    private var opening: Address?
+    private let patienceTimer = SerialDisposable()
+    /// How long an address's screens may take to get there before the address bar follows
+    /// whatever they show.
+    static let patience: Duration = .seconds(10)
 
     /// A tab opened at `location`; `nil` when no screen has that address.
     public init?(document: Document, configuration: WebShowcaseConfiguration, location: WebLocation = .root) {
-        guard let route = ShowcaseAddress.route(Self.address(location)) else { return nil }
+        guard let route = ShowcaseAddresses.route(Self.address(location)) else { return nil }
         self.document = document
         self.configuration = configuration
         pages = WebPages()
@@ -54,11 +63,13 @@ public final class WebShowcase: @MainActor WebSessionContent {
         stack.bind(to: navigator, registry: pages.registry())
         document.locations = { [weak self] in self?.locations() }
         document.onNavigate = { [weak self] _, location in self?.navigate(to: location) }
-        open(route)
+        guard let app = route.app else { return }
+        // An address no screen of the app has is a 404, as an unknown app is.
+        guard open(app, at: route.address) else { return nil }
     }
 
     public func close() {
-        runner = nil
+        patienceTimer.dispose()
         navigator.close()
     }
 
@@ -68,15 +79,21 @@ public final class WebShowcase: @MainActor WebSessionContent {
         return owned + navigator.stack.map { $0 as AnyObject } + stack.pages.map(\.content)
     }
 
-    static func address(_ location: WebLocation) -> ShowcaseAddress {
-        ShowcaseAddress(location.segments, query: location.query.map { ShowcaseAddress.Item($0.name, $0.value) })
+    static func address(_ location: WebLocation) -> Address {
+        Address(location.segments, query: location.query.map { Address.Item($0.name, $0.value) })
     }
 
-    /// Each screen's address, bottom first; `nil` while an address's steps are still running.
+    /// Each screen's address, bottom first; `nil` while the stack is still getting to the address
+    /// the tab was asked for.
     func locations() -> [WebLocation]? {
-        if let runner, !runner.isDone { return nil }
-        return ShowcaseAddress.addresses(of: navigator.stack).map { address in
-            WebLocation(path: "/" + address.segments.joined(separator: "/"), query: address.query.map { WebLocation.QueryItem($0.name, $0.value) })
+        let addresses = ShowcaseAddresses.addresses(of: navigator.stack, in: app)
+        if let opening {
+            guard let last = addresses.last, last.path.count >= opening.path.count else { return nil }
+            self.opening = nil
+            patienceTimer.dispose()
+        }
+        return addresses.map { address in
+            WebLocation(path: "/" + address.path.joined(separator: "/"), query: address.query.map { WebLocation.QueryItem($0.name, $0.value) })
         }
     }
 
@@ -84,50 +101,55 @@ public final class WebShowcase: @MainActor WebSessionContent {
     /// launcher, then that address's screens.
     func navigate(to location: WebLocation) {
         while navigator.stack.count > 1 { navigator.pop() }
-        guard let route = ShowcaseAddress.route(Self.address(location)) else {
+        guard let route = ShowcaseAddresses.route(Self.address(location)), route.app.map({ open($0, at: route.address) }) ?? true else {
             document.present(title: "Page not found", message: "There is no screen at \(location).")
             return
         }
-        open(route)
     }
 
-    private func open(_ route: ShowcaseRoute) {
-        guard let app = route.app else { return }
-        open(app, options: route.options, then: route.steps)
-    }
-
-    /// Opens `app`; in live mode without a key, says which variable to set and offers to
-    /// continue offline.
+    /// Opens `app` at its first screen; in live mode without a key, says which variable to set
+    /// and offers to continue offline.
     public func open(_ app: ShowcaseApp) {
-        open(app, options: ShowcaseOptions(), then: [])
+        _ = open(app, at: Address())
     }
 
-    private func open(_ app: ShowcaseApp, options: ShowcaseOptions, then steps: [ShowcaseStep]) {
+    /// Opens `app` at its own `address`; `false` when none of its screens has that address.
+    private func open(_ app: ShowcaseApp, at address: Address) -> Bool {
         let mode = configuration.offline && !configuration.live
             ? .offline : ServiceFactory.mode(for: app, live: configuration.live, environment: configuration.environment)
         if mode == .live, let problem = ServiceFactory.checkLive(app, environment: configuration.environment) {
             document.present(title: "Live mode needs an API key", message: problem.description + " Continue offline for now?", button: "Continue offline") { [weak self] in
-                self?.push(app, mode: .offline, options: options, then: steps)
+                _ = self?.push(app, mode: .offline, at: address)
             }
-            return
+            return true
         }
-        push(app, mode: mode, options: options, then: steps)
+        return push(app, mode: mode, at: address)
     }
 
-    private func push(_ app: ShowcaseApp, mode: ServiceMode, options: ShowcaseOptions, then extra: [ShowcaseStep]) {
+    private func push(_ app: ShowcaseApp, mode: ServiceMode, at address: Address) -> Bool {
         pages.images = ImageSource(isLive: mode == .live)
         let factory = ServiceFactory(mode: mode, environment: configuration.environment, scheduler: configuration.scheduler, navigator: navigator, todos: configuration.todos)
-        let steps: [ShowcaseStep]
+        let stack: [any AnyObject & Sendable]
         do {
-            steps = try app.start(factory, options: options) + extra
+            guard let opened = try ShowcaseAddresses.stack(of: app, at: address, factory: factory) else { return false }
+            stack = opened
         } catch {
             document.present(title: "Could not start \(app.title)", message: "\(error)")
-            return
+            return true
         }
-        guard !steps.isEmpty else { return }
-        let document = self.document
-        runner = ShowcaseStepRunner(steps, navigator: navigator, registry: ShowcaseScreens.registry(), scheduler: configuration.scheduler,
-                                    failed: { why in document.log("an address's step could not be done: \(why)") },
-                                    finished: { document.locationsChanged() })
+        self.app = app
+        navigator.push(all: stack)
+        let wanted = address.under([app.rawValue])
+        guard let shown = ShowcaseAddresses.addresses(of: navigator.stack, in: app).last, shown.path.count < wanted.path.count else { return true }
+        opening = wanted
+        patienceTimer.inner = configuration.scheduler.schedule(after: Self.patience) { [weak self] in
+            MainScheduler.runOnMainActor {
+                guard let self, self.opening != nil else { return }
+                self.opening = nil
+                self.document.log("the screens did not get to \(wanted) within \(Self.patience)")
+                self.document.locationsChanged()
+            }
+        }
+        return true
     }
 }

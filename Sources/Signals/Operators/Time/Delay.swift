@@ -1,6 +1,6 @@
 extension Signal {
     /// Shifts every value and the completion later by `interval` on `scheduler`; a failure is
-    /// forwarded at once.
+    /// forwarded at once, and the values still waiting are dropped.
     ///
     /// ```text
     /// self:   -a-b-|

@@ -1,0 +1,23 @@
+import MVVM
+
+/// The to-do list's address, beside its screen: `/`, with the filter and the search in its query
+/// (`/?filter=active&q=milk`), so a reload or a bookmark shows the same list. The to-dos
+/// themselves are the shared list's, not the address's. A filter the list does not know shows
+/// every to-do, as no filter does; other query items are ignored.
+public enum TodoAddresses: AppAddresses {
+    public typealias Services = SharedTodos
+
+    public nonisolated static func stack(at address: Address, services list: SharedTodos) -> [any AnyObject & Sendable]? {
+        guard address.path.isEmpty else { return nil }
+        let viewModel = TodoListViewModel(store: InMemoryTodoStore(), list: list)
+        if let name = address["filter"], let filter = TodoFilter(addressName: name) { viewModel.filter.value = filter }
+        if let query = address["q"] { viewModel.query.value = query }
+        return [viewModel]
+    }
+
+    public nonisolated static func address(of viewModel: any AnyObject, below: Address) -> Address? {
+        guard let list = viewModel as? TodoListViewModel else { return nil }
+        let filter = list.filter.value
+        return Address(query: ["filter": filter == .all ? "" : filter.addressName, "q": list.query.value])
+    }
+}
