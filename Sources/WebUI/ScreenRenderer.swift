@@ -28,7 +28,10 @@ public enum ScreenRenderer {
     /// building the page again for a view model it showed before (its page went while another
     /// was on top).
     public static func page(for screen: Screen, images: @escaping ImageSource = { $0.url }) -> NavigationStack.Page {
-        let content = Stack(.vertical, screen.content.map { element(for: $0, images: images) })
+        // The screen's own hint under it, as the terminal draws it (the keys it names work in
+        // the page too: Enter, Esc, the arrows).
+        let hint = screen.hint.map { [Label($0, tag: "p", class: "hint") as Element] } ?? []
+        let content = Stack(.vertical, screen.content.map { element(for: $0, images: images) } + hint)
         if !NavigationStack.isBuildingAgain { screen.appear?() }
         return NavigationStack.Page(title: screen.title.value, content: content, titleChanges: screen.title.signal)
     }
@@ -64,6 +67,7 @@ public enum ScreenRenderer {
             return inRow ? input : Stack(.vertical, class: "field", [Label(field.label, class: "dim"), input])
         case .button(let button):
             let view = Button(button.title.value)
+            button.title.signal.bind(to: view, \.text)
             button.isEnabled.signal.bind(to: view, \.isEnabled)
             button.isBusy.signal.bind(to: view, \.isBusy)
             let press = button.press
@@ -78,7 +82,9 @@ public enum ScreenRenderer {
             let control = SegmentedControl(choice.options)
             control.selectedIndex = choice.selection.value
             control.bind(to: choice.selection)
-            return control
+            control.setAttribute("aria-label", choice.label)
+            // Its label before it, as the terminal and plain text show it; in a row, its name only.
+            return inRow ? control : Stack(.horizontal, class: "field choice", [Label(choice.label + ":", class: "dim"), control])
         case .list(let list):
             return listView(for: list, images: images)
         case .image(let image):

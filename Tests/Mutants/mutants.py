@@ -632,6 +632,23 @@ MUTANTS = [
      "Sources/MVVM/Lists/PagedList.swift",
      [("isLoading: loading, failure: state.error, atEnd:", "isLoading: loading, failure: nil, atEnd:")],
      "PagedListModelTests/randomProgramsMatchTheReference"),
+    # --- Renderers that agree (issue 43) -------------------------------------------------------
+    ("RA1", "the browser drops a screen's hint (the terminal draws it)",
+     "Sources/WebUI/ScreenRenderer.swift",
+     [("let hint = screen.hint.map { [Label($0, tag: \"p\", class: \"hint\") as Element] } ?? []", "let hint: [Element] = []")],
+     "RenderersAgreeTests"),
+    ("RA2", "the terminal drops a choice's label (plain text and the browser show it)",
+     "Sources/TerminalUI/App/ScreenRenderer.swift",
+     [("            return fitting(Stack(.horizontal, spacing: 1, [label, control]))", "            _ = label\n            return control")],
+     "RenderersAgreeTests"),
+    ("RA3", "the browser draws a disabled button enabled",
+     "Sources/WebUI/ScreenRenderer.swift",
+     [("            button.isEnabled.signal.bind(to: view, \\.isEnabled)\n            button.isBusy", "            button.isBusy")],
+     "RenderersAgreeTests"),
+    ("RA4", "the browser drops a choice's label",
+     "Sources/WebUI/ScreenRenderer.swift",
+     [("return inRow ? control : Stack(.horizontal, class: \"field choice\", [Label(choice.label + \":\", class: \"dim\"), control])", "return control")],
+     "RenderersAgreeTests"),
 ]
 
 

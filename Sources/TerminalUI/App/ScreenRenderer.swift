@@ -107,7 +107,10 @@ public enum ScreenRenderer {
         case .choice(let choice):
             let control = SegmentedControl(choice.options, selectedIndex: choice.selection.value)
             control.bind(to: choice.selection)
-            return control
+            // Its label before it, as plain text and the browser show it ("List: (•) …").
+            let label = Label("\(choice.label):", style: .dim)
+            label.widthPolicy = .fit
+            return fitting(Stack(.horizontal, spacing: 1, [label, control]))
         case .list(let list):
             return listView(for: list)
         case .image(let image):
