@@ -185,7 +185,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ShowcaseKitTests",
-            dependencies: ["ShowcaseKit", "ShowcaseCore", "TerminalUI", "WebUI", "MVVM", "Signals", "SignalsTesting", "ScreenKit", "LiveHTTP", "LoopbackServer", "FlickrSearch", "GoodsCatalog", "Login", "MovieInfo", "PersonProfile", "TodoList"],
+            dependencies: ["ShowcaseKit", "ShowcaseCore", "TerminalUI", "WebUI", "MVVM", "Signals", "SignalsTesting", "ScreenKit", "LiveHTTP", "LoopbackServer", "FlickrSearch", "GoodsCatalog", "Login", "MovieInfo", "PersonProfile"],
             path: "Apps/Showcase/Tests",
             swiftSettings: strict
         ),
