@@ -649,6 +649,10 @@ MUTANTS = [
      "Sources/WebUI/ScreenRenderer.swift",
      [("return inRow ? control : Stack(.horizontal, class: \"field choice\", [Label(choice.label + \":\", class: \"dim\"), control])", "return control")],
      "RenderersAgreeTests"),
+    ("AD11", "a photo an address named stays pending after its search found nothing (a later search by hand opens it)",
+     "Apps/FlickrSearch/Sources/ViewModels/FlickrSearchViewModel.swift",
+     [("executeSearch.isExecuting.signal.filter { !$0 }.sink(value: { _ in opening.withLock { $0.photo = nil } }).disposed(by: bag)", "_ = opening")],
+     "FlickrLifecycleTests/anAddressSearchOpensItsPhotoAndOnlyFromItsOwnResults"),
 ]
 
 

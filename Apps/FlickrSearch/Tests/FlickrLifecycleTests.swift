@@ -40,6 +40,35 @@ import Testing
         #expect(search.recentSearches.value.isEmpty, "the answer never arrived")
     }
 
+    /// Issue 43: an address's search (`/photo/ID?q=…`) runs once the screen shows, opens its
+    /// results, then the photo. A photo named by a search that found nothing is forgotten: a
+    /// later search by hand whose results hold it opens only the results.
+    @Test func anAddressSearchOpensItsPhotoAndOnlyFromItsOwnResults() throws {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let navigator = Navigator(root: Launcher())
+        defer { navigator.close() }
+        let services = FlickrServices(search: OfflineFlickrService(scheduler: scheduler, latency: .seconds(2)), navigator: navigator, scheduler: scheduler)
+        let search = FlickrSearchViewModel(services: services)
+        search.search("sunset", thenOpen: "5100000")
+        scheduler.advance(by: .seconds(5))
+        #expect(!search.isSearching.value, "nothing runs before the screen shows")
+        navigator.push(search)
+        scheduler.advance(by: .seconds(5))
+        #expect(navigator.top(FlickrPhotoDetailViewModel.self)?.photo.identifier == "5100000")
+        #expect(navigator.stack.count == 4)
+
+        let again = FlickrSearchViewModel(services: services)
+        navigator.push(again)
+        again.search("zzzzzz", thenOpen: "5100000")
+        scheduler.advance(by: .seconds(5))
+        #expect(navigator.top === again, "nothing found, nothing opened")
+        again.searchText.value = "sunset"
+        again.executeSearch.execute()
+        scheduler.advance(by: .seconds(5))
+        #expect(navigator.top(FlickrSearchResultsViewModel.self) != nil, "the results of the search by hand, and no photo over them")
+    }
+
     /// The same search, left on screen, opens the results (the control case).
     @Test func aSearchOnScreenOpensItsResults() {
         let (scheduler, navigator, search) = Self.searchFromTheLauncher("sunset")

@@ -118,6 +118,10 @@ public final class FlickrSearchViewModel: ViewModelLifecycleOwner {
         let history = self.history
         let noResults = self.noResults
         executeSearch.isExecuting.signal.filter { $0 }.sink(value: { _ in noResults.value = nil }).disposed(by: bag)
+        // The photo an address named opens from that search's results only: once the search
+        // ends (with results, none, a failure, or cut short), it is forgotten.
+        let opening = self.opening
+        executeSearch.isExecuting.signal.filter { !$0 }.sink(value: { _ in opening.withLock { $0.photo = nil } }).disposed(by: bag)
         executeSearch.outputs.sink(value: { [weak self] results in
             Self.record(results, in: history)
             guard let self else { return }
