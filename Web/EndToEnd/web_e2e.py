@@ -759,6 +759,9 @@ def sessions(page):
     page.js("window.WebSocket = window.e2eWebSocket")
     old_session = page.js("return document.body.dataset.session")
     resumed = wait_until(lambda: "Reconnected" in page.js("return document.getElementById('connection').textContent"))
+    notice = page.js("return document.getElementById('connection').textContent")
+    check("Sessions: the notice speaks to the user: what was typed is kept, clicks made offline were not applied (issue 43)",
+          "What you typed is still here" in notice and "not applied" in notice and "session" not in notice, notice)
     check("Sessions: back online, the page gets a new session at its address and says it reconnected", resumed,
           page.js("return document.getElementById('connection').textContent"))
     rebuilt = wait_until(lambda: page.heading() == "Flickr Search" and page.settled() and page.field().get_attribute("value") == "alphax")

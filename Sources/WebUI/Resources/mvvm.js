@@ -258,7 +258,8 @@
       body.dataset.session = session;
       framesSeen = 0;                               // the new session numbers its frames anew
       unacked = unacked.filter((u) => u.kind !== 'i');
-      showBanner('Reconnected: this page\u2019s session had ended (a restart, or a long time away), so it was rebuilt from its address.');
+      // Said to the person using the page: what happened, and what became of what they did.
+      showBanner('Reconnected after a server restart or a long break, so the page was set up again. What you typed is still here; clicks made while it was offline were not applied.');
       setTimeout(() => { if (banner.textContent.startsWith('Reconnected')) showBanner(null); }, 4000);
     }
     const focused = document.activeElement && document.activeElement.id;
