@@ -653,6 +653,10 @@ MUTANTS = [
      "Apps/FlickrSearch/Sources/ViewModels/FlickrSearchViewModel.swift",
      [("executeSearch.isExecuting.signal.filter { !$0 }.sink(value: { _ in opening.withLock { $0.photo = nil } }).disposed(by: bag)", "_ = opening")],
      "FlickrLifecycleTests/anAddressSearchOpensItsPhotoAndOnlyFromItsOwnResults"),
+    ("RA5", "a row's button is named only by its title (every row's reads \"Delete\" to a screen reader)",
+     "Sources/WebUI/ListView.swift",
+     [(", \"aria-label\": \"\\(title) \\(row.title)\"], text: title)", "], text: title)")],
+     "ListViewTests/aCheckboxAndAButtonOnARowSayWhichRow"),
 ]
 
 

@@ -170,6 +170,8 @@ import WebUITestSupport
         let box = try #require(row.children.first { $0.attribute("type") == "checkbox" })
         let button = try #require(row.children.first { $0.tag == "button" })
         #expect(box.attribute("data-mvvm-on") == "change" && button.attribute("data-mvvm-on") == "click")
+        // Issue 43: each is named with its row, for a screen reader.
+        #expect(box.attribute("aria-label") == "To-do 1" && button.attribute("aria-label") == "Delete To-do 1")
         try document.handle(.event(id: button.id, .click, sequence: 1))
         try document.handle(.event(id: box.id, .change("true"), sequence: 2))
         #expect(toggled.value == ["k1=true"] && pressed.value == ["k1#0"])
