@@ -657,6 +657,15 @@ MUTANTS = [
      "Sources/WebUI/ListView.swift",
      [(", \"aria-label\": \"\\(title) \\(row.title)\"], text: title)", "], text: title)")],
      "ListViewTests/aCheckboxAndAButtonOnARowSayWhichRow"),
+    ("FO1", "a button that was busy never gets the focus back (Enter to retry presses Back)",
+     "Sources/TerminalUI/App/TerminalScreen.swift",
+     [("            displaced = Displaced()\n            setFocus(view)\n            return\n", "            displaced = Displaced()\n            _ = view\n            return\n")],
+     "FocusTests/aButtonBusyWithItsActionGetsTheFocusBackOnceItIsDone"),
+    ("FO2", "a view the focus only left for the main control counts as displaced (the focus goes back and forth)",
+     "Sources/TerminalUI/App/TerminalScreen.swift",
+     [("let lost = focused.flatMap { view in !candidates.contains(where: { $0 === view }) && Self.isShown(view, in: root) ? view : nil }",
+       "let lost = focused.flatMap { view in Self.isShown(view, in: root) ? view : nil }")],
+     "FocusTests"),
 ]
 
 

@@ -22,6 +22,38 @@ import Testing
         #expect(harness.screen.focused === refresh, "once the user moved the focus it stays")
     }
 
+    /// Issue 43: a button that stops taking the focus while its action runs (Retry, busy) gets
+    /// it back once it is enabled again, so Enter to retry presses Retry again instead of what
+    /// the focus fell to (Back); not if the user moved the focus meanwhile, nor if it went.
+    @Test func aButtonBusyWithItsActionGetsTheFocusBackOnceItIsDone() {
+        let back = Button("Back"), retry = Button("Retry"), other = Button("Other")
+        let harness = Harness(Stack(.vertical, [back, retry, other]))
+        harness.press(.tab)
+        #expect(harness.screen.focused === retry)
+        retry.isEnabled = false
+        harness.app.drawNow()
+        #expect(harness.screen.focused === back, "a disabled button cannot keep the focus")
+        retry.isEnabled = true
+        harness.app.drawNow()
+        #expect(harness.screen.focused === retry, "back on Retry once it is done")
+
+        retry.isEnabled = false
+        harness.app.drawNow()
+        harness.press(.tab)
+        #expect(harness.screen.focused === other)
+        retry.isEnabled = true
+        harness.app.drawNow()
+        #expect(harness.screen.focused === other, "the user moved the focus meanwhile: it stays")
+
+        harness.press(.tab, .tab)
+        #expect(harness.screen.focused === retry)
+        retry.isHidden = true
+        harness.app.drawNow()
+        retry.isHidden = false
+        harness.app.drawNow()
+        #expect(harness.screen.focused !== retry, "a button that went from the screen does not take the focus back")
+    }
+
     /// Found in tmux: switching the movie list emptied it while the next list loaded, the focus
     /// fell to the tab row, and the next → switched tabs instead of lists.
     @Test func aFocusedListKeepsTheFocusWhileItsRowsReload() {

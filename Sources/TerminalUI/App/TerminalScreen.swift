@@ -165,6 +165,7 @@ public final class TerminalScreen {
     public func focus(_ view: View) {
         guard view.canFocus else { return }
         setFocus(view)
+        displaced = Displaced()
         focusMovedByUser = true
     }
 
@@ -173,6 +174,7 @@ public final class TerminalScreen {
     public func resetFocus() {
         let candidates = root.focusableViews
         setFocus(candidates.first(where: \.prefersFocus) ?? candidates.first)
+        displaced = Displaced()
         focusMovedByUser = false
     }
 
@@ -180,10 +182,43 @@ public final class TerminalScreen {
     /// the main control, which may only become focusable later (a list whose rows load).
     private func ensureFocus() {
         let candidates = root.focusableViews
+        // A view that lost the focus because it stopped taking it (a button whose action runs)
+        // gets it back once it takes it again, unless the user moved the focus meanwhile: Enter
+        // to retry presses Retry again, not what the focus fell to.
+        if let view = displaced.view, focused === displaced.to, candidates.contains(where: { $0 === view }) {
+            displaced = Displaced()
+            setFocus(view)
+            return
+        }
         let preferred = candidates.first(where: \.prefersFocus)
         if let focused, candidates.contains(where: { $0 === focused }), focusMovedByUser || preferred == nil { return }
-        setFocus(preferred ?? candidates.first)
+        // Only a view that stopped taking the focus where it stands counts (not one the focus
+        // left for the main control).
+        let lost = focused.flatMap { view in !candidates.contains(where: { $0 === view }) && Self.isShown(view, in: root) ? view : nil }
+        let next = preferred ?? candidates.first
+        setFocus(next)
+        displaced = lost.map { Displaced(view: $0, to: next) } ?? Displaced()
         focusMovedByUser = false
+    }
+
+    /// The view that lost the focus because it stopped taking it, and the view the focus went
+    /// to then (both weak: either may go with its page).
+    private struct Displaced {
+        weak var view: View?
+        weak var to: View?
+    }
+
+    private var displaced = Displaced()
+
+    /// Whether `view` is in `root`'s tree, none of its ancestors hidden.
+    private static func isShown(_ view: View, in root: View) -> Bool {
+        var current: View? = view
+        while let node = current {
+            if node.isHidden { return false }
+            if node === root { return true }
+            current = node.parent
+        }
+        return false
     }
 
     /// The segmented control (or tab row) nearest the focused view: the first one shown inside
@@ -202,6 +237,7 @@ public final class TerminalScreen {
         guard !candidates.isEmpty else { return }
         let index = candidates.firstIndex { $0 === focused } ?? (step > 0 ? -1 : 0)
         setFocus(candidates[(index + step + candidates.count) % candidates.count])
+        displaced = Displaced()
         focusMovedByUser = true
     }
 
