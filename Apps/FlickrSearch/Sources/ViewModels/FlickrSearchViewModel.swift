@@ -137,17 +137,23 @@ public final class FlickrSearchViewModel: ViewModelLifecycleOwner {
             services.push(screen, from: self)
             if let photo { screen.select(photoID: photo) }
         }).disposed(by: bag)
-        lifecycle.didBecomeActive.sink(value: { [weak self] _ in self?.runOpening() }).disposed(by: bag)
+        // On the scheduler, not during the push: the view layer shows the screen first, so an
+        // answer that comes at once (a failure) reaches an alert someone already follows.
+        let scheduler = services.scheduler
+        lifecycle.didBecomeActive.sink(value: { [weak self] _ in
+            scheduler.schedule { [weak self] in self?.runOpening() }
+        }).disposed(by: bag)
     }
 
     /// Searches for `text` as an address asks (`/results?q=sunset`): the text is set, the search
-    /// runs as soon as this screen is the visible one, and its results open as Go would open
+    /// runs once this screen is the visible one (on the services' scheduler, after the view
+    /// layer has shown it), and its results open as Go would open
     /// them; then, with `photoID`, that photo's detail opens over them (`/photo/ID?q=sunset`).
     /// A text too short to search is only set (Go stays disabled); a photo the results do not
     /// hold opens nothing.
     public func search(_ text: String, thenOpen photoID: String? = nil) {
         opening.withLock { $0 = (text, photoID) }
-        if lifecycle.isActive.value { runOpening() }
+        if lifecycle.isActive.value { services.scheduler.schedule { [weak self] in self?.runOpening() } }
     }
 
     private func runOpening() {

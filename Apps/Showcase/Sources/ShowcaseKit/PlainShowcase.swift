@@ -86,8 +86,10 @@ public struct PlainShowcase {
         guard let stack = try ShowcaseAddresses.stack(of: app, at: address, factory: factory) else {
             throw ServiceSetupError(description: "\(app.rawValue) has no screen at \(address)")
         }
-        navigator.push(all: stack)
+        // The driver first: it shows each screen as it is pushed, and follows its alerts from
+        // then on (a search that fails at once must reach them).
         let driver = ScreenDriver(navigator: navigator, registry: ShowcaseScreens.registry())
+        navigator.push(all: stack)
         clock.pause(app.quietPeriod(for: options))
         var answered = clock.settle { !driver.isWorking }
         do {
