@@ -12,11 +12,19 @@ public struct Live<Value: Sendable>: Sendable {
     private let read: @Sendable () -> Value
     /// The current value, then every change (cold: each subscription starts with the value now).
     public let signal: Signal<Value, Never>
+    /// Whether the value never changes (``constant(_:)``, or a map of one): a renderer need not
+    /// follow it, and keeps nothing for it.
+    public let isConstant: Bool
 
     /// A value that follows `read` and whose changes `signal` sends.
     public init(read: @escaping @Sendable () -> Value, signal: Signal<Value, Never>) {
+        self.init(read: read, signal: signal, isConstant: false)
+    }
+
+    private init(read: @escaping @Sendable () -> Value, signal: Signal<Value, Never>, isConstant: Bool) {
         self.read = read
         self.signal = signal
+        self.isConstant = isConstant
     }
 
     /// A value that follows a property.
@@ -31,7 +39,7 @@ public struct Live<Value: Sendable>: Sendable {
 
     /// A value that never changes.
     public static func constant(_ value: Value) -> Live {
-        Live(read: { value }, signal: .just(value))
+        Live(read: { value }, signal: .just(value), isConstant: true)
     }
 
     /// The value now.
@@ -39,6 +47,7 @@ public struct Live<Value: Sendable>: Sendable {
 
     /// The value through `transform`, computed at each read and for each change.
     public func map<NewValue: Sendable>(_ transform: @escaping @Sendable (Value) -> NewValue) -> Live<NewValue> {
+        if isConstant { return .constant(transform(read())) }
         let read = self.read
         return Live<NewValue>(read: { transform(read()) }, signal: signal.map(transform))
     }

@@ -33,13 +33,27 @@ public enum ScreenRenderer {
         let hint = screen.hint.map { [Label($0, tag: "p", class: "hint") as Element] } ?? []
         let content = Stack(.vertical, screen.content.map { element(for: $0, images: images) } + hint)
         if !NavigationStack.isBuildingAgain { screen.appear?() }
-        return NavigationStack.Page(title: screen.title.value, content: content, titleChanges: screen.title.signal)
+        return NavigationStack.Page(title: screen.title.value, content: content, titleChanges: screen.title.isConstant ? nil : screen.title.signal)
+    }
+
+    /// Sets `keyPath` of `element` to `value` now, and to each change while the element lives;
+    /// a constant is only set (a page keeps no subscription for what never changes).
+    private static func follow<Value: Sendable, Target: Element>(_ value: Live<Value>, _ element: Target, _ keyPath: ReferenceWritableKeyPath<Target, Value>) {
+        if value.isConstant {
+            element[keyPath: keyPath] = value.value
+        } else {
+            value.signal.bind(to: element, keyPath)
+        }
     }
 
     /// The element that shows one element of a screen, bound to its values (until it goes).
     public static func element(for element: ScreenKit.Element, images: @escaping ImageSource = { $0.url }, inRow: Bool = false) -> Element {
         let shown = widget(for: element, images: images, inRow: inRow)
-        element.hidden?.bind(to: shown, \.isHidden)
+        if element.visibility == nil, case .text(let text) = element.kind, text.value.isConstant {
+            shown.isHidden = text.value.value.isEmpty   // fixed text: hidden only if empty, for good
+        } else {
+            element.hidden?.bind(to: shown, \.isHidden)
+        }
         return shown
     }
 
@@ -53,7 +67,7 @@ public enum ScreenRenderer {
             case .secondary: label = Label("", tag: "p", class: "dim")
             case .error: label = Label("", tag: "p", class: "error")
             }
-            text.value.signal.bind(to: label, \.text)
+            follow(text.value, label, \.text)
             return label
         case .field(let field):
             let input = field.isSecure
@@ -67,16 +81,16 @@ public enum ScreenRenderer {
             return inRow ? input : Stack(.vertical, class: "field", [Label(field.label, class: "dim"), input])
         case .button(let button):
             let view = Button(button.title.value)
-            button.title.signal.bind(to: view, \.text)
-            button.isEnabled.signal.bind(to: view, \.isEnabled)
-            button.isBusy.signal.bind(to: view, \.isBusy)
+            follow(button.title, view, \.text)
+            follow(button.isEnabled, view, \.isEnabled)
+            follow(button.isBusy, view, \.isBusy)
             let press = button.press
             view.onPress = { press() }
             return view
         case .toggle(let toggle):
             let view = Toggle(toggle.label, isOn: toggle.isOn.value)
             view.bind(to: toggle.isOn)
-            toggle.isEnabled.signal.bind(to: view, \.isEnabled)
+            follow(toggle.isEnabled, view, \.isEnabled)
             return view
         case .choice(let choice):
             let control = SegmentedControl(choice.options)
@@ -99,7 +113,7 @@ public enum ScreenRenderer {
             return view
         case .spinner(let spinner):
             let view = Spinner(label: spinner.label)
-            spinner.isActive.signal.bind(to: view, \.isAnimating)
+            follow(spinner.isActive, view, \.isAnimating)
             return view
         case .alert(let alert):
             // Nothing on the page itself: each message is a dialog over it.
@@ -123,7 +137,7 @@ public enum ScreenRenderer {
         case .facts(let facts):
             return Element("dl", ["class": "facts"], children: facts.facts.flatMap { fact -> [Element] in
                 let label = Element("dt", text: fact.label), value = Element("dd", text: fact.value.value)
-                fact.value.signal.bind(to: value, \.text)
+                follow(fact.value, value, \.text)
                 for element in [label, value] {
                     fact.value.signal.map(\.isEmpty).removeDuplicates().bind(to: element, \.isHidden)  // no value, no line
                 }
@@ -134,7 +148,7 @@ public enum ScreenRenderer {
 
     private static func listView(for list: ScreenKit.List, images: @escaping ImageSource) -> ListView {
         let view = ListView(emptyText: list.emptyText.value, class: list.thumbnails.map { $0 == .poster ? "posters" : "photos" })
-        list.emptyText.signal.bind(to: view, \.emptyText)
+        follow(list.emptyText, view, \.emptyText)
         let shape = list.thumbnails
         let buttons = list.rowButtons.map(\.title)
         list.rows.signal.drive(during: view) { [weak view] rows in
@@ -159,7 +173,7 @@ public enum ScreenRenderer {
             view.chosen.perform(during: view) { index in select(index) }
         }
         if let loadMore = list.loadMore {
-            list.hasMore.signal.bind(to: view, \.loadsMore)
+            follow(list.hasMore, view, \.loadsMore)
             let hasMore = list.hasMore, isLoading = list.isLoading
             view.reachedEnd.perform(during: view) { _ in
                 if hasMore.value && !isLoading.value { loadMore() }

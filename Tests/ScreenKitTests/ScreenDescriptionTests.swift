@@ -43,6 +43,18 @@ import Testing
         }
     }
 
+    /// A constant stays one through `map` (renderers keep no subscription for it); a value
+    /// that follows a property never is, nor is one combined with it.
+    @Test func aConstantStaysOneThroughMap() {
+        let constant = Live.constant(2)
+        #expect(constant.isConstant && constant.map { $0 * 3 }.isConstant && constant.map { $0 * 3 }.value == 6)
+        let property = MutableProperty(1)
+        let following = Live(property)
+        #expect(!following.isConstant && !following.map { $0 + 1 }.isConstant && !constant.combine(following, +).isConstant)
+        property.value = 5
+        #expect(constant.combine(following, +).value == 7)
+    }
+
     @Test func buildingAScreenSubscribesToNothing() {
         let subscriptions = Locked(0)
         let counted = Signal<String, Never>.deferred {

@@ -118,10 +118,6 @@ public final class FlickrSearchViewModel: ViewModelLifecycleOwner {
         let history = self.history
         let noResults = self.noResults
         executeSearch.isExecuting.signal.filter { $0 }.sink(value: { _ in noResults.value = nil }).disposed(by: bag)
-        // The photo an address named opens from that search's results only: once the search
-        // ends (with results, none, a failure, or cut short), it is forgotten.
-        let opening = self.opening
-        executeSearch.isExecuting.signal.filter { !$0 }.sink(value: { _ in opening.withLock { $0.photo = nil } }).disposed(by: bag)
         executeSearch.outputs.sink(value: { [weak self] results in
             Self.record(results, in: history)
             guard let self else { return }
@@ -137,12 +133,6 @@ public final class FlickrSearchViewModel: ViewModelLifecycleOwner {
             services.push(screen, from: self)
             if let photo { screen.select(photoID: photo) }
         }).disposed(by: bag)
-        // On the scheduler, not during the push: the view layer shows the screen first, so an
-        // answer that comes at once (a failure) reaches an alert someone already follows.
-        let scheduler = services.scheduler
-        lifecycle.didBecomeActive.sink(value: { [weak self] _ in
-            scheduler.schedule { [weak self] in self?.runOpening() }
-        }).disposed(by: bag)
     }
 
     /// Searches for `text` as an address asks (`/results?q=sunset`): the text is set, the search
@@ -153,7 +143,19 @@ public final class FlickrSearchViewModel: ViewModelLifecycleOwner {
     /// hold opens nothing.
     public func search(_ text: String, thenOpen photoID: String? = nil) {
         opening.withLock { $0 = (text, photoID) }
-        if lifecycle.isActive.value { services.scheduler.schedule { [weak self] in self?.runOpening() } }
+        // Followed from here, not from `init`: a search screen opened without an address (the
+        // most of them, in a server holding thousands of tabs) keeps no subscription for it.
+        // On the scheduler, not during the push: the view layer shows the screen first, so an
+        // answer that comes at once (a failure) reaches an alert someone already follows.
+        let scheduler = services.scheduler
+        lifecycle.didBecomeActive.sink(value: { [weak self] _ in
+            scheduler.schedule { [weak self] in self?.runOpening() }
+        }).disposed(by: bag)
+        // The photo opens from that search's results only: once the search ends (with results,
+        // none, a failure, or cut short), it is forgotten.
+        let opening = self.opening
+        executeSearch.isExecuting.changes.filter { !$0 }.sink(value: { _ in opening.withLock { $0.photo = nil } }).disposed(by: bag)
+        if lifecycle.isActive.value { scheduler.schedule { [weak self] in self?.runOpening() } }
     }
 
     private func runOpening() {

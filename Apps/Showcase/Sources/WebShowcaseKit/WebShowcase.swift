@@ -47,7 +47,8 @@ public final class WebShowcase: @MainActor WebSessionContent {
     /// history is left alone until the screens are as deep as the address, or for ``patience``
     /// at most.
     private var opening: Address?
-    private let patienceTimer = SerialDisposable()
+    /// Made only for a deep link that is still getting there (most tabs never have one).
+    private var patienceTimer: (any Disposable)?
     /// How long an address's screens may take to get there before the address bar follows
     /// whatever they show.
     static let patience: Duration = .seconds(10)
@@ -69,7 +70,7 @@ public final class WebShowcase: @MainActor WebSessionContent {
     }
 
     public func close() {
-        patienceTimer.dispose()
+        patienceTimer?.dispose()
         navigator.close()
     }
 
@@ -90,7 +91,8 @@ public final class WebShowcase: @MainActor WebSessionContent {
         if let opening {
             guard let last = addresses.last, last.path.count >= opening.path.count else { return nil }
             self.opening = nil
-            patienceTimer.dispose()
+            patienceTimer?.dispose()
+            patienceTimer = nil
         }
         return addresses.map { address in
             WebLocation(path: "/" + address.path.joined(separator: "/"), query: address.query.map { WebLocation.QueryItem($0.name, $0.value) })
@@ -142,7 +144,8 @@ public final class WebShowcase: @MainActor WebSessionContent {
         let wanted = address.under([app.rawValue])
         guard let shown = ShowcaseAddresses.addresses(of: navigator.stack, in: app).last, shown.path.count < wanted.path.count else { return true }
         opening = wanted
-        patienceTimer.inner = configuration.scheduler.schedule(after: Self.patience) { [weak self] in
+        patienceTimer?.dispose()
+        patienceTimer = configuration.scheduler.schedule(after: Self.patience) { [weak self] in
             MainScheduler.runOnMainActor {
                 guard let self, self.opening != nil else { return }
                 self.opening = nil
