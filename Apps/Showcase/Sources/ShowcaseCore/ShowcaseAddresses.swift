@@ -23,23 +23,9 @@ public enum ShowcaseAddresses {
     /// screens under its name (a view model the app does not know keeps the one below's).
     @MainActor
     public static func addresses(of stack: [any AnyObject & Sendable], in app: ShowcaseApp?) -> [Address] {
-        var out: [Address] = []
-        var own: Address?
-        for viewModel in stack {
-            if viewModel is LauncherViewModel {
-                out.append(Address())
-                own = nil
-                continue
-            }
-            guard let app else {
-                out.append(out.last ?? Address())
-                continue
-            }
-            let below = own ?? Address()
-            let address = app.addresses.address(viewModel, below) ?? below
-            own = address
-            out.append(address.under([app.rawValue]))
-        }
-        return out
+        let launchers = stack.prefix { $0 is LauncherViewModel }.count
+        let own = stack.dropFirst(launchers)
+        guard let app, !own.isEmpty else { return Array(repeating: Address(), count: stack.count) }
+        return Array(repeating: Address(), count: launchers) + app.addresses.addresses(Array(own)).map { $0.under([app.rawValue]) }
     }
 }

@@ -15,13 +15,13 @@ public struct ShowcaseAppAddresses {
     /// The view models an app's own address opens (its first screen first); `nil` when none of
     /// its screens has that address. Throws when the services cannot start (live mode, no key).
     public let stack: @MainActor (Address, ServiceFactory) throws -> [any AnyObject & Sendable]?
-    /// The app's own address of a view model, given the one below it; `nil` for a view model
-    /// that is not the app's.
-    public let address: @MainActor (any AnyObject, Address) -> Address?
+    /// The app's own address of each view model on a stack of its screens, bottom first
+    /// (``AppAddresses/addresses(of:below:)``).
+    public let addresses: @MainActor ([any AnyObject & Sendable]) -> [Address]
 
     init<App: AppAddresses>(_ app: App.Type, services: @escaping @MainActor (ServiceFactory) throws -> App.Services) {
         stack = { address, factory in App.stack(at: address, services: try services(factory)) }
-        address = { viewModel, below in App.address(of: viewModel, below: below) }
+        addresses = { App.addresses(of: $0) }
     }
 }
 
