@@ -666,6 +666,10 @@ MUTANTS = [
      [("let lost = focused.flatMap { view in !candidates.contains(where: { $0 === view }) && Self.isShown(view, in: root) ? view : nil }",
        "let lost = focused.flatMap { view in Self.isShown(view, in: root) ? view : nil }")],
      "FocusTests"),
+    ("RA6", "the terminal draws a disabled button like an enabled one",
+     "Sources/TerminalUI/Views/Button.swift",
+     [("        if !isEnabled {\n            style = Style(dim: true)", "        if !isEnabled {\n            style = .plain")],
+     "RenderersAgreeTests"),
 ]
 
 
