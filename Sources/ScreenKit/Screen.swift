@@ -29,8 +29,22 @@ public struct Screen {
     public private(set) var appear: (() -> Void)?
     /// Keys that run something wherever the focus is, each while its condition holds.
     public private(set) var shortcuts: [(key: Shortcut, isActive: Live<Bool>, action: () -> Void)] = []
-    /// The line of key hints a layer with keys shows under the screen (its own default if `nil`).
-    public private(set) var hint: String?
+    /// The parts of the line of key hints a layer with keys shows under the screen (see
+    /// ``Hint``); empty: the layer's own default.
+    public private(set) var hints: [Hint] = []
+
+    /// The line of key hints a terminal shows under the screen, every part of it (its own
+    /// default if `nil`).
+    public var hint: String? {
+        hints.isEmpty ? nil : hints.map(\.text).joined(separator: Hint.separator)
+    }
+
+    /// The line of key hints a layer without a terminal's keys (a browser's page) shows: the
+    /// parts not marked ``Hint/terminalOnly(_:)``; `nil` if none is left.
+    public var hintOutsideTerminal: String? {
+        let parts = hints.filter { !$0.isTerminalOnly }
+        return parts.isEmpty ? nil : parts.map(\.text).joined(separator: Hint.separator)
+    }
 
     /// A screen with a fixed title.
     public init(_ title: String, @ScreenBuilder content: () -> [Element]) {
@@ -65,10 +79,17 @@ public struct Screen {
         return screen
     }
 
-    /// The same screen with its own line of key hints ("←→: switch • Enter: details • Esc: back").
+    /// The same screen with its own line of key hints ("←→: switch • Enter: details • Esc: back"),
+    /// shown by every layer with keys.
     public func hint(_ text: String) -> Screen {
+        hint(Hint(text))
+    }
+
+    /// The same screen with its own line of key hints, in parts: a part marked
+    /// ``Hint/terminalOnly(_:)`` is left out where its keys do not work (a browser's page).
+    public func hint(_ parts: Hint...) -> Screen {
         var screen = self
-        screen.hint = text
+        screen.hints = parts
         return screen
     }
 

@@ -45,7 +45,14 @@ public final class ListView: Element {
     private var toggleSubject = EventSubject<(key: String, isOn: Bool)>()
     private var buttonSubject = EventSubject<(key: String, button: Int)>()
 
-    public init(emptyText: String = "", class className: String? = nil) {
+    /// Whether choosing a row does something (ScreenKit's `onSelect`): only then is a row
+    /// focusable, named (its title), clickable and drawn as one (a pointer, a highlight). A row
+    /// that does nothing is one stop less for the keyboard, and a screen reader hears no
+    /// control that is not one; its checkbox and buttons act either way.
+    public let rowsAct: Bool
+
+    public init(emptyText: String = "", class className: String? = nil, rowsAct: Bool = true) {
+        self.rowsAct = rowsAct
         empty = Label(emptyText, tag: "p", class: "empty")
         super.init("div", ["class": "list" + (className.map { " " + $0 } ?? ""), "data-list": ""], children: [])
         setChildren([empty, items, end])
@@ -143,7 +150,7 @@ public final class ListView: Element {
     private func row(_ row: Row, at index: Int) -> RowElement {
         let key = row.key
         return RowElement(
-            row: row, index: index,
+            row: row, index: index, acts: rowsAct,
             toggled: { [weak self] isOn in self?.toggled(key: key, to: isOn) },
             pressed: { [weak self] button in self?.buttonSubject.send((key, button)) }
         )
@@ -189,7 +196,7 @@ final class RowElement: Element {
     /// The row's checkbox, if it has one.
     private(set) var box: Element?
 
-    init(row: ListView.Row, index: Int, toggled: @escaping (Bool) -> Void, pressed: @escaping (Int) -> Void) {
+    init(row: ListView.Row, index: Int, acts: Bool, toggled: @escaping (Bool) -> Void, pressed: @escaping (Int) -> Void) {
         self.index = index
         var text: [Element] = [Label(row.title, class: "title")]
         if let detail = row.detail { text.append(Label(detail, class: "detail")) }
@@ -212,7 +219,10 @@ final class RowElement: Element {
             button.on(.click) { _ in pressed(number) }
             children.append(button)
         }
-        super.init("li", ["class": "row", "tabindex": "0", "data-click": "", "data-key": row.key], children: children)
+        // A row that acts is a stop for the keyboard, named by its title (a list item's text
+        // is not its name).
+        let acting = acts ? ["tabindex": "0", "data-click": "", "aria-label": row.title] : [:]
+        super.init("li", acting.merging(["class": "row", "data-key": row.key]) { $1 }, children: children)
         box = checkbox
     }
 }

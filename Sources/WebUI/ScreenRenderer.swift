@@ -28,9 +28,10 @@ public enum ScreenRenderer {
     /// building the page again for a view model it showed before (its page went while another
     /// was on top).
     public static func page(for screen: Screen, images: @escaping ImageSource = { $0.url }) -> NavigationStack.Page {
-        // The screen's own hint under it, as the terminal draws it (the keys it names work in
-        // the page too: Enter, Esc, the arrows).
-        let hint = screen.hint.map { [Label($0, tag: "p", class: "hint") as Element] } ?? []
+        // The screen's own hint under it, as the terminal draws it, but for the parts whose
+        // keys only a terminal has (Ctrl-D on a row, Ctrl-C): Enter, Esc, Space, Tab and the
+        // arrows work in the page too.
+        let hint = screen.hintOutsideTerminal.map { [Label($0, tag: "p", class: "hint") as Element] } ?? []
         let content = Stack(.vertical, screen.content.map { element(for: $0, images: images) } + hint)
         if !NavigationStack.isBuildingAgain { screen.appear?() }
         return NavigationStack.Page(title: screen.title.value, content: content, titleChanges: screen.title.isConstant ? nil : screen.title.signal)
@@ -147,7 +148,7 @@ public enum ScreenRenderer {
     }
 
     private static func listView(for list: ScreenKit.List, images: @escaping ImageSource) -> ListView {
-        let view = ListView(emptyText: list.emptyText.value, class: list.thumbnails.map { $0 == .poster ? "posters" : "photos" })
+        let view = ListView(emptyText: list.emptyText.value, class: list.thumbnails.map { $0 == .poster ? "posters" : "photos" }, rowsAct: list.select != nil)
         follow(list.emptyText, view, \.emptyText)
         let shape = list.thumbnails
         let buttons = list.rowButtons.map(\.title)

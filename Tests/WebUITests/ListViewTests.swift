@@ -1,4 +1,5 @@
 import MVVM
+import ScreenKit
 import Signals
 import Testing
 @testable import WebUI
@@ -205,4 +206,37 @@ import WebUITestSupport
 func NSOrderedSetLike(_ keys: [Int]) -> [Int] {
     var seen = Set<Int>()
     return keys.filter { seen.insert($0).inserted }
+}
+
+/// Issue 43: a row is a control (focusable, clickable, named by its title) only when choosing
+/// it does something; its checkbox and buttons act either way.
+@MainActor
+@Suite struct RowsThatActTests {
+    func html(selecting: Bool) -> String {
+        let rows = Live.constant([ListRow(id: "1", title: "Buy milk", isOn: false)])
+        let screen = ScreenKit.Screen("To-dos") {
+            if selecting {
+                ScreenKit.List("To-dos", rows: rows, onSelect: { _ in }, onToggle: { _, _ in }, rowButtons: [RowButton("Delete", shortcut: .control("d")) { _ in }])
+            } else {
+                ScreenKit.List("To-dos", rows: rows, onToggle: { _, _ in }, rowButtons: [RowButton("Delete", shortcut: .control("d")) { _ in }])
+            }
+        }
+        let document = Document()
+        document.flushesAutomatically = false
+        document.root.setChildren([WebUI.ScreenRenderer.page(for: screen).content])
+        return document.render().html
+    }
+
+    @Test func aRowThatActsIsAStopNamedByItsTitle() throws {
+        let html = html(selecting: true)
+        let row = try #require(html.firstMatch(of: /<li [^>]*class="row"[^>]*>/)).output
+        #expect(row.contains("tabindex=\"0\"") && row.contains("data-click") && row.contains("aria-label=\"Buy milk\""), "\(row)")
+    }
+
+    @Test func aRowThatDoesNothingIsNoControlButItsCheckboxAndButtonsAre() throws {
+        let html = html(selecting: false)
+        let row = try #require(html.firstMatch(of: /<li [^>]*class="row"[^>]*>/)).output
+        #expect(!row.contains("tabindex") && !row.contains("data-click") && !row.contains("aria-label"), "\(row)")
+        #expect(html.contains("type=\"checkbox\"") && html.contains("aria-label=\"Delete Buy milk\""))
+    }
 }

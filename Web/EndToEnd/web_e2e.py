@@ -36,6 +36,7 @@ import urllib.request
 
 from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -130,9 +131,22 @@ class Server:
 
     def restart(self):
         """Stops the server (SIGTERM) and starts a new one on the same port: every session is gone."""
-        port = re.search(r":(\d+)/$", self.url).group(1)
         self.stop()
-        self._start(port)
+        self.start_again()
+
+    def start_again(self):
+        """Starts a new server on the port of the one stopped."""
+        self._start(re.search(r":(\d+)/$", self.url).group(1))
+
+    def freeze(self):
+        """Stops the process (SIGSTOP) without closing its sockets: what a page sends now is
+        taken by the kernel and never answered, as with a server that hangs or a network that
+        drops. `kill()` ends it with what it was sent unread."""
+        os.kill(self.process.pid, signal.SIGSTOP)
+
+    def kill(self):
+        self.process.kill()
+        self.process.wait()
 
     @staticmethod
     def _read(stream, put):
@@ -760,8 +774,8 @@ def sessions(page):
     old_session = page.js("return document.body.dataset.session")
     resumed = wait_until(lambda: "Reconnected" in page.js("return document.getElementById('connection').textContent"))
     notice = page.js("return document.getElementById('connection').textContent")
-    check("Sessions: the notice speaks to the user: what was typed is kept, clicks made offline were not applied (issue 43)",
-          "What you typed is still here" in notice and "not applied" in notice and "session" not in notice, notice)
+    check("Sessions: the notice speaks to the user: what was typed is kept, and no click is said lost (none was made) (issue 43)",
+          "What you typed is still here" in notice and "did not reach" not in notice and "session" not in notice, notice)
     check("Sessions: back online, the page gets a new session at its address and says it reconnected", resumed,
           page.js("return document.getElementById('connection').textContent"))
     rebuilt = wait_until(lambda: page.heading() == "Flickr Search" and page.settled() and page.field().get_attribute("value") == "alphax")
@@ -1542,6 +1556,131 @@ def reconnect(page):
           f"heading {page.heading()!r}, frames {page.js('return mvvm.stats.frames')}, resets {page.js('return mvvm.stats.resets')}")
 
 
+def offline(page):
+    """Issue 43: while the page has no connection its controls do not pretend; a click the page
+    sent as the connection died is told about, not silently undone."""
+    page.scenario = "Offline"
+    page.open_app("To-do list", "To-dos")
+    css = "section.page input[placeholder='What needs doing?']"
+    title = "Offline check"
+    field = page.field(css)
+    field.click()
+    page.type_keys(field, title)
+    field.send_keys(Keys.ENTER)
+    wait_until(lambda: page.settled() and f"[ ] {title}" in page.todo_rows())
+    banner = lambda: page.js("const b = document.getElementById('connection'); return b.hidden ? '' : b.textContent")
+
+    def controls():
+        """Whether the row's checkbox, its Delete, Add and the filters are enabled."""
+        return page.js("""
+            const row = [...document.querySelectorAll('section.page li.row')].find((e) => e.querySelector('.title').textContent === arguments[0]);
+            const add = [...document.querySelectorAll('section.page button')].find((b) => b.textContent.trim() === 'Add');
+            const filter = [...document.querySelectorAll('section.page button')].find((b) => b.textContent.trim() === 'Active');
+            return { box: !row.querySelector('input[type=checkbox]').disabled, del: !row.querySelector('button.row-button').disabled,
+                     add: !add.disabled, filter: !filter.disabled };""", title)
+
+    # The server stops: the page says so, and its controls wait.
+    rows_before = page.todo_rows()
+    page.server.stop()
+    lost = wait_until(lambda: banner().startswith("Connection lost"))
+    state = controls()
+    check("Offline: the server stopped under the page; the notice says the buttons wait and what is typed is kept",
+          lost and "what you type is kept" in banner(), banner())
+    check("Offline: every control is disabled while there is no connection (checkbox, Delete, Add, the filters)",
+          state == {"box": False, "del": False, "add": False, "filter": False}, state)
+    page.js("arguments[0].click()", page.todo_control(title, "input[type=checkbox]"))
+    page.js("arguments[0].click()", page.todo_control(title, "button.row-button"))
+    page.js("[...document.querySelectorAll('section.page button')].find((b) => b.textContent.trim() === 'Active').click()")
+    field = page.field(css)
+    field.click()
+    page.type_keys(field, "Typed offline")
+    field.send_keys(Keys.ENTER)
+    rows = page.todo_rows()
+    queued = page.js("return mvvm.pendingActions()")
+    check("Offline: a click on a row's checkbox, its Delete, a filter and Enter in the field change nothing on the page and are not queued",
+          rows == rows_before and queued == 0 and page.field(css).get_attribute("value") == "Typed offline", f"rows {rows}, {queued} actions queued")
+
+    # It comes back (a new process: every session is gone): the page is rebuilt, the typed text
+    # is still there, no click is said to be lost, and the controls are as the server says.
+    page.server.start_again()
+    back = wait_until(lambda: banner().startswith("Reconnected"), timeout=20)
+    said = banner()
+    enabled = wait_until(lambda: controls() == {"box": True, "del": True, "add": True, "filter": True})
+    check("Offline: after the restart the page is back: rows unchanged, the typed text kept, no click said lost",
+          back and page.todo_rows() == rows_before and page.field(css).get_attribute("value") == "Typed offline"
+          and "did not reach" not in said, f"rows {page.todo_rows()}, notice {said!r}")
+    check("Offline: every control works again once the page is back (Add too: the new session has the typed text)", enabled, controls())
+    page.field(css).send_keys(Keys.ENTER)
+    added = wait_until(lambda: page.settled() and page.todo_rows() == rows_before + ["[ ] Typed offline"])
+    check("Offline: Enter then adds what was typed offline", added, page.todo_rows())
+
+    # A short drop (the same session): a control the server disabled stays disabled after it.
+    page.js("arguments[0].value = ''; arguments[0].dispatchEvent(new Event('input', { bubbles: true }))", page.field(css))
+    wait_until(lambda: page.settled() and not controls()["add"])
+    page.js("mvvm.drop()")
+    again = wait_until(page.settled)
+    time.sleep(0.3)
+    state = controls()
+    check("Offline: after a short drop the controls are as the server has them (Add still disabled: the field is empty)",
+          again and state == {"box": True, "del": True, "add": False, "filter": True}, state)
+
+    # A click sent into a connection that has died without the page knowing yet (a frozen
+    # server): after the restart the page says that click did not reach the server, instead of
+    # undoing it silently.
+    page.server.freeze()
+    page.js("arguments[0].click()", page.todo_control(title, "input[type=checkbox]"))
+    pending = page.js("return mvvm.pendingActions()")
+    page.server.kill()
+    page.server.start_again()
+    told = wait_until(lambda: "did not reach the server" in banner(), timeout=20)
+    check("Offline: a click sent as the server died is told about after the restart, and the row is drawn as the server has it",
+          pending == 1 and told and wait_until(lambda: page.settled() and f"[ ] {title}" in page.todo_rows()),
+          f"{pending} pending, notice {banner()!r}, rows {page.todo_rows()}")
+    for name in (title, "Typed offline"):
+        page.todo_control(name, "button.row-button").click()
+        wait_until(lambda: page.settled() and not any(row.endswith(name) for row in page.todo_rows()))
+
+
+def keys(page):
+    """Issue 43: the browser draws the hint the terminal draws, less the keys only a terminal
+    has, and the keys it names work: ↑↓ between rows, ←→ between segments."""
+    page.scenario = "Keys"
+    page.driver.get(page.server.url)
+    page.wait_heading("MVVMKit showcase")
+    hint = lambda: page.visible_texts("section.page p.hint")
+    shown = wait_until(hint)
+    check("Keys: the launcher's hint names the keys a page has (↑↓: choose • Enter: open), not the terminal's Esc or Ctrl-C to quit",
+          shown == ["↑↓: choose • Enter: open"], shown)
+    rows = page.js("return [...document.querySelectorAll('section.page li.row[data-click]')].map((r) => r.getAttribute('aria-label'))")
+    page.js("document.querySelector('section.page li.row[data-click]').focus()")
+    focused = lambda: page.js("const a = document.activeElement; return a && a.getAttribute('aria-label')")
+    ActionChains(page.driver).send_keys(Keys.ARROW_DOWN).send_keys(Keys.ARROW_DOWN).perform()
+    down = focused()
+    ActionChains(page.driver).send_keys(Keys.ARROW_UP).perform()
+    up = focused()
+    check("Keys: ↓ twice then ↑ on the launcher's rows moves the focus to the third row, then the second",
+          len(rows) >= 3 and down == rows[2] and up == rows[1], f"rows {rows}, after ↓↓ {down!r}, after ↑ {up!r}")
+    ActionChains(page.driver).send_keys(Keys.ENTER).perform()
+    opened = page.wait_heading(rows[1]) or page.heading() != "MVVMKit showcase"
+    check("Keys: Enter on the focused row opens it", opened, page.heading())
+
+    page.open_app("To-do list", "To-dos")
+    shown = wait_until(hint)
+    check("Keys: the to-do page's hint leaves out Ctrl-D (a terminal's key for Delete)",
+          shown == ["Enter: add • Space: done • Tab: next • Esc: back"], shown)
+
+    page.open_app("Movies", "Movies")
+    wait_until(lambda: page.visible_texts(".posters li.row .title"))
+    selected = lambda: page.visible_texts(".segments [role=tab][aria-selected=true]")
+    page.js("document.querySelector('.segments [role=tab][aria-selected=true]').focus()")
+    ActionChains(page.driver).send_keys(Keys.ARROW_RIGHT).perform()
+    right = wait_until(lambda: selected() != ["Now Playing"] and selected())
+    ActionChains(page.driver).send_keys(Keys.ARROW_LEFT).perform()
+    left = wait_until(lambda: selected() == ["Now Playing"])
+    check("Keys: → on the selected segment chooses the next one, ← the one before (as the hint's ←→ says)",
+          right and right != ["Now Playing"] and left, f"after → {right}, after ← {selected()}")
+
+
 def headers(page):
     """Issue 27: the security headers as Chromium received them, and a page framed by another
     origin refused by the browser."""
@@ -1778,7 +1917,7 @@ def main():
     chromedriver = find_program("CHROMEDRIVER", "chromedriver")
     scenarios = {
         "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods, "todo": todo,
-        "sessions": sessions, "reconnect": reconnect, "addresses": addresses, "latency": latency, "jitter": jitter, "balancer": balancer, "nginx": nginx, "nginx-todo": nginx_todo, "nginx-todo-postgres": nginx_todo_postgres, "elements": elements, "headers": headers, "untrusted": untrusted,
+        "sessions": sessions, "reconnect": reconnect, "offline": offline, "keys": keys, "addresses": addresses, "latency": latency, "jitter": jitter, "balancer": balancer, "nginx": nginx, "nginx-todo": nginx_todo, "nginx-todo-postgres": nginx_todo_postgres, "elements": elements, "headers": headers, "untrusted": untrusted,
     }
 
     server = Server(binary)

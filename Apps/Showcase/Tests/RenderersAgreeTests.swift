@@ -150,9 +150,16 @@ import WebUI
             let inBrowser = switch shown.kind {
             case .value: webValues.contains(words)
             case .label: shows(browser) || webNames.contains(words)
+            // The browser's hint is the terminal's but for the parts only a terminal's keys do.
+            case .hint: screen.hintOutsideTerminal.map { browser.contains(Self.words($0)) } ?? true
             default: shows(browser)
             }
             if !inBrowser { wrong.append("\(text): the browser lacks \(shown)") }
+            if shown.kind == .hint {
+                for part in screen.hints where part.isTerminalOnly && browser.contains(Self.words(part.text)) {
+                    wrong.append("\(text): the browser names a key only a terminal has: \(part.text)")
+                }
+            }
             guard shown.kind == .button, let enabled = shown.isEnabled else { continue }
             if plain.contains("[\(words)] (disabled)") == enabled { wrong.append("\(text): plain text draws \(shown) \(enabled ? "disabled" : "enabled")") }
             if let button = webButtons.first(where: { Self.words($0.text) == words }), button.isEnabled != enabled {

@@ -48,7 +48,7 @@ public enum TodoScreens {
                 with: viewModel.problems.map { AlertMessage(title: "Could not change the list", message: $0.message) }
             ))
         }
-        .hint("Enter: add • Space: done • Ctrl-D: delete • Tab: next • Esc: back")
+        .hint("Enter: add", "Space: done", .terminalOnly("Ctrl-D: delete"), "Tab: next", "Esc: back")
     }
 }
 

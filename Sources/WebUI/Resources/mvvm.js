@@ -14,8 +14,9 @@
   let seq = 0;
   let unacked = [];               // {n, text, id, kind}: sent, not yet acknowledged
   const sentAt = new Map();       // n -> performance.now() when sent
-  const stats = { latencies: [], bytesOut: 0, bytesIn: 0, frames: 0, resets: 0, applied: 0, frameAcks: 0 };
+  const stats = { latencies: [], bytesOut: 0, bytesIn: 0, frames: 0, resets: 0, applied: 0, frameAcks: 0, actionsLost: 0 };
   let ws = null, retry = 0, closing = false, expired = false;
+  let offline = false;            // no connection: the page's controls wait (see `setOffline`)
   const listState = new Map();    // list id -> {f, l, endCount}
   // What the server holds for each field (sent by us, or set by its patches). A field whose
   // value differs without an event having said so (autofill, a script) is sent before a
@@ -50,12 +51,42 @@
     banner.hidden = false;
   }
 
+  // While the page has no connection its controls do not pretend: a button, a checkbox, a
+  // choice, a clickable row is disabled (a checkbox is not ticked by a click that would be
+  // undone), and no click, submit or key is queued; text fields stay as they are, and what is
+  // typed is kept and sent once the page is back. The controls are given back as they were,
+  // before the server's first frame, which then says what is enabled.
+  const CONTROLS = 'button, input[type=checkbox], input[type=radio], select';
+  const ACTING = '[data-click], [role=tab], [data-mvvm-on~="click"]';
+  function setOffline(now) {
+    if (offline === now) return;
+    offline = now;
+    body.classList.toggle('mvvm-offline', now);
+    if (now) {
+      for (const el of root.querySelectorAll(CONTROLS)) {
+        if (!el.disabled) { el.disabled = true; el.setAttribute('data-mvvm-offline', ''); }
+      }
+      for (const el of root.querySelectorAll(ACTING)) {
+        if (!el.matches(CONTROLS) && el.getAttribute('aria-disabled') !== 'true') {
+          el.setAttribute('aria-disabled', 'true');
+          el.setAttribute('data-mvvm-offline', '');
+        }
+      }
+    } else {
+      for (const el of root.querySelectorAll('[data-mvvm-offline]')) {
+        el.removeAttribute('data-mvvm-offline');
+        if (el.matches(CONTROLS)) el.disabled = false; else el.removeAttribute('aria-disabled');
+      }
+    }
+  }
+
   // Backoff with jitter: 100 ms, 200, 400… up to 3 s, each drawn from its upper half, so that
   // the pages of a restarted server do not all come back in the same instant. While the server
   // is down, each attempt is a failed WebSocket, which the browser itself logs in the console
   // (a page cannot silence it): one line per attempt, about one every 2 s once backed off.
   function reconnectLater() {
-    showBanner('Connection lost. Reconnecting…');
+    setOffline(true);
+    showBanner('Connection lost. Reconnecting… Buttons work again once it is back; what you type is kept.');
     const ceiling = Math.min(3000, 100 * Math.pow(2, retry++));
     setTimeout(connect, ceiling / 2 + Math.random() * ceiling / 2);
   }
@@ -82,6 +113,7 @@
     socket.onopen = () => {
       clearTimeout(watchdog);
       retry = 0;
+      setOffline(false);
       rawSend(JSON.stringify({ t: 'hello', s: session, q: frame, p: here(), n: seq }));
       for (const m of unacked) rawSend(m.text);     // in order; the server skips handled ones
       showBanner(null);
@@ -111,7 +143,12 @@
     }
   }
 
+  // Acts on the server. While offline, an action (a click, a submit, a key, a change an element
+  // asked for) is not sent and not queued: the page's controls are disabled then, and one that
+  // is not (a custom element) does nothing; an edit is queued.
+  const ACTIONS = 'csgk';          // a click, a submit, a change, a key: what acts on the server
   function send(message) {
+    if (offline && ACTIONS.includes(message.t)) return;
     if (message.t === 'c' || message.t === 's') syncFields();
     if (message.t === 'i') known.set(message.id, message.v);
     message.n = ++seq;
@@ -191,6 +228,7 @@
       reset(m);
     } else if (m.t === 'x') {
       expired = true;
+      setOffline(true);
       showBanner(m.why || 'This page\u2019s session has ended.', true);
     }
   }
@@ -257,9 +295,14 @@
       session = m.sid;
       body.dataset.session = session;
       framesSeen = 0;                               // the new session numbers its frames anew
+      // Actions sent just before the page knew the connection was gone: their session is
+      // gone, and the new one cannot know what they meant (its screens are new). Said below.
+      const lost = unacked.filter((u) => ACTIONS.includes(u.kind)).length;
       unacked = unacked.filter((u) => u.kind !== 'i');
+      stats.actionsLost += lost;
       // Said to the person using the page: what happened, and what became of what they did.
-      showBanner('Reconnected after a server restart or a long break, so the page was set up again. What you typed is still here; clicks made while it was offline were not applied.');
+      showBanner('Reconnected after a server restart or a long break, so the page was set up again. What you typed is still here.'
+        + (lost ? ' ' + (lost === 1 ? 'A click' : lost + ' clicks') + ' made as the connection dropped did not reach the server: please do ' + (lost === 1 ? 'it' : 'them') + ' again.' : ''));
       setTimeout(() => { if (banner.textContent.startsWith('Reconnected')) showBanner(null); }, 4000);
     }
     const focused = document.activeElement && document.activeElement.id;
@@ -372,7 +415,7 @@
     const control = target.closest && target.closest('input, select, textarea');
     if (control && !control.matches('[data-mvvm-on~="click"]')) return null;
     const el = target.closest && target.closest('button[id], [data-click][id], [role=tab], [data-mvvm-on~="click"][id]');
-    if (!el || el.disabled || el.getAttribute('aria-busy') === 'true' || !root.contains(el)) return null;
+    if (!el || el.disabled || el.getAttribute('aria-busy') === 'true' || el.getAttribute('aria-disabled') === 'true' || !root.contains(el)) return null;
     return el;
   }
 
@@ -406,6 +449,19 @@
     } else if ((event.key === 'Enter' || event.key === ' ') && el.matches && el.matches('[data-click][id], [data-mvvm-on~="click"][id]')) {
       event.preventDefault();
       send({ t: 'c', id: el.id });
+    } else if ((event.key === 'ArrowLeft' || event.key === 'ArrowRight') && el.matches && el.matches('[role=tab]')) {
+      // Tabs and segments, as a terminal's ←→ (and ARIA's tabs pattern): the one beside is
+      // chosen and takes the focus.
+      const tabs = [...el.parentNode.querySelectorAll(':scope > [role=tab]')];
+      const next = tabs[tabs.indexOf(el) + (event.key === 'ArrowRight' ? 1 : -1)];
+      event.preventDefault();
+      if (next && !next.disabled) { next.focus(); next.click(); }
+    } else if ((event.key === 'ArrowDown' || event.key === 'ArrowUp') && el.matches && el.matches('li[data-click]')) {
+      // Rows that act, as a terminal's ↑↓: the focus moves to the row above or below.
+      let next = event.key === 'ArrowDown' ? el.nextElementSibling : el.previousElementSibling;
+      while (next && !next.matches('[data-click]')) next = event.key === 'ArrowDown' ? next.nextElementSibling : next.previousElementSibling;
+      event.preventDefault();
+      if (next) next.focus();
     } else if (event.key === 'Escape') {
       const dialog = root.querySelector('.dialog[id]');
       if (dialog) send({ t: 'c', id: dialog.id });   // closes it without its button's action
@@ -470,6 +526,7 @@
     frame: () => frame,
     framesSeen: () => framesSeen,
     pending: () => unacked.length,
+    pendingActions: () => unacked.filter((u) => ACTIONS.includes(u.kind)).length,
     drop: () => { if (ws) ws.close(); },
   };
 

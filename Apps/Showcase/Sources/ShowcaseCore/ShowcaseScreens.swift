@@ -34,6 +34,6 @@ public enum ShowcaseScreens {
                 onSelect: { viewModel.select(index: $0) }
             )
         }
-        .hint("↑↓: choose • Enter: open • Esc: quit • Ctrl-C: quit")
+        .hint("↑↓: choose", "Enter: open", .terminalOnly("Esc: quit"), .terminalOnly("Ctrl-C: quit"))
     }
 }
