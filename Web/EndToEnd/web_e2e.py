@@ -1681,6 +1681,41 @@ def keys(page):
           right and right != ["Now Playing"] and left, f"after → {right}, after ← {selected()}")
 
 
+# Every page of every app, by its address (Apps/Showcase/Tests/ShowcaseAddressTests.swift).
+EVERY_PAGE = [
+    "", "flickr", "flickr/results?q=sunset", "flickr/photo/5100000?q=sunset", "person", "person/2", "person/settings",
+    "login?user=ada", "movies/top-rated", "movies/search?q=storm", "movies/popular/movie/1013", "goods", "goods/2?pages=3",
+    "goods/2/item/2-7?pages=2", "goods-dc", "goods-dc/5?pages=2", "goods-dc/5/item/5-1", "todo?filter=all",
+]
+# What a keyboard or a screen reader meets as a control.
+CONTROLS = ("button, input, select, textarea, a[href], [tabindex]:not([tabindex='-1']), [role=tab], [role=button], "
+            "[role=checkbox], [role=slider], [data-click]")
+
+
+def accessible(page):
+    """Issue 43: every control on every app's pages has an accessible role and name, as
+    Chromium computes them for a screen reader (WebDriver's computed role and label)."""
+    page.scenario = "Accessible"
+    empty, counted = [], 0
+    for address in EVERY_PAGE:
+        page.driver.get(page.server.url + address)
+        # Built (a deep link pushes its screens as their data comes) and answered.
+        wait_until(lambda: page.settled() and page.js("return history.length") >= 1 and page.heading())
+        time.sleep(0.5)
+        wait_until(page.settled)
+        for element in page.visible(CONTROLS):
+            try:
+                name, role = (element.accessible_name or "").strip(), (element.aria_role or "").strip()
+                html = element.get_attribute("outerHTML")[:90]
+            except WebDriverException:
+                continue                                 # redrawn under the check: read on the next page
+            counted += 1
+            if not name or role in ("", "generic", "none", "presentation"):
+                empty.append(f"/{address}: {role or 'no role'} {name!r} {html}")
+    check(f"Accessible: every control on {len(EVERY_PAGE)} pages of every app has a role and a name ({counted} read)",
+          counted > 100 and not empty, empty[:6])
+
+
 def headers(page):
     """Issue 27: the security headers as Chromium received them, and a page framed by another
     origin refused by the browser."""
@@ -1917,7 +1952,7 @@ def main():
     chromedriver = find_program("CHROMEDRIVER", "chromedriver")
     scenarios = {
         "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods, "todo": todo,
-        "sessions": sessions, "reconnect": reconnect, "offline": offline, "keys": keys, "addresses": addresses, "latency": latency, "jitter": jitter, "balancer": balancer, "nginx": nginx, "nginx-todo": nginx_todo, "nginx-todo-postgres": nginx_todo_postgres, "elements": elements, "headers": headers, "untrusted": untrusted,
+        "sessions": sessions, "reconnect": reconnect, "offline": offline, "keys": keys, "accessible": accessible, "addresses": addresses, "latency": latency, "jitter": jitter, "balancer": balancer, "nginx": nginx, "nginx-todo": nginx_todo, "nginx-todo-postgres": nginx_todo_postgres, "elements": elements, "headers": headers, "untrusted": untrusted,
     }
 
     server = Server(binary)

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import MVVM
 import ScreenKit
 import ShowcaseCore
@@ -89,7 +90,9 @@ import WebUI
 
     /// What each layer got wrong on the screen at `address` (after `options` beyond it, as the
     /// command line's: a sign-in), one line each; `drawn` gets the view model's type.
-    func disagreements(at text: String, options: ShowcaseOptions? = nil, drawn types: inout Set<String>) async throws -> [String] {
+    func disagreements(
+        at text: String, options: ShowcaseOptions? = nil, drawn types: inout Set<String>, classes: inout Set<String>
+    ) async throws -> [String] {
         let address = try #require(ShowcaseAddressTests.parse(text))
         let route = try #require(ShowcaseAddresses.route(address))
         let scheduler = TestScheduler()
@@ -132,7 +135,9 @@ import WebUI
         terminalApp.drawNow()
         let plain = Self.words(PlainText.render(screen))
         let drawn = Self.words(terminal.text)
-        let browser = Self.words(Self.text(ofHTML: document.render().html))
+        let html = document.render().html
+        classes.formUnion(Self.classes(inHTML: html))
+        let browser = Self.words(Self.text(ofHTML: html))
         let webButtons = Self.all(WebUI.Button.self, in: document.root)
         // A field's value is an attribute, not text: read from the fields.
         let webFields = Self.all(WebUI.TextField.self, in: document.root)
@@ -199,14 +204,45 @@ import WebUI
     /// launcher's), in every layer.
     @Test func everyScreenShowsTheSameInEveryRenderer() async throws {
         var wrong: [String] = []
-        var drawn: Set<String> = []
+        var drawn: Set<String> = [], classes: Set<String> = []
         for sample in ["/"] + ShowcaseAddressTests.samples.map(\.address) {
-            wrong += try await disagreements(at: sample, drawn: &drawn)
+            wrong += try await disagreements(at: sample, drawn: &drawn, classes: &classes)
         }
         // The welcome screen: signed in, as `--password` does.
-        wrong += try await disagreements(at: "/login?user=ada", options: ShowcaseOptions(user: "ada", password: "lovelace"), drawn: &drawn)
+        wrong += try await disagreements(
+            at: "/login?user=ada", options: ShowcaseOptions(user: "ada", password: "lovelace"), drawn: &drawn, classes: &classes)
         let registered = Set(ShowcaseScreens.registry().viewModelTypes.map { String(describing: $0) })
         #expect(registered.subtracting(drawn).isEmpty, "screens no renderer was held to: \(registered.subtracting(drawn).sorted())")
         #expect(wrong.isEmpty, "\(wrong.count) disagreements:\n\(wrong.joined(separator: "\n"))")
+
+        // Every class WebUI put on these screens (and on the page around them, and an alert)
+        // is named in the article a web developer styles a page from.
+        classes.formUnion(Self.classes(inHTML: PageShell.notFound()))
+        let stack = WebUI.NavigationStack()
+        stack.push(WebUI.NavigationStack.Page(title: "T", content: WebUI.Label("x")))
+        let document = Document()
+        document.root.setChildren([stack])
+        document.present(title: "A", message: "B")
+        // A row with everything a row can have (the samples' to-do list is empty).
+        let list = WebUI.ListView(class: "photos")
+        list.rows = [.init(key: "1", title: "Buy milk", detail: "today", image: "/i.png", checkbox: false, buttons: ["Delete"])]
+        stack.push(WebUI.NavigationStack.Page(title: "L", content: list))
+        classes.formUnion(Self.classes(inHTML: document.render().html))
+        // The page around a session's document: its connection notice.
+        final class Nothing: WebSessionContent { func close() {} }
+        let session = try #require(WebSessions(log: { _ in }) { _ in Nothing() }.open())
+        defer { session.close() }
+        classes.formUnion(Self.classes(inHTML: PageShell.html(for: session)))
+        let article = try String(contentsOfFile: Self.packageRoot + "/Sources/WebUI/WebUI.docc/StylingAPage.md", encoding: .utf8)
+        let undocumented = classes.filter { !article.contains("`\($0)`") }
+        #expect(classes.count > 30 && undocumented.isEmpty, "classes on the page that StylingAPage.md does not name: \(undocumented.sorted())")
     }
+
+    /// Every class named in `html`'s `class` attributes.
+    static func classes(inHTML html: String) -> Set<String> {
+        Set(html.matches(of: /class="([^"]*)"/).flatMap { $0.output.1.split(separator: " ").map(String.init) })
+    }
+
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().path
 }
