@@ -145,6 +145,8 @@ public struct Element: ElementConvertible {
     public let kind: Kind
     /// `nil`: always visible; otherwise visible while it is `true`.
     public let visibility: Live<Bool>?
+    /// A class, an id and an accessible name for a browser (see ``WebHooks``).
+    public internal(set) var web = WebHooks()
 
     public init(_ kind: Kind, visibility: Live<Bool>? = nil) {
         self.kind = kind
@@ -221,6 +223,8 @@ extension ElementConvertible {
         let element = self.element
         let condition = condition.live
         let combined = element.visibility.map { $0.combine(condition) { $0 && $1 } } ?? condition
-        return Element(element.kind, visibility: combined)
+        var visible = Element(element.kind, visibility: combined)
+        visible.web = element.web
+        return visible
     }
 }

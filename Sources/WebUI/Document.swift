@@ -1,5 +1,6 @@
 import Dispatch
 import MVVM
+import ScreenKit
 import Signals
 
 /// The server's copy of one page: a tree of ``Element``s under ``root``, and the patches its
@@ -63,8 +64,13 @@ public final class Document {
     // MARK: Tree
 
     func attach(_ element: Element) {
-        let id = "e\(nextID)"
-        nextID += 1
+        let id: String
+        if let wanted = element.preferredID, elements[wanted] == nil, WebHooks.isValidID(wanted) {
+            id = wanted
+        } else {
+            id = "e\(nextID)"
+            nextID += 1
+        }
         element.didAttach(to: self, id: id)
         elements[id] = element
         for child in element.children { attach(child) }

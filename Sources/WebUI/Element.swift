@@ -38,6 +38,10 @@ open class Element: LifetimeOwner {
     public let tag: String
     /// The id in the page (`e` and a number), given when the element joins a document.
     public private(set) var id = ""
+    /// The id the element asks for instead (an app's own, for its stylesheet or its tests):
+    /// given when it joins a document, if it is valid (ScreenKit's `WebHooks.isValidID`) and no
+    /// element on the page has it; else the element gets one of WebUI's.
+    public var preferredID: String?
     public private(set) var children: [Element] = []
     public private(set) weak var parent: Element?
     /// The document the element is on, if it is on one.

@@ -50,12 +50,32 @@ public enum ScreenRenderer {
     /// The element that shows one element of a screen, bound to its values (until it goes).
     public static func element(for element: ScreenKit.Element, images: @escaping ImageSource = { $0.url }, inRow: Bool = false) -> Element {
         let shown = widget(for: element, images: images, inRow: inRow)
+        let hooks = element.web
+        if !hooks.classes.isEmpty {
+            shown.setAttribute("class", ([shown.attribute("class")].compactMap { $0 } + hooks.classes).joined(separator: " "))
+        }
+        // The id and the name go on the control itself: a field's input, not the label and
+        // input around it; a choice's buttons; a toggle's checkbox.
+        let control = control(in: shown)
+        if let id = hooks.id { control.preferredID = id }
+        if let label = hooks.accessibilityLabel { control.setAttribute("aria-label", label) }
         if element.visibility == nil, case .text(let text) = element.kind, text.value.isConstant {
             shown.isHidden = text.value.value.isEmpty   // fixed text: hidden only if empty, for good
         } else {
             element.hidden?.bind(to: shown, \.isHidden)
         }
         return shown
+    }
+
+    /// The control a field, a choice or a toggle wraps with its label; else `shown` itself.
+    private static func control(in shown: Element) -> Element {
+        let classes = (shown.attribute("class") ?? "").split(separator: " ")
+        guard classes.contains("field") || classes.contains("toggle") else { return shown }
+        func first(in element: Element) -> Element? {
+            if element.tag == "input" || element.attribute("role") == "tablist" { return element }
+            return element.children.lazy.compactMap(first).first
+        }
+        return first(in: shown) ?? shown
     }
 
     private static func widget(for element: ScreenKit.Element, images: @escaping ImageSource, inRow: Bool) -> Element {

@@ -1,0 +1,106 @@
+import MVVM
+import ScreenKit
+import Signals
+import Testing
+@testable import WebUI
+import WebUITestSupport
+
+/// Issue 43: a class, an id and an accessible name on any described element, drawn by the
+/// browser on the control itself; an id that is invalid or already taken is WebUI's own.
+@MainActor
+@Suite struct WebHooksTests {
+    func page(_ screen: ScreenKit.Screen) -> (Document, String) {
+        let document = Document()
+        document.flushesAutomatically = false
+        document.root.setChildren([WebUI.ScreenRenderer.page(for: screen).content])
+        return (document, document.render().html)
+    }
+
+    /// The start tag of the element whose id is `id`.
+    func tag(withID id: String, in html: String) -> Substring? {
+        guard let at = html.range(of: " id=\"\(id)\"") else { return nil }
+        let start = html[..<at.lowerBound].lastIndex(of: "<") ?? at.lowerBound
+        let end = html[at.upperBound...].firstIndex(of: ">") ?? html.endIndex
+        return html[start...end]
+    }
+
+    @Test func aButtonAFieldAChoiceAndAToggleCarryTheirHooks() throws {
+        let name = MutableProperty(""), choice = MutableProperty(0), on = MutableProperty(false)
+        let presses = MutableProperty(0)
+        let (document, html) = page(ScreenKit.Screen("Hooks") {
+            Button("Save") { presses.value += 1 }.webClass("wide tall").webID("save").accessibilityLabel("Save the list")
+            TextField("Name", text: name).webID("name").accessibilityLabel("Your name").webClass("big")
+            Choice("Show", options: ["All", "Done"], selection: choice).webID("show")
+            Toggle("Birthdays", isOn: on).webID("birthdays")
+        })
+        let save = try #require(tag(withID: "save", in: html), "\(html)")
+        #expect(save.hasPrefix("<button") && save.contains("wide tall") && save.contains("aria-label=\"Save the list\""), "\(save)")
+        let field = try #require(tag(withID: "name", in: html), "\(html)")
+        #expect(field.hasPrefix("<input") && field.contains("aria-label=\"Your name\""), "the id and the name are the input's: \(field)")
+        #expect(html.contains("class=\"col field big\""), "the class is on the field's label and input together")
+        #expect(try #require(tag(withID: "show", in: html)).contains("role=\"tablist\""))
+        #expect(try #require(tag(withID: "birthdays", in: html)).hasPrefix("<input"))
+        // The page's script names the element by that id: a click on `save` presses Save.
+        let button = try #require(document.element("save"))
+        _ = button.handle(.click, target: button)
+        #expect(presses.value == 1)
+    }
+
+    @Test(arguments: ["e12", "e1", "9lives", "has space", "quote\"", "", String(repeating: "a", count: 33), "é"])
+    func anInvalidIDIsWebUIsOwn(id: String) {
+        #expect(!WebHooks.isValidID(id))
+        let (_, html) = page(ScreenKit.Screen("S") { Button("Go") {}.webID(id) })
+        #expect(tag(withID: id, in: html)?.hasPrefix("<button") != true, "\(html)")
+        #expect(html.contains(">Go</button>"))
+    }
+
+    @Test(arguments: ["e", "eX1", "a", "Save_2", "x-y", String(repeating: "a", count: 32)])
+    func aValidIDIsKept(id: String) {
+        #expect(WebHooks.isValidID(id))
+        let (_, html) = page(ScreenKit.Screen("S") { Button("Go") {}.webID(id) })
+        #expect(html.contains("id=\"\(id)\""), "\(html)")
+    }
+
+    @Test func anIDAlreadyOnThePageGoesToTheFirstOnly() {
+        let (_, html) = page(ScreenKit.Screen("S") {
+            Button("One") {}.webID("twice")
+            Button("Two") {}.webID("twice")
+        })
+        #expect(html.components(separatedBy: "id=\"twice\"").count == 2, "\(html)")
+        #expect(html.contains(">Two<"))
+    }
+
+    @Test func hooksSurviveVisibilityEitherWayRound() {
+        let shown = MutableProperty(true)
+        let (_, html) = page(ScreenKit.Screen("S") {
+            Button("A") {}.webID("a").visible(when: shown)
+            Button("B") {}.visible(when: shown).webID("b").webClass("bee")
+        })
+        #expect(html.contains("id=\"a\"") && html.contains("id=\"b\"") && html.contains("bee"), "\(html)")
+    }
+}
+
+/// The example of 'Styling a page', drawn and clicked by its id.
+@MainActor
+@Suite struct StylingArticleTests {
+    @Test func theNoteScreenHasItsIDsAndAClickOnSaveSaves() throws {
+        let note = NoteViewModel()
+        let document = Document()
+        document.flushesAutomatically = false
+        document.root.setChildren([WebUI.ScreenRenderer.page(for: noteScreen(note)).content])
+        let html = document.render().html
+        #expect(html.contains("<input id=\"note-title\""), "\(html)")
+        #expect(html.contains("<button id=\"save\" class=\"button wide\" type=\"button\" aria-label=\"Save the note\">Save</button>"), "\(html)")
+        try document.handle(ClientMessage.parse(#"{"t":"i","id":"note-title","v":"Groceries","n":1}"#))
+        try document.handle(ClientMessage.parse(#"{"t":"c","id":"save","n":2}"#))
+        #expect(note.saved == ["Groceries"])
+    }
+
+    @Test func articleCodeIsThisFile() throws {
+        let (count, missing) = try ArticleCode.blocksMissing(from: ["Tests/WebUITests/StylingArticleScreen.swift"], article: "Sources/WebUI/WebUI.docc/StylingAPage.md")
+        #expect(count == 1)
+        for block in missing {
+            Issue.record("this block of StylingAPage.md is in none of StylingArticleScreen.swift:\n\(block)")
+        }
+    }
+}
