@@ -179,7 +179,9 @@ func encodeResponse(status: Int, headers: [(String, String)], body: Data, bodyLe
         if lower == "content-length" || lower == "connection" || lower == "transfer-encoding" { continue }
         head += "\(name): \(value)\r\n"
     }
-    head += "Content-Length: \(bodyLength ?? body.count)\r\n"
+    // A 304 or a 204 has no body and says no length (RFC 9110 §8.6: a 304's would be the
+    // representation's, which it does not carry).
+    if status != 304 && status != 204 { head += "Content-Length: \(bodyLength ?? body.count)\r\n" }
     head += keepAlive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n"
     var data = Data(head.utf8)
     data.append(body)

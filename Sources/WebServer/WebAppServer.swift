@@ -67,10 +67,11 @@ public struct WebResponse: Sendable {
 
 /// Serves WebUI sessions. Any address the app has a screen for opens a session (one per tab)
 /// and returns its first page (an address it has none for is a 404 page with a link home);
-/// `/mvvm.js` and `/mvvm.css` are the page's script and stylesheet, `/favicon.ico` its icon,
+/// `/mvvm.js` and `/mvvm.css` are the page's script and stylesheet (with an `ETag`: a reload
+/// gets a 304), `/favicon.ico` its icon,
 /// `/ws` the WebSocket a page talks to its session over, and `/stats` counts sessions (open,
-/// closed, and closed but not yet freed) for whoever has its token (it is off without one). More routes (images, a health check) can be added
-/// with ``route(_:method:handler:)``. HEAD is answered as GET is, without the body.
+/// closed, and closed but not yet freed) for whoever has its token (it is off without one). More routes (a health check) can be added
+/// with ``route(_:method:handler:)``, and a folder of files with ``serveFiles(in:at:cacheControl:maximumBytes:)``. HEAD is answered as GET is, without the body.
 ///
 /// It listens on 127.0.0.1 unless told otherwise. Other sites cannot use it through the
 /// user's browser:
@@ -287,9 +288,10 @@ public final class WebAppServer: Sendable {
         }
         switch path {
         case "/mvvm.js":
-            return WebResponse(contentType: "text/javascript; charset=utf-8", headers: ["Cache-Control": "no-cache"], body: Data(PageShell.script.utf8))
+            // Asked again each time (no-cache), and a 304 while the browser has this build's.
+            return StaticFiles.builtIn(PageShell.script, tag: StaticFiles.scriptTag, contentType: "text/javascript; charset=utf-8", request: request)
         case "/mvvm.css":
-            return WebResponse(contentType: "text/css; charset=utf-8", headers: ["Cache-Control": "no-cache"], body: Data(PageShell.stylesheet.utf8))
+            return StaticFiles.builtIn(PageShell.stylesheet, tag: StaticFiles.stylesheetTag, contentType: "text/css; charset=utf-8", request: request)
         case "/favicon.ico":
             return WebResponse(contentType: "image/x-icon", headers: ["Cache-Control": "max-age=86400"], body: Data(Favicon.ico))
         case "/stats" where statsToken.map { Self.sameToken(request.headers["authorization"], "Bearer " + $0) || Self.sameToken(request[query: "token"], $0) } ?? false:
