@@ -223,6 +223,12 @@ public struct List: ElementConvertible {
     public let toggle: ((_ rowID: String, _ isOn: Bool) -> Void)?
     /// The buttons each row holds.
     public let rowButtons: [RowButton]
+    /// Why the last page could not be loaded (`nil`: it was, or none was asked for). A layer
+    /// shows it where the next rows would be, with a way to ``retry`` (Enter on it in a
+    /// terminal, a button in a browser); while `isLoading`, it shows a loading row there.
+    public let failure: Live<String?>
+    /// Asks again for the page that failed (a `PagedList`'s `retry()`).
+    public let retry: (() -> Void)?
 
     public init(
         _ label: String,
@@ -236,9 +242,13 @@ public struct List: ElementConvertible {
         onRowsOnScreen rowsOnScreen: ((Range<Int>) -> Void)? = nil,
         onHighlight highlight: ((Int) -> Void)? = nil,
         onToggle toggle: ((_ rowID: String, _ isOn: Bool) -> Void)? = nil,
-        rowButtons: [RowButton] = []
+        rowButtons: [RowButton] = [],
+        failure: some LiveConvertible<String?> = Live<String?>.constant(nil),
+        onRetry retry: (() -> Void)? = nil
     ) {
         self.label = label
+        self.failure = failure.live
+        self.retry = retry
         self.rows = rows.live
         self.emptyText = emptyText.live
         self.select = select
@@ -252,19 +262,30 @@ public struct List: ElementConvertible {
         self.rowButtons = rowButtons
     }
 
-    /// A list fed by a `PagedList`: its items become rows, and reaching the end loads the next
-    /// page.
+    /// A list fed by a `PagedList`: its items become rows, reaching the end loads the next
+    /// page, a page on its way shows a loading row, and a page that failed shows why, with a
+    /// way to try again (`retry()`). `describe` says a failure in words (its description by
+    /// default).
     public init<Key, Item, Failure>(
         _ label: String,
         paged list: PagedList<Key, Item, Failure>,
         emptyText: some LiveConvertible<String> = Live.constant(""),
         row: @escaping @Sendable (Item) -> ListRow,
-        onSelect select: ((Int) -> Void)? = nil
+        onSelect select: ((Int) -> Void)? = nil,
+        describe: @escaping @Sendable (Failure) -> String = { String(describing: $0) }
     ) {
         self.init(
             label, rows: list.items.live.map { $0.map(row) }, emptyText: emptyText,
             isLoading: list.isLoading, hasMore: list.hasMore,
-            onSelect: select, onReachEnd: { list.loadNextPage() }
+            onSelect: select, onReachEnd: { list.loadNextPage() },
+            failure: list.status.live.map { status -> String? in
+                switch status {
+                case .failedFirstPage(let failure): describe(failure)
+                case .items(_, _, let failure?, _): describe(failure)
+                default: nil
+                }
+            },
+            onRetry: { list.retry() }
         )
     }
 

@@ -38,6 +38,10 @@ public final class ListView: Element {
     private let items = Element("ul", ["class": "rows"])
     private let empty: Label
     private let end = Element("div", ["class": "list-end", "hidden": ""])
+    /// Under the rows: a page on its way, or why it failed with Try again (made when first
+    /// needed: most lists never show it).
+    private var statusLine: (box: Element, text: Label, retry: Button)?
+    private var retrySubject = EventSubject<Void>()
     private var current: [Row] = []
     private var selectedSubject = EventSubject<Int>()
     private var visibleSubject = EventSubject<ClosedRange<Int>>()
@@ -62,6 +66,49 @@ public final class ListView: Element {
     public var emptyText: String {
         get { empty.text }
         set { empty.text = newValue }
+    }
+
+    /// What shows under the rows: a page on its way, or one that failed.
+    public enum Footer: Sendable, Equatable {
+        case loading
+        /// Why the page failed, with a Try again button (``retries``).
+        case failed(String)
+    }
+
+    /// The line under the rows (`nil`: none). While a page loads it says so; when one failed it
+    /// says why, with a button that asks again.
+    public var footer: Footer? {
+        didSet {
+            guard footer != oldValue else { return }
+            if footer == nil, statusLine == nil { return }
+            let line = statusLine ?? makeStatusLine()
+            switch footer {
+            case .loading:
+                line.text.text = "Loading…"
+                line.retry.isHidden = true
+            case .failed(let why):
+                line.text.text = "Could not load: \(why)"
+                line.retry.isHidden = false
+            case nil:
+                line.text.text = ""
+            }
+            line.box.isHidden = footer == nil
+            line.box.setAttribute("class", footer.map { if case .failed = $0 { "list-status error" } else { "list-status" } } ?? "list-status")
+        }
+    }
+
+    /// Each press of Try again on a page that failed.
+    public var retries: Signal<Void, Never> { retrySubject.signal }
+
+    private func makeStatusLine() -> (box: Element, text: Label, retry: Button) {
+        let text = Label("")
+        let retry = Button("Try again", class: "row-button")
+        retry.onPress = { [weak self] in self?.retrySubject.send(()) }
+        // Read out when it changes (a screen reader hears "Loading…", then why it failed).
+        let box = Element("div", ["class": "list-status", "role": "status", "hidden": ""], children: [text, retry])
+        statusLine = (box, text, retry)
+        insertChild(box, at: children.count - 1)   // before the end marker
+        return (box, text, retry)
     }
 
     /// Whether reaching the end asks for more (the end marker is watched by the page).

@@ -106,10 +106,16 @@ def main():
     keys(f"clear; {binary}; echo status=$?", "Enter")
     check("the app starts on its search screen", lambda s: "Type a subject" in s)
     subprocess.run(["tmux", "send-keys", "-t", SESSION, "-l", "rivers"], check=True)
-    check("typing a subject finds its first ten books", lambda s: "Rivers, volume 10" in s and "Rivers, volume 11" not in s)
+    # Ten books fit on the screen: their last row is on screen, so the next page follows at once,
+    # until the list's last row is below the screen.
+    check("typing a subject finds its books, and the next page follows while the last row is on screen",
+          lambda s: re.search(r"Rivers, volume 1\b", s) and "Rivers, volume 11" in s and "Rivers, volume 31" not in s)
     keys("Tab")
     keys("End")
-    check("reaching the end of the list loads the next page", lambda s: "Rivers, volume 11" in s)
+    check("End highlights the last book loaded, and the next page comes in under it",
+          lambda s: re.search(r"› Rivers, volume 20\b", s) and "Rivers, volume 21" in s)
+    keys("End")
+    check("its row on screen loaded the next page: End again goes further", lambda s: re.search(r"› Rivers, volume 30\b", s))
     keys("Home")
     keys("Down")
     keys("Down")

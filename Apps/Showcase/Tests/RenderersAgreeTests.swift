@@ -132,6 +132,12 @@ import WebUI
         let page = WebUI.ScreenRenderer.page(for: screen)
         document.root.setChildren([page.content])
         await settle()
+        // A list whose last row is on screen asks for more when drawn (a short page): drawn
+        // and settled until nothing more loads, so every layer is read in the same state.
+        for _ in 0..<4 {
+            terminalApp.drawNow()
+            await settle()
+        }
         terminalApp.drawNow()
         let plain = Self.words(PlainText.render(screen))
         let drawn = Self.words(terminal.text)
@@ -226,6 +232,7 @@ import WebUI
         // A row with everything a row can have (the samples' to-do list is empty).
         let list = WebUI.ListView(class: "photos")
         list.rows = [.init(key: "1", title: "Buy milk", detail: "today", image: "/i.png", checkbox: false, buttons: ["Delete"])]
+        list.footer = .failed("offline")
         stack.push(WebUI.NavigationStack.Page(title: "L", content: list))
         classes.formUnion(Self.classes(inHTML: document.render().html))
         // The page around a session's document: its connection notice.

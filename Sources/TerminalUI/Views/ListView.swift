@@ -3,8 +3,10 @@ import Signals
 /// A scrolling list of rows with a highlighted row (``selection``). Up/Down, PageUp/PageDown and
 /// Home/End move the highlight (scrolling as needed; ``highlightChanges``); Enter chooses the
 /// highlighted row (``chosen``), and Space flips the highlighted row's checkbox, if it has one
-/// (``toggled``). It reports which rows are visible and asks for more when the
-/// highlight reaches the last row (``reachedEnd``).
+/// (``toggled``). It reports which rows are visible and asks for more when the last row comes
+/// on screen (``reachedEnd``; Down on the last row asks again). Under the rows, a ``footer``
+/// says a page is loading, or why it failed: the highlight can go onto a failure, and Enter
+/// there asks again (``retries``).
 @MainActor
 public final class ListView: View {
     /// One row: lines of text (a row may take several lines) and an optional style.
@@ -29,9 +31,33 @@ public final class ListView: View {
         }
     }
 
+    /// What shows under the rows: a page on its way, or one that failed.
+    public enum Footer: Sendable, Equatable {
+        case loading
+        /// Why the page failed; the highlight can go onto it, and Enter asks again.
+        case failed(String)
+    }
+
+    /// The row under the rows (`nil`: none).
+    public var footer: Footer? {
+        didSet {
+            guard footer != oldValue else { return }
+            if selection >= selectableCount { selection = max(0, selectableCount - 1) }
+            clampScroll()
+            // At the end of the list, the row under it comes into view with it (the highlight
+            // staying on screen).
+            let page = pageSize
+            if footer != nil, !rows.isEmpty, scrollOffset + page >= rows.count, selection >= scrollCount - page {
+                scrollOffset = max(0, scrollCount - page)
+            }
+            setNeedsDisplay()
+            reportVisibleRows()
+        }
+    }
+
     public var rows: [Row] = [] {
         didSet {
-            if selection >= rows.count { selection = max(0, rows.count - 1) }
+            if selection >= selectableCount { selection = max(0, selectableCount - 1) }
             clampScroll()
             setNeedsDisplay()
             reportVisibleRows()
@@ -46,6 +72,10 @@ public final class ListView: View {
     private let nearEnd = PublishSubject<Void, Never>()
     private let moves = PublishSubject<Int, Never>()
     private let toggles = PublishSubject<Int, Never>()
+    private let retrySubject = PublishSubject<Void, Never>()
+    /// The row count when the last row was last reported on screen (it is reported again only
+    /// once more rows came, or it left the screen and came back).
+    private var endReportedAt: Int?
 
     public init(emptyText: String = "") {
         self.emptyText = emptyText
@@ -64,39 +94,50 @@ public final class ListView: View {
     /// The index of each row whose checkbox the user flips with Space (the row keeps showing
     /// its old state until its owner sets the rows again).
     public nonisolated var toggled: Signal<Int, Never> { toggles.signal }
-    /// Emits when the selection reaches the last row (load more).
+    /// Emits when the last row comes on screen, and when Down is pressed on it (load more).
     public nonisolated var reachedEnd: Signal<Void, Never> { nearEnd.signal }
+    /// Emits when Enter is pressed on a failed ``footer`` (try again).
+    public nonisolated var retries: Signal<Void, Never> { retrySubject.signal }
 
-    /// An empty list cannot take the focus, but keeps it while its rows reload (so the keys
-    /// that follow still reach it, or what is around it).
-    public override var canFocus: Bool { !rows.isEmpty || isFocused }
+    /// An empty list cannot take the focus (unless it failed: Enter asks again), but keeps it
+    /// while its rows reload (so the keys that follow still reach it, or what is around it).
+    public override var canFocus: Bool { selectableCount > 0 || isFocused }
+
+    private var isFailed: Bool {
+        if case .failed = footer { return true }
+        return false
+    }
+
+    /// The rows and, when it failed, the footer: what the highlight can be on.
+    private var selectableCount: Int { rows.count + (isFailed ? 1 : 0) }
+    /// Whether the highlight is on the failed footer.
+    private var onFooter: Bool { isFailed && selection == rows.count }
 
     var rowHeight: Int { rows.first?.lines.count ?? 1 }
     var pageSize: Int { max(1, frame.height / max(1, rowHeight)) }
 
     /// Moves the selection to `index` (clamped), scrolling it into view.
     public func select(_ index: Int) {
-        guard !rows.isEmpty else { return }
-        let clamped = max(0, min(rows.count - 1, index))
-        let reached = clamped == rows.count - 1 && selection != clamped
+        guard selectableCount > 0 else { return }
+        let clamped = max(0, min(selectableCount - 1, index))
         let moved = clamped != selection
         selection = clamped
-        if moved { moves.send(clamped) }
+        if moved && clamped < rows.count { moves.send(clamped) }
         clampScroll()
         setNeedsDisplay()
         reportVisibleRows()
-        if reached { nearEnd.send(()) }
     }
 
     public override func handle(_ key: Key) -> Bool {
         switch key {
         case .up: guard selection > 0 else { return false }; select(selection - 1)
-        case .down: guard selection < rows.count - 1 else { nearEnd.send(()); return true }; select(selection + 1)
+        case .down: guard selection < selectableCount - 1 else { nearEnd.send(()); return true }; select(selection + 1)
         case .pageUp: select(selection - pageSize)
         case .pageDown: select(selection + pageSize)
         case .home: select(0)
-        case .end: select(rows.count - 1)
-        case .enter: if !rows.isEmpty { selections.send(selection) }
+        case .end: select(selectableCount - 1)
+        case .enter:
+            if onFooter { retrySubject.send(()) } else if rows.indices.contains(selection) { selections.send(selection) }
         case .character(" "):
             guard rows.indices.contains(selection), rows[selection].checkbox != nil else { return false }
             toggles.send(selection)
@@ -111,26 +152,62 @@ public final class ListView: View {
         reportVisibleRows()
     }
 
+    /// The rows and the footer, as lines of the list: what scrolls.
+    private var scrollCount: Int { rows.count + (footer == nil ? 0 : 1) }
+
     private func clampScroll() {
         let page = pageSize
         if selection < scrollOffset { scrollOffset = selection }
         if selection >= scrollOffset + page { scrollOffset = selection - page + 1 }
-        scrollOffset = max(0, min(scrollOffset, max(0, rows.count - page)))
+        scrollOffset = max(0, min(scrollOffset, max(0, scrollCount - page)))
     }
 
     private func reportVisibleRows() {
+        guard frame.height > 0 else { return }
         let range = scrollOffset..<min(rows.count, scrollOffset + pageSize)
-        if frame.height > 0 && visible.value != range { visible.send(range) }
+        if visible.value != range { visible.send(range) }
+        // The last row on screen asks for more, once for each count of rows (a short page
+        // that leaves it on screen asks again); off screen, it may ask again when it is back.
+        let endShown = !rows.isEmpty && range.upperBound == rows.count
+        if !endShown {
+            endReportedAt = nil
+        } else if endReportedAt != rows.count {
+            endReportedAt = rows.count
+            nearEnd.send(())
+        }
+    }
+
+    /// The footer's line, its style (reversed when highlighted), at `y` if it fits.
+    private func drawFooter(at y: Int, into buffer: inout ScreenBuffer) {
+        guard let footer, y < frame.maxY else { return }
+        switch footer {
+        case .loading:
+            buffer.write(DisplayWidth.truncate("  Loading…", to: frame.width), x: frame.x, y: y, style: Style(dim: true), clip: frame)
+        case .failed(let why):
+            let selected = onFooter && isFocused
+            var style = Style(bold: true, foreground: .red)
+            if selected { style.reverse = true }
+            let text = DisplayWidth.truncate((onFooter ? "› " : "  ") + "Could not load: \(why) (Enter: try again)", to: frame.width)
+            buffer.write(text, x: frame.x, y: y, style: style, clip: frame)
+            if selected, DisplayWidth.of(text) < frame.width {
+                buffer.write(String(repeating: " ", count: frame.width - DisplayWidth.of(text)), x: frame.x + DisplayWidth.of(text), y: y, style: style, clip: frame)
+            }
+        }
     }
 
     public override func draw(into buffer: inout ScreenBuffer) {
         guard frame.height > 0 else { return }
         if rows.isEmpty {
-            buffer.write(DisplayWidth.truncate(emptyText, to: frame.width), x: frame.x, y: frame.y, style: Style(dim: true), clip: frame)
+            if footer != nil {
+                drawFooter(at: frame.y, into: &buffer)
+            } else {
+                buffer.write(DisplayWidth.truncate(emptyText, to: frame.width), x: frame.x, y: frame.y, style: Style(dim: true), clip: frame)
+            }
             return
         }
         var y = frame.y
-        for index in scrollOffset..<rows.count {
+        if scrollOffset >= rows.count { drawFooter(at: y, into: &buffer) }
+        for index in scrollOffset..<max(scrollOffset, rows.count) {
             let row = rows[index]
             guard y + row.lines.count <= frame.maxY || y == frame.y else { break }
             let selected = index == selection
@@ -156,8 +233,9 @@ public final class ListView: View {
             }
             y += row.lines.count
             if y >= frame.maxY { break }
+            if index == rows.count - 1 { drawFooter(at: y, into: &buffer) }
         }
         if scrollOffset > 0 { buffer.write("↑", x: frame.maxX - 1, y: frame.y, style: Style(dim: true), clip: frame) }
-        if scrollOffset + pageSize < rows.count { buffer.write("↓", x: frame.maxX - 1, y: frame.maxY - 1, style: Style(dim: true), clip: frame) }
+        if scrollOffset + pageSize < scrollCount { buffer.write("↓", x: frame.maxX - 1, y: frame.maxY - 1, style: Style(dim: true), clip: frame) }
     }
 }

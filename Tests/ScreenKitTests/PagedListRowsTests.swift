@@ -1,0 +1,72 @@
+import MVVM
+import ScreenKit
+import Signals
+import TerminalUI
+import Testing
+import WebUI
+
+/// Issue 43: a list fed by a PagedList shows, in the terminal and in the browser, a loading row
+/// while a page is on its way and a failed row that asks again; the app writes none of it.
+@MainActor
+@Suite struct PagedListRowsTests {
+    struct Offline: Error, CustomStringConvertible { var description: String { "the library is offline" } }
+
+    /// Ten books a page, three pages; the second fails while `failing` holds.
+    func books(failing: Locked<Bool>) -> PagedList<String, String, Offline> {
+        let list = PagedList<String, String, Offline>(pageSize: 10) { query, page, _ in
+            if page == 2 && failing.withLock({ $0 }) { return .fail(Offline()) }
+            return .just((0..<(page == 3 ? 5 : 10)).map { "\(query) \(page)-\($0)" })
+        }
+        list.load(key: "rivers")
+        return list
+    }
+
+    func screen(_ list: PagedList<String, String, Offline>) -> ScreenKit.Screen {
+        ScreenKit.Screen("Books") {
+            ScreenKit.List("Books", paged: list, row: { ListRow(id: $0, title: $0) })
+        }
+    }
+
+    @Test func theTerminalShowsTheFailureUnderTheRowsAndEnterThereAsksAgain() {
+        let failing = Locked(true)
+        let list = books(failing: failing)
+        let stack = TerminalUI.NavigationStack()
+        stack.push(TerminalUI.ScreenRenderer.page(for: screen(list)))
+        let terminal = InMemoryTerminal(size: Size(width: 70, height: 12))
+        let app = TerminalApp(screen: TerminalScreen(stack), device: terminal)
+        app.drawNow()
+        #expect(list.items.value.count == 10 && !terminal.text.contains("Could not load"))
+        app.handle([.end])                        // the last row comes on screen: page 2 fails
+        app.drawNow()
+        #expect(terminal.text.contains("Could not load: the library is offline (Enter: try again)"), "\(terminal.text)")
+        failing.withLock { $0 = false }
+        app.handle([.down, .enter])               // onto the failed row, and try again
+        app.drawNow()
+        #expect(list.items.value.count == 20 && !terminal.text.contains("Could not load"), "\(terminal.text)")
+    }
+
+    @Test func theBrowserShowsTheFailureWithTryAgain() throws {
+        let failing = Locked(true)
+        let list = books(failing: failing)
+        let document = Document()
+        document.flushesAutomatically = false
+        document.root.setChildren([WebUI.ScreenRenderer.page(for: screen(list)).content])
+        let view = try #require(Self.first(WebUI.ListView.self, in: document.root))
+        try document.handle(ClientMessage.parse(#"{"t":"e","id":"\#(view.id)","n":1}"#))
+        let html = document.render().html
+        #expect(html.contains("Could not load: the library is offline") && html.contains(">Try again</button>"), "\(html)")
+        failing.withLock { $0 = false }
+        let retry = try #require(Self.all(WebUI.Button.self, in: document.root).first { $0.text == "Try again" })
+        try document.handle(ClientMessage.parse(#"{"t":"c","id":"\#(retry.id)","n":2}"#))
+        #expect(list.items.value.count == 20)
+        #expect(!document.render().html.contains("Could not load"))
+    }
+
+    static func all<T: WebUI.Element>(_ type: T.Type, in element: WebUI.Element) -> [T] {
+        ([element as? T].compactMap { $0 }) + element.children.flatMap { all(type, in: $0) }
+    }
+
+    static func first<T: WebUI.Element>(_ type: T.Type, in element: WebUI.Element) -> T? {
+        all(type, in: element).first
+    }
+}

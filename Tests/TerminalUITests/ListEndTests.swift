@@ -1,0 +1,101 @@
+import MVVM
+import Signals
+import SignalsTesting
+import Testing
+@testable import TerminalUI
+
+/// Issue 43: a list asks for more when its last row comes on screen, however it came there
+/// (it fit from the start, or Down, Page Down or End brought it); under its rows it shows a page
+/// on its way, or why one failed, and Enter on a failure asks again.
+@MainActor @Suite struct ListEndTests {
+    func rows(_ count: Int) -> [ListView.Row] { (0..<count).map { ListView.Row("Row \($0)") } }
+
+    @Test(arguments: [6, 9], [0, 1, 5, 6, 7, 8, 9, 10, 13, 30])
+    func theLastRowOnScreenAsksForMoreOnce(height: Int, count: Int) {
+        for key in [Key.down, .pageDown, .end] {
+            let list = ListView()
+            list.rows = rows(count)
+            let ends = Recorder<Void, Never>()
+            ends.subscribe(to: list.reachedEnd)
+            let harness = Harness(list, size: Size(width: 30, height: height))
+            let page = list.frame.height
+            #expect(ends.recordedValues.count == (count > 0 && count <= page ? 1 : 0), "\(count) rows in \(page) lines, shown")
+            var presses = 0
+            while count > 0 && list.selection < count - 1 && presses < 100 {
+                #expect(ends.recordedValues.count == (count <= page || list.scrollOffset + page >= count ? 1 : 0), "before the last row shows (\(key))")
+                harness.press(key)
+                presses += 1
+            }
+            #expect(ends.recordedValues.count == (count > 0 ? 1 : 0), "\(count) rows, \(key) to the end: asked once")
+            // Down on the last row asks again (after a failure, say).
+            harness.press(.down)
+            #expect(ends.recordedValues.count == (count > 0 ? 2 : 0))
+        }
+    }
+
+    @Test func moreRowsThatStillFitAskAgainAndOnesThatDoNotWait() {
+        let list = ListView()
+        list.rows = rows(2)
+        let ends = Recorder<Void, Never>()
+        ends.subscribe(to: list.reachedEnd)
+        let harness = Harness(list, size: Size(width: 30, height: 6))
+        #expect(ends.recordedValues.count == 1)
+        list.rows = rows(4)          // a short page: the last row is still on screen
+        harness.app.drawNow()
+        #expect(ends.recordedValues.count == 2)
+        list.rows = rows(4)          // the same rows again: not asked again
+        harness.app.drawNow()
+        #expect(ends.recordedValues.count == 2)
+        list.rows = rows(20)         // a full page: the last row is off screen
+        harness.app.drawNow()
+        #expect(ends.recordedValues.count == 2)
+        harness.press(.end)
+        #expect(ends.recordedValues.count == 3)
+    }
+
+    @Test func aLoadingRowAndAFailedRowWithRetry() {
+        let list = ListView()
+        list.rows = rows(3)
+        let retries = Recorder<Void, Never>()
+        retries.subscribe(to: list.retries)
+        let chosen = Recorder<Int, Never>()
+        chosen.subscribe(to: list.chosen)
+        let harness = Harness(list, size: Size(width: 60, height: 8))
+        list.footer = .loading
+        harness.app.drawNow()
+        #expect(harness.line(3).contains("Loading…"))
+        harness.press(.end, .down)
+        #expect(list.selection == 2, "a loading row is not a row to highlight")
+        list.footer = .failed("offline")
+        harness.app.drawNow()
+        #expect(harness.line(3).contains("Could not load: offline (Enter: try again)"))
+        harness.press(.down)
+        #expect(list.selection == 3 && harness.line(3).hasPrefix("› Could not load"))
+        harness.press(.enter)
+        #expect(retries.recordedValues.count == 1 && chosen.recordedValues.isEmpty)
+        harness.press(.up, .enter)
+        #expect(chosen.recordedValues == [2] && retries.recordedValues.count == 1)
+        harness.press(.down)
+        list.footer = nil            // the retry worked: the highlight is back on a row
+        harness.app.drawNow()
+        #expect(list.selection == 2 && !harness.text.contains("Could not load"))
+    }
+
+    @Test func anEmptyListThatFailedShowsWhyAndTakesTheFocusToRetry() {
+        let list = ListView(emptyText: "Nothing here.")
+        let retries = Recorder<Void, Never>()
+        retries.subscribe(to: list.retries)
+        let harness = Harness(list, size: Size(width: 60, height: 6))
+        #expect(harness.line(0).contains("Nothing here."))
+        list.footer = .loading
+        harness.app.drawNow()
+        #expect(harness.line(0).contains("Loading…") && !harness.text.contains("Nothing here."))
+        list.footer = .failed("the server did not answer")
+        harness.app.drawNow()
+        #expect(list.canFocus)
+        harness.screen.focus(list)
+        harness.press(.enter)
+        #expect(retries.recordedValues.count == 1)
+        #expect(harness.line(0).contains("› Could not load: the server did not answer"))
+    }
+}
