@@ -114,6 +114,20 @@ public struct Button: ElementConvertible {
         self.press = press
     }
 
+    /// The query items pressing the button sets in the screen's address (an empty value
+    /// removes one); `nil`: the button does not change the address. A browser draws such a
+    /// button as a link to that address (the current one, with these items), so it can be
+    /// opened in a new tab or bookmarked; a plain click still just presses it.
+    public private(set) var linkQuery: [String: String]?
+
+    /// The same button, drawn by a browser as a link to the screen's address with `query` set:
+    /// a filter (`["filter": "active"]`) whose press changes the address the same way.
+    public func linking(query: [String: String]) -> Button {
+        var button = self
+        button.linkQuery = query
+        return button
+    }
+
     public var element: Element { Element(.button(self)) }
 }
 

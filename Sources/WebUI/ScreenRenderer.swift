@@ -101,7 +101,7 @@ public enum ScreenRenderer {
             // In a row the field is compact (its placeholder says what it is).
             return inRow ? input : Stack(.vertical, class: "field", [Label(field.label, class: "dim"), input])
         case .button(let button):
-            let view = Button(button.title.value)
+            let view = button.linkQuery.map { Button(button.title.value, linkingQuery: $0) } ?? Button(button.title.value)
             follow(button.title, view, \.text)
             follow(button.isEnabled, view, \.isEnabled)
             follow(button.isBusy, view, \.isBusy)

@@ -104,3 +104,44 @@ import WebUITestSupport
         }
     }
 }
+
+/// Issue 43: a button that changes the address is drawn as a link to it; it is pressed as a
+/// button, and says it is disabled with aria-disabled (a link has no disabled).
+@MainActor
+@Suite struct LinkingButtonTests {
+    @Test func aLinkingButtonIsALinkThatPresses() throws {
+        let filter = MutableProperty("all")
+        let document = Document()
+        document.flushesAutomatically = false
+        document.root.setChildren([WebUI.ScreenRenderer.page(for: ScreenKit.Screen("To-dos") {
+            for name in ["all", "active", "done"] {
+                ScreenKit.Button(name, isEnabled: filter.live.map { $0 != name }) { filter.value = name }
+                    .linking(query: ["filter": name == "all" ? "" : name, "q": "milk & honey"])
+            }
+            ScreenKit.Button("Save") {}
+        }).content])
+        let html = document.render().html
+        func startTag(of title: String) -> Substring? {
+            guard let end = html.range(of: ">\(title)</a>") else { return nil }
+            return html[(html[..<end.lowerBound].lastIndex(of: "<") ?? end.lowerBound)..<end.lowerBound]
+        }
+        let activeTag = try #require(startTag(of: "active"), "\(html)")
+        #expect(activeTag.contains(#"data-query="filter=active&amp;q=milk%20%26%20honey""#) && activeTag.contains(#"href="?filter=active&amp;q=milk%20%26%20honey""#), "\(activeTag)")
+        #expect(!activeTag.contains("aria-disabled"))
+        let allTag = try #require(startTag(of: "all"), "\(html)")
+        // All: no filter in its link; its script's items remove one (an empty value).
+        #expect(allTag.contains(#"aria-disabled="true""#) && allTag.contains(#"href="?q=milk%20%26%20honey""#), "\(allTag)")
+        #expect(allTag.contains(#"data-query="filter=&amp;q=milk%20%26%20honey""#), "\(allTag)")
+        #expect(html.contains(">Save</button>"), "a button that does not change the address stays a button")
+        func buttons(in element: WebUI.Element) -> [WebUI.Button] {
+            [element as? WebUI.Button].compactMap { $0 } + element.children.flatMap(buttons)
+        }
+        let active = try #require(buttons(in: document.root).first { $0.text == "active" })
+        #expect(active.tag == "a" && active.isEnabled)
+        try document.handle(ClientMessage.parse(#"{"t":"c","id":"\#(active.id)","n":1}"#))
+        #expect(filter.value == "active")
+        #expect(!active.isEnabled && active.attribute("aria-disabled") == "true" && active.attribute("disabled") == nil)
+        try document.handle(ClientMessage.parse(#"{"t":"c","id":"\#(active.id)","n":2}"#))
+        #expect(filter.value == "active", "a disabled link is not pressed")
+    }
+}

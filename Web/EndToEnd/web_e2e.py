@@ -32,6 +32,7 @@ import threading
 import time
 import traceback
 import urllib.error
+import urllib.parse
 import urllib.request
 
 from selenium import webdriver
@@ -63,6 +64,11 @@ def check(name, ok, seen=""):
         failed += 1
         print(f"FAIL {line}", flush=True)
     return ok
+
+
+def usable(element):
+    """Whether a button can be pressed: not disabled, nor a link said to be (aria-disabled)."""
+    return element.is_enabled() and element.get_attribute("aria-disabled") != "true"
 
 
 def wait_until(condition, timeout=WAIT, interval=0.05):
@@ -286,7 +292,8 @@ class Page:
             element.send_keys(character)
 
     def button(self, text):
-        for element in self.visible("button"):
+        """The shown button titled `text` (a button drawn as a link too: a to-do filter)."""
+        for element in self.visible("button, a.button"):
             if element.text.strip() == text:
                 return element
         raise LookupError(f"no button {text!r}")
@@ -918,7 +925,7 @@ def addresses(page):
     page.type_keys(search, "milk")
     check("Addresses: the to-dos' filter and search are in the address", wait_until(lambda: here() == "/todo?filter=active&q=milk"), here())
     reload_keeps("the to-dos' filter and search", "To-dos", "/todo?filter=active&q=milk",
-                 lambda: not page.button("Active").is_enabled() and page.field("section.page input[placeholder='Search the to-dos']").get_attribute("value") == "milk")
+                 lambda: not usable(page.button("Active")) and page.field("section.page input[placeholder='Search the to-dos']").get_attribute("value") == "milk")
 
     # An address no screen has: a 404 page with a way home.
     driver.get(page.server.url + "no/such/screen")
@@ -1437,7 +1444,7 @@ def nginx_todo(page, postgres=False):
         moved = wait_until(lambda: on(b).settled() and on(b).js("return location.pathname + location.search") == "/todo/?filter=active")
         on(b).driver.refresh()
         reloaded = rows_are(b, ["[ ] Call mum"]) and on(b).js("return location.pathname + location.search") == "/todo/?filter=active" \
-            and not on(b).button("Active").is_enabled()
+            and not usable(on(b).button("Active"))
         check(f"{name}: the filter is in the address (/todo/?filter=active), and a reload shows the same list, filtered", moved and reloaded,
               f"{on(b).todo_rows()} at {on(b).js('return location.pathname + location.search')}")
         console = errors()
@@ -1575,9 +1582,9 @@ def offline(page):
         return page.js("""
             const row = [...document.querySelectorAll('section.page li.row')].find((e) => e.querySelector('.title').textContent === arguments[0]);
             const add = [...document.querySelectorAll('section.page button')].find((b) => b.textContent.trim() === 'Add');
-            const filter = [...document.querySelectorAll('section.page button')].find((b) => b.textContent.trim() === 'Active');
+            const filter = [...document.querySelectorAll('section.page a.button')].find((b) => b.textContent.trim() === 'Active');
             return { box: !row.querySelector('input[type=checkbox]').disabled, del: !row.querySelector('button.row-button').disabled,
-                     add: !add.disabled, filter: !filter.disabled };""", title)
+                     add: !add.disabled, filter: filter.getAttribute('aria-disabled') !== 'true' };""", title)
 
     # The server stops: the page says so, and its controls wait.
     rows_before = page.todo_rows()
@@ -1590,7 +1597,7 @@ def offline(page):
           state == {"box": False, "del": False, "add": False, "filter": False}, state)
     page.js("arguments[0].click()", page.todo_control(title, "input[type=checkbox]"))
     page.js("arguments[0].click()", page.todo_control(title, "button.row-button"))
-    page.js("[...document.querySelectorAll('section.page button')].find((b) => b.textContent.trim() === 'Active').click()")
+    page.js("[...document.querySelectorAll('section.page a.button')].find((b) => b.textContent.trim() === 'Active').click()")
     field = page.field(css)
     field.click()
     page.type_keys(field, "Typed offline")
@@ -1679,6 +1686,60 @@ def keys(page):
     left = wait_until(lambda: selected() == ["Now Playing"])
     check("Keys: → on the selected segment chooses the next one, ← the one before (as the hint's ←→ says)",
           right and right != ["Now Playing"] and left, f"after → {right}, after ← {selected()}")
+
+
+def links(page):
+    """Issue 43: a button that changes the address (a to-do filter) is a link to that address:
+    a plain click presses it in the page; a new tab opens the same list there."""
+    page.scenario = "Links"
+    page.open_app("To-do list", "To-dos")
+    search = page.field("section.page input[placeholder='Search the to-dos']")
+    search.click()
+    page.type_keys(search, "milk")
+    wait_until(lambda: page.settled() and "q=milk" in page.driver.current_url)
+    links = lambda: page.js("return Object.fromEntries([...document.querySelectorAll('section.page a[data-query]')].map((a) => [a.textContent, a.getAttribute('href')]))")
+    def address(href):
+        """A path and its query items, in any order."""
+        parts = urllib.parse.urlsplit(href)
+        return parts.path, sorted(urllib.parse.parse_qsl(parts.query))
+    same = lambda shown, wanted: {k: address(v) for k, v in (shown or {}).items()} == {k: address(v) for k, v in wanted.items()}
+    wanted = {"All": "/todo?q=milk", "Active": "/todo?q=milk&filter=active", "Done": "/todo?q=milk&filter=done"}
+    shown = wait_until(lambda: same(links(), wanted) and links(), timeout=5)
+    check("Links: the filters are links to the list's address with their filter, keeping the search", same(shown, wanted), links())
+    session = page.js("return document.body.dataset.session")
+    page.js("[...document.querySelectorAll('section.page a[data-query]')].find((a) => a.textContent === 'Active').click()")
+    pressed = wait_until(lambda: page.settled() and "filter=active" in page.driver.current_url
+                         and page.js("return [...document.querySelectorAll('section.page a[data-query]')].find((a) => a.textContent === 'Active').getAttribute('aria-disabled')") == "true")
+    check("Links: a plain click presses the filter in the page (same session, the address follows, Active is the one shown)",
+          pressed and page.js("return document.body.dataset.session") == session, page.driver.current_url)
+    after = links()
+    check("Links: the links follow the new address", same(after, wanted), after)
+    # A new tab at a link's address shows that list.
+    href = after.get("Done", "")
+    original = page.driver.current_window_handle
+    page.driver.switch_to.new_window("tab")
+    try:
+        page.driver.get(page.server.url.rstrip("/") + href)
+        opened = wait_until(lambda: page.heading() == "To-dos" and page.settled() and page.js(
+            "const d = [...document.querySelectorAll('section.page a[data-query]')].find((a) => a.textContent === 'Done');"
+            " return d && d.getAttribute('aria-disabled') === 'true' && document.querySelector(\"input[placeholder='Search the to-dos']\").value === 'milk'"))
+        check("Links: the Done link's address, opened in a new tab, shows the list filtered to Done, with the search", opened, page.driver.current_url)
+    finally:
+        page.driver.close()
+        page.driver.switch_to.window(original)
+    # Ctrl-click is the browser's (a new tab): the page itself does not press the filter.
+    tabs = len(page.driver.window_handles)
+    done = page.driver.find_element(By.XPATH, "//section[contains(@class,'page')]//a[@data-query and text()='Done']")
+    ActionChains(page.driver).key_down(Keys.CONTROL).click(done).key_up(Keys.CONTROL).perform()
+    time.sleep(1)
+    unchanged = "filter=active" in page.driver.current_url and page.settled()
+    check("Links: a Ctrl-click opens the link in a new tab, and the page stays on its filter", unchanged and len(page.driver.window_handles) == tabs + 1,
+          f"{page.driver.current_url}, {len(page.driver.window_handles)} tabs (were {tabs})")
+    for handle in page.driver.window_handles:
+        if handle != original:
+            page.driver.switch_to.window(handle)
+            page.driver.close()
+    page.driver.switch_to.window(original)
 
 
 # Every page of every app, by its address (Apps/Showcase/Tests/ShowcaseAddressTests.swift).
@@ -1952,7 +2013,7 @@ def main():
     chromedriver = find_program("CHROMEDRIVER", "chromedriver")
     scenarios = {
         "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods, "todo": todo,
-        "sessions": sessions, "reconnect": reconnect, "offline": offline, "keys": keys, "accessible": accessible, "addresses": addresses, "latency": latency, "jitter": jitter, "balancer": balancer, "nginx": nginx, "nginx-todo": nginx_todo, "nginx-todo-postgres": nginx_todo_postgres, "elements": elements, "headers": headers, "untrusted": untrusted,
+        "sessions": sessions, "reconnect": reconnect, "offline": offline, "keys": keys, "links": links, "accessible": accessible, "addresses": addresses, "latency": latency, "jitter": jitter, "balancer": balancer, "nginx": nginx, "nginx-todo": nginx_todo, "nginx-todo-postgres": nginx_todo_postgres, "elements": elements, "headers": headers, "untrusted": untrusted,
     }
 
     server = Server(binary)

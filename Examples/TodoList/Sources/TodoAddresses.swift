@@ -18,6 +18,12 @@ public enum TodoAddresses: AppAddresses {
     public nonisolated static func address(of viewModel: any AnyObject, below: Address) -> Address? {
         guard let list = viewModel as? TodoListViewModel else { return nil }
         let filter = list.filter.value
-        return Address(query: ["filter": filter == .all ? "" : filter.addressName, "q": list.query.value])
+        return Address(query: query(showing: filter).map { Address.Item($0.key, $0.value) } + [Address.Item("q", list.query.value)])
+    }
+
+    /// The query items that show `filter` (none for every to-do): the address's, and the
+    /// filter buttons' links (a browser opens one in a new tab at that filter).
+    public nonisolated static func query(showing filter: TodoFilter) -> [String: String] {
+        ["filter": filter == .all ? "" : filter.addressName]
     }
 }

@@ -24,8 +24,10 @@ public enum TodoScreens {
                 Button("Add", action: viewModel.add)
             }
             HStack {
+                // Links in a browser: a filter opens in a new tab, or is bookmarked, as it shows.
                 for filter in TodoFilter.allCases {
                     Button(filter.title, isEnabled: viewModel.filter.live.map { $0 != filter }) { viewModel.filter.value = filter }
+                        .linking(query: TodoAddresses.query(showing: filter))
                 }
             }
             TextField("Search", text: viewModel.query, placeholder: "Search the to-dos")

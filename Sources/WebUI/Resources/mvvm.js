@@ -57,7 +57,7 @@
   // typed is kept and sent once the page is back. The controls are given back as they were,
   // before the server's first frame, which then says what is enabled.
   const CONTROLS = 'button, input[type=checkbox], input[type=radio], select';
-  const ACTING = '[data-click], [role=tab], [data-mvvm-on~="click"]';
+  const ACTING = '[data-click], [role=tab], [data-mvvm-on~="click"], a[data-query]';
   function setOffline(now) {
     if (offline === now) return;
     offline = now;
@@ -337,7 +337,21 @@
     if (recovery) recover();
   }
 
+  // A button drawn as a link goes to the page's address with its query items set (an empty
+  // value removes one): kept in step with the address, so a new tab opens what a click shows.
+  function updateLinks() {
+    for (const a of root.querySelectorAll('a[data-query]')) {
+      const url = new URL(location.href);
+      for (const [name, value] of new URLSearchParams(a.getAttribute('data-query'))) {
+        if (value) url.searchParams.set(name, value); else url.searchParams.delete(name);
+      }
+      const href = url.pathname + url.search;
+      if (a.getAttribute('href') !== href) a.setAttribute('href', href);
+    }
+  }
+
   function reconcileHistory() {
+    updateLinksSoon();
     if (traversing) return;
     const at = (d) => (urls ? urls[d - 1] : undefined);
     const full = (d) => base + at(d);
@@ -414,7 +428,7 @@
     // A checkbox or a field inside a clickable row is its own control, not a click on the row.
     const control = target.closest && target.closest('input, select, textarea');
     if (control && !control.matches('[data-mvvm-on~="click"]')) return null;
-    const el = target.closest && target.closest('button[id], [data-click][id], [role=tab], [data-mvvm-on~="click"][id]');
+    const el = target.closest && target.closest('button[id], a[data-query][id], [data-click][id], [role=tab], [data-mvvm-on~="click"][id]');
     if (!el || el.disabled || el.getAttribute('aria-busy') === 'true' || el.getAttribute('aria-disabled') === 'true' || !root.contains(el)) return null;
     return el;
   }
@@ -425,6 +439,13 @@
   setInterval(() => { if (ws && ws.readyState === 1) syncFields(); }, 1000);
 
   document.addEventListener('click', (event) => {
+    // A button drawn as a link (it changes the address): a plain click presses it; one that
+    // opens a new tab or window is the browser's, which follows the link.
+    const link = event.target.closest && event.target.closest('a[data-query]');
+    if (link && root.contains(link)) {
+      if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
+      event.preventDefault();
+    }
     syncFields();
     const el = clickable(event.target);
     if (el) send({ t: 'c', id: el.id });
@@ -474,8 +495,10 @@
   function afterChange() {
     if (checkScheduled) return;
     checkScheduled = true;
-    setTimeout(() => { checkScheduled = false; checkLists(); }, 120);
+    setTimeout(() => { checkScheduled = false; updateLinks(); checkLists(); }, 120);
   }
+  // After the history changed (replaceState is synchronous): the links follow the new address.
+  function updateLinksSoon() { setTimeout(updateLinks, 0); }
   document.addEventListener('scroll', afterChange, true);
   window.addEventListener('resize', afterChange);
 
