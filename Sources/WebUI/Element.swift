@@ -1,4 +1,5 @@
 import MVVM
+import ScreenKit
 import Signals
 
 /// A node of a page: an HTML element the server owns. An element lives on the executor it was
@@ -40,8 +41,13 @@ open class Element: LifetimeOwner {
     public private(set) var id = ""
     /// The id the element asks for instead (an app's own, for its stylesheet or its tests):
     /// given when it joins a document, if it is valid (ScreenKit's `WebHooks.isValidID`) and no
-    /// element on the page has it; else the element gets one of WebUI's.
-    public var preferredID: String?
+    /// element on the page has it; else the element gets one of WebUI's. Set it before the
+    /// element joins a page. (Kept in ``id`` until then: a page has many elements, and a field
+    /// apiece for the few that ask would cost every tab.)
+    public var preferredID: String? {
+        get { WebHooks.isValidID(id) ? id : nil }
+        set { if document == nil { id = newValue ?? "" } }
+    }
     public private(set) var children: [Element] = []
     public private(set) weak var parent: Element?
     /// The document the element is on, if it is on one.
@@ -225,7 +231,8 @@ open class Element: LifetimeOwner {
 
     func didDetach() {
         document = nil
-        id = ""
+        // An id the app asked for is asked for again if the element joins a page again.
+        if !WebHooks.isValidID(id) { id = "" }
     }
 
     // MARK: Events from any element

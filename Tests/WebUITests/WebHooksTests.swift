@@ -70,6 +70,25 @@ import WebUITestSupport
         #expect(html.contains(">Two<"))
     }
 
+    /// An element the page lets go of and takes back keeps the id its app asked for; WebUI's own
+    /// ids are given anew.
+    @Test func anAppsIDSurvivesLeavingThePageAndComingBack() throws {
+        let (document, _) = page(ScreenKit.Screen("S") { Button("Go") {}.webID("go") })
+        let button = try #require(document.element("go"))
+        let parent = try #require(button.parent)
+        button.removeFromParent()
+        #expect(document.element("go") == nil && button.preferredID == "go")
+        parent.append(button)
+        #expect(document.element("go") === button && button.id == "go")
+        let plain = WebUI.Label("x")
+        parent.append(plain)
+        let first = plain.id
+        plain.removeFromParent()
+        #expect(plain.id.isEmpty && plain.preferredID == nil)
+        parent.append(plain)
+        #expect(!plain.id.isEmpty && plain.id != first)
+    }
+
     @Test func hooksSurviveVisibilityEitherWayRound() {
         let shown = MutableProperty(true)
         let (_, html) = page(ScreenKit.Screen("S") {
