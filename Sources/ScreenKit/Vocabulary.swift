@@ -244,6 +244,13 @@ public struct List: ElementConvertible {
     /// Asks again for the page that failed (a `PagedList`'s `retry()`).
     public let retry: (() -> Void)?
 
+    /// What a layer shows under the rows: why the last page failed, else a loading row while
+    /// one is on its way, else nothing. `nil` when neither can change (no layer follows it).
+    public var footer: Live<ListFooter?>? {
+        if isLoading.isConstant && failure.isConstant { return nil }
+        return failure.combine(isLoading) { failure, isLoading in failure.map { .failed($0) } ?? (isLoading ? .loading : nil) }
+    }
+
     public init(
         _ label: String,
         rows: some LiveConvertible<[ListRow]>,
@@ -304,6 +311,13 @@ public struct List: ElementConvertible {
     }
 
     public var element: Element { Element(.list(self)) }
+}
+
+/// What shows under a list's rows (``List/footer``): a page on its way, or why one failed.
+public enum ListFooter: Sendable, Equatable {
+    case loading
+    /// Why the page failed; a layer offers to ask again (``List/retry``).
+    case failed(String)
 }
 
 /// An image by URL, with the text that stands for it.

@@ -1,4 +1,5 @@
 import MVVM
+import ScreenKit
 import Signals
 
 /// A list of rows, each with a key (as LiveView's streams): a change sends only the rows that
@@ -68,12 +69,9 @@ public final class ListView: Element {
         set { empty.text = newValue }
     }
 
-    /// What shows under the rows: a page on its way, or one that failed.
-    public enum Footer: Sendable, Equatable {
-        case loading
-        /// Why the page failed, with a Try again button (``retries``).
-        case failed(String)
-    }
+    /// What shows under the rows: a page on its way, or one that failed (with a Try again
+    /// button, ``retries``).
+    public typealias Footer = ListFooter
 
     /// The line under the rows (`nil`: none). While a page loads it says so; when one failed it
     /// says why, with a button that asks again.

@@ -204,11 +204,7 @@ public enum ScreenRenderer {
             view.visibleRows.perform(during: view) { range in rowsOnScreen(range.lowerBound..<(range.upperBound + 1)) }
         }
         // Under the rows, as in the terminal: a page on its way, or why it failed with Try again.
-        if !(list.isLoading.isConstant && list.failure.isConstant) {
-            list.failure.signal.combineLatest(list.isLoading.signal) { failure, isLoading -> ListView.Footer? in
-                failure.map { .failed($0) } ?? (isLoading ? .loading : nil)
-            }.bind(to: view, \.footer)
-        }
+        list.footer?.signal.bind(to: view, \.footer)
         if let retry = list.retry {
             view.retries.perform(during: view) { _ in retry() }
         }

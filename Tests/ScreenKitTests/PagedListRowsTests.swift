@@ -62,6 +62,33 @@ import WebUI
         #expect(!document.render().html.contains("Could not load"))
     }
 
+    /// A page on its way: a loading row under the rows in both layers, gone once it answered;
+    /// a failure wins over it.
+    @Test func aLoadingRowWhileAPageIsOnItsWay() throws {
+        let loading = MutableProperty(true), failure = MutableProperty<String?>(nil)
+        let screen = ScreenKit.Screen("Books") {
+            ScreenKit.List("Books", rows: Live.constant([ListRow(id: "1", title: "Rivers")]), isLoading: loading, failure: failure)
+        }
+        let stack = TerminalUI.NavigationStack()
+        stack.push(TerminalUI.ScreenRenderer.page(for: screen))
+        let terminal = InMemoryTerminal(size: Size(width: 60, height: 14))
+        let app = TerminalApp(screen: TerminalScreen(stack), device: terminal)
+        let document = Document()
+        document.flushesAutomatically = false
+        document.root.setChildren([WebUI.ScreenRenderer.page(for: screen).content])
+        app.drawNow()
+        #expect(terminal.text.contains("Loading…") && document.render().html.contains(">Loading…<"), "\(terminal.text)")
+        failure.value = "offline"
+        app.drawNow()
+        #expect(terminal.text.contains("Could not load: offline") && !terminal.text.contains("Loading…"))
+        #expect(document.render().html.contains("Could not load: offline"))
+        failure.value = nil
+        loading.value = false
+        app.drawNow()
+        #expect(!terminal.text.contains("Loading…") && !terminal.text.contains("Could not load"))
+        #expect(!document.render().html.contains("Could not load"))
+    }
+
     static func all<T: WebUI.Element>(_ type: T.Type, in element: WebUI.Element) -> [T] {
         ([element as? T].compactMap { $0 }) + element.children.flatMap { all(type, in: $0) }
     }

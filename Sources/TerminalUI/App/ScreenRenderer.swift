@@ -207,11 +207,7 @@ public enum ScreenRenderer {
             }
         }
         // Under the rows: a page on its way, or why it failed (Enter there tries again).
-        if !(list.isLoading.isConstant && list.failure.isConstant) {
-            list.failure.signal.combineLatest(list.isLoading.signal) { failure, isLoading -> ListView.Footer? in
-                failure.map { .failed($0) } ?? (isLoading ? .loading : nil)
-            }.bind(to: view, \.footer)
-        }
+        list.footer?.signal.bind(to: view, \.footer)
         if let retry = list.retry {
             view.retries.perform(during: view) { _ in retry() }
         }

@@ -1,3 +1,4 @@
+import ScreenKit
 import Signals
 
 /// A scrolling list of rows with a highlighted row (``selection``). Up/Down, PageUp/PageDown and
@@ -31,12 +32,9 @@ public final class ListView: View {
         }
     }
 
-    /// What shows under the rows: a page on its way, or one that failed.
-    public enum Footer: Sendable, Equatable {
-        case loading
-        /// Why the page failed; the highlight can go onto it, and Enter asks again.
-        case failed(String)
-    }
+    /// What shows under the rows: a page on its way, or one that failed (the highlight can go
+    /// onto a failure, and Enter asks again).
+    public typealias Footer = ListFooter
 
     /// The row under the rows (`nil`: none).
     public var footer: Footer? {
