@@ -166,6 +166,29 @@ public struct Choice: ElementConvertible {
         self.style = style
     }
 
+    /// A choice among `options`, each shown as `title` names it, that selects the view model's
+    /// own value (an enumeration, say) rather than an index: choosing an option sets
+    /// `selection`, and a change to `selection` moves the choice. A value that is not among
+    /// `options` selects none.
+    ///
+    /// ```swift
+    /// Choice("Sort", options: [.newest, .oldest], selection: viewModel.sort, title: \.title)
+    /// ```
+    public init<Option: Equatable & Sendable>(
+        _ label: String, options: [Option], selection: MutableProperty<Option>,
+        title: (Option) -> String, style: Style = .segmented
+    ) {
+        self.init(label, options: options.map(title), selection: ChoiceBridge.index(following: selection, among: options), style: style)
+    }
+
+    /// A choice among every case of the view model's enumeration, each shown by its
+    /// `description`: `Choice("Sort", selection: viewModel.sort)`.
+    public init<Option: CaseIterable & Equatable & Sendable & CustomStringConvertible>(
+        _ label: String, selection: MutableProperty<Option>, style: Style = .segmented
+    ) {
+        self.init(label, options: Array(Option.allCases), selection: selection, title: \.description, style: style)
+    }
+
     public var element: Element { Element(.choice(self)) }
 }
 

@@ -31,3 +31,30 @@ func counterScreen(_ viewModel: CounterViewModel) -> Screen {
         }
     }
 }
+
+enum Sort: String, CaseIterable, Sendable, CustomStringConvertible {
+    case newest, oldest, title
+    var description: String { rawValue.capitalized }
+}
+
+final class ShelfViewModel: Sendable {
+    let sort = MutableProperty(Sort.newest)
+    let books: Property<[String]>
+
+    init(titles: [String]) {
+        books = sort.map { sort in
+            switch sort {
+            case .newest: titles
+            case .oldest: titles.reversed()
+            case .title: titles.sorted()
+            }
+        }
+    }
+}
+
+func shelfScreen(_ viewModel: ShelfViewModel) -> Screen {
+    Screen("Shelf") {
+        Choice("Sort", selection: viewModel.sort)
+        Text(viewModel.books.live.map { $0.joined(separator: ", ") })
+    }
+}

@@ -27,6 +27,21 @@ import Testing
         """)
 }
 
+@MainActor
+@Test func shelfSortsByTheChoice() throws {
+    let viewModel = ShelfViewModel(titles: ["Emma", "Dracula", "Beloved"])
+    let navigator = Navigator(root: viewModel)
+    defer { navigator.close() }
+    let registry = ScreenRegistry<Screen>()
+    registry.register(ShelfViewModel.self, shelfScreen)
+    let tester = ScreenTester(navigator: navigator, registry: registry)
+    try tester.choose("Title")
+    #expect(viewModel.sort.value == .title)
+    #expect(tester.contains("Beloved, Dracula, Emma"))
+    viewModel.sort.value = .oldest
+    #expect(tester.contains("Sort: ( ) Newest  (•) Oldest  ( ) Title"))
+}
+
 @Test func theArticleIsTheseFiles() throws {
     let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     let root = here.deletingLastPathComponent().deletingLastPathComponent()
@@ -49,7 +64,7 @@ import Testing
             current?.append(line)
         }
     }
-    #expect(blocks.count == 5)
+    #expect(blocks.count == 7)
     for block in blocks {
         #expect(sources.contains(normalized(block)), "this block of DescribingAScreenOnce.md is in none of the article's test files:\n\(block)")
     }
