@@ -68,7 +68,11 @@ public enum PlainText {
             // loading more, or one with nothing to say, says it is loading.
             let buttons = list.rowButtons.map { "  [\($0.title)]" }.joined()
             var lines = rows.isEmpty ? (empty.isEmpty ? [] : [indent + empty]) : rows.map { indent + "- " + line(of: $0) + buttons }
-            if list.isLoading.value && !(rows.isEmpty && !empty.isEmpty) { lines.append(indent + "⋯ loading") }
+            switch list.footer?.value {
+            case .failed(let why): lines.append(indent + "! Could not load: \(why)")
+            case .end(let text): lines.append(indent + text)
+            case .loading?, nil: if list.isLoading.value && !(rows.isEmpty && !empty.isEmpty) { lines.append(indent + "⋯ loading") }
+            }
             return lines
         case .image(let image):
             return [indent + "[image: \(image.alt.value)]" + (image.url.value.map { " \($0)" } ?? "")]

@@ -69,7 +69,9 @@ public struct Screen {
         return screen
     }
 
-    /// The same screen, where `key` runs `action` while `condition` holds.
+    /// The same screen, where `key` runs `action` while `condition` holds. A browser takes a
+    /// plain key (`.character`) anywhere on the page but in a text field; a `.control` key is
+    /// the terminal's alone (a browser keeps Ctrl-R, Ctrl-D for itself).
     public func shortcut(
         _ key: Shortcut, when condition: some LiveConvertible<Bool> = Live.constant(true),
         _ action: @escaping () -> Void

@@ -267,11 +267,38 @@ public struct List: ElementConvertible {
     /// Asks again for the page that failed (a `PagedList`'s `retry()`).
     public let retry: (() -> Void)?
 
+    /// What shows under the last row once no more can come (an end marker, "— end of
+    /// results —"); empty (the default): nothing. Set with ``ending(with:)``.
+    public private(set) var endText: Live<String> = .constant("")
+
     /// What a layer shows under the rows: why the last page failed, else a loading row while
-    /// one is on its way, else nothing. `nil` when neither can change (no layer follows it).
+    /// one is on its way, else the end marker once the rows are all there (``ending(with:)``),
+    /// else nothing. `nil` when none of these can change (no layer follows it).
     public var footer: Live<ListFooter?>? {
-        if isLoading.isConstant && failure.isConstant { return nil }
-        return failure.combine(isLoading) { failure, isLoading in failure.map { .failed($0) } ?? (isLoading ? .loading : nil) }
+        let loadingOrFailed = failure.combine(isLoading) { failure, isLoading -> ListFooter? in
+            failure.map { .failed($0) } ?? (isLoading ? .loading : nil)
+        }
+        if endText.isConstant && endText.value.isEmpty {
+            if isLoading.isConstant && failure.isConstant { return nil }
+            return loadingOrFailed
+        }
+        let atEnd = hasMore.combine(rows.map(\.isEmpty)) { hasMore, isEmpty in !hasMore && !isEmpty }
+        return loadingOrFailed.combine(atEnd.combine(endText) { atEnd, text in atEnd && !text.isEmpty ? text : nil }) { footer, end in
+            footer ?? end.map { .end($0) }
+        }
+    }
+
+    /// The same list with an end marker: `text` shows under the last row once the list has
+    /// rows, none is loading, none failed and no more can come (`hasMore` is false). A list
+    /// fed by pages ends with it; an empty list says its `emptyText` instead.
+    ///
+    /// ```swift
+    /// List("Photos", paged: viewModel.photos, row: photoRow).ending(with: "— end of results —")
+    /// ```
+    public func ending(with text: some LiveConvertible<String>) -> List {
+        var list = self
+        list.endText = text.live
+        return list
     }
 
     public init(
@@ -336,11 +363,14 @@ public struct List: ElementConvertible {
     public var element: Element { Element(.list(self)) }
 }
 
-/// What shows under a list's rows (``List/footer``): a page on its way, or why one failed.
+/// What shows under a list's rows (``List/footer``): a page on its way, why one failed, or the
+/// end marker.
 public enum ListFooter: Sendable, Equatable {
     case loading
     /// Why the page failed; a layer offers to ask again (``List/retry``).
     case failed(String)
+    /// Every row is there: the list's end marker (``List/ending(with:)``).
+    case end(String)
 }
 
 /// An image by URL, with the text that stands for it.

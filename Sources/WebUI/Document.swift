@@ -106,7 +106,10 @@ public final class Document {
 
     func record(_ patch: Patch, for element: Element) {
         guard muted == 0 else { return }
-        if let key = patch.key, let index = pendingIndex[key] {
+        // A later patch with the same key replaces the earlier one, except an attribute added
+        // back after its removal: the element now has it last, and so must the page (a page
+        // model that compares the HTML, and a page loaded again, see the same order).
+        if let key = patch.key, let index = pendingIndex[key], !Self.addsBackRemovedAttribute(pending[index], patch) {
             pending[index] = patch
         } else {
             if patch.key == nil { pendingIndex.removeAll(keepingCapacity: true) }
@@ -114,6 +117,11 @@ public final class Document {
             pending.append(patch)
         }
         scheduleFlush()
+    }
+
+    private static func addsBackRemovedAttribute(_ earlier: Patch, _ later: Patch) -> Bool {
+        guard case .attribute(_, _, nil) = earlier, case .attribute(_, _, .some) = later else { return false }
+        return true
     }
 
     /// Sets the page's title and navigation depth (the browser's history follows).

@@ -269,6 +269,14 @@ open class Element: LifetimeOwner {
         declaredEvents = (events, Set(keys), perform)
     }
 
+    /// Takes the screen's shortcut keys (`"r"`) pressed anywhere on the page outside a text
+    /// field, with no Ctrl, Alt or Meta (those stay the browser's: Ctrl-R reloads): the page
+    /// sends them to this element while they are listed in `data-mvvm-shortcuts`, which the
+    /// caller keeps to the keys that act now. `perform` gets each as ``ClientEvent/key(_:)``.
+    func onShortcuts(_ keys: Set<String>, perform: @escaping (ClientEvent) -> Void) {
+        declaredEvents = ([], keys, perform)
+    }
+
     /// Runs the handler of ``on(_:keys:perform:)`` if the element asked for `event`.
     func handleDeclared(_ event: ClientEvent) -> Bool {
         guard let declared = declaredEvents else { return false }

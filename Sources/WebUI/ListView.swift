@@ -87,11 +87,20 @@ public final class ListView: Element {
             case .failed(let why):
                 line.text.text = "Could not load: \(why)"
                 line.retry.isHidden = false
+            case .end(let text):
+                line.text.text = text
+                line.retry.isHidden = true
             case nil:
                 line.text.text = ""
             }
             line.box.isHidden = footer == nil
-            line.box.setAttribute("class", footer.map { if case .failed = $0 { "list-status error" } else { "list-status" } } ?? "list-status")
+            line.box.setAttribute("class", footer.map {
+                switch $0 {
+                case .failed: "list-status error"
+                case .end: "list-status end-marker"
+                case .loading: "list-status"
+                }
+            } ?? "list-status")
         }
     }
 

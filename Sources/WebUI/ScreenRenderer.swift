@@ -33,8 +33,31 @@ public enum ScreenRenderer {
         // arrows work in the page too.
         let hint = screen.hintOutsideTerminal.map { [Label($0, tag: "p", class: "hint") as Element] } ?? []
         let content = Stack(.vertical, screen.content.map { element(for: $0, images: images) } + hint)
+        bindShortcuts(screen.shortcuts, to: content)
         if !NavigationStack.isBuildingAgain { screen.appear?() }
         return NavigationStack.Page(title: screen.title.value, content: content, titleChanges: screen.title.isConstant ? nil : screen.title.signal)
+    }
+
+    /// The screen's shortcuts that are a plain key (Movies' `r`), as the terminal has them:
+    /// pressed anywhere on the page but in a text field, each while its condition holds. A
+    /// shortcut with Ctrl is the terminal's alone (the browser's own keys: Ctrl-R reloads).
+    private static func bindShortcuts(_ shortcuts: [(key: ScreenKit.Shortcut, isActive: Live<Bool>, action: () -> Void)], to content: Element) {
+        let plain = shortcuts.compactMap { shortcut -> (key: String, isActive: Live<Bool>, action: () -> Void)? in
+            guard case .character(let character) = shortcut.key, !character.isWhitespace else { return nil }
+            return (String(character), shortcut.isActive, shortcut.action)
+        }
+        guard !plain.isEmpty else { return }
+        content.onShortcuts(Set(plain.map(\.key))) { event in
+            guard case .key(let key) = event, let shortcut = plain.first(where: { $0.key == key && $0.isActive.value }) else { return }
+            shortcut.action()
+        }
+        // The page sends only the keys that act now: the others stay the browser's.
+        let conditions = plain.map(\.isActive.signal)
+        Signal<[Bool], Never>.combineLatest(conditions).drive(during: content) { [weak content] active in
+            var keys: [String] = []
+            for (shortcut, isActive) in zip(plain, active) where isActive && !keys.contains(shortcut.key) { keys.append(shortcut.key) }
+            content?.setAttribute("data-mvvm-shortcuts", keys.isEmpty ? nil : keys.joined(separator: " "))
+        }
     }
 
     /// Sets `keyPath` of `element` to `value` now, and to each change while the element lives;

@@ -89,6 +89,54 @@ import WebUI
         #expect(!document.render().html.contains("Could not load"))
     }
 
+    /// The end marker (`ending(with:)`), in every layer, in each of the 16 states of rows (none
+    /// or some) × more to come × a page loading × a page failed, reached from every other state:
+    /// it shows exactly when the list has rows, none is loading, none failed and none is left.
+    @Test func theEndMarkerShowsOnlyOnceEveryRowIsThere() throws {
+        let rows = MutableProperty<[ListRow]>([]), hasMore = MutableProperty(false)
+        let loading = MutableProperty(false), failure = MutableProperty<String?>(nil)
+        let list = ScreenKit.List("Books", rows: rows, emptyText: Live.constant("No books."), isLoading: loading, hasMore: hasMore, failure: failure)
+            .ending(with: "— the last book —")
+        let screen = ScreenKit.Screen("Books") { list }
+        let stack = TerminalUI.NavigationStack()
+        stack.push(TerminalUI.ScreenRenderer.page(for: screen))
+        let terminal = InMemoryTerminal(size: Size(width: 60, height: 14))
+        let app = TerminalApp(screen: TerminalScreen(stack), device: terminal)
+        let document = Document()
+        document.flushesAutomatically = false
+        document.root.setChildren([WebUI.ScreenRenderer.page(for: screen).content])
+        let states = (0..<16).map { ($0 & 1 != 0, $0 & 2 != 0, $0 & 4 != 0, $0 & 8 != 0) }
+        for from in states {
+            for to in states {
+                for (someRows, more, isLoading, failed) in [from, to] {
+                    rows.value = someRows ? [ListRow(id: "1", title: "Rivers")] : []
+                    hasMore.value = more
+                    loading.value = isLoading
+                    failure.value = failed ? "offline" : nil
+                }
+                let (someRows, more, isLoading, failed) = to
+                let atEnd = someRows && !more && !isLoading && !failed
+                let expected: ListFooter? = failed ? .failed("offline") : isLoading ? .loading : atEnd ? .end("— the last book —") : nil
+                #expect(list.footer?.value == expected, "\(from) → \(to)")
+                app.drawNow()
+                let html = document.render().html
+                let plain = PlainText.render(screen)
+                #expect(terminal.text.contains("— the last book —") == atEnd, "terminal, \(from) → \(to)")
+                #expect(html.contains(">— the last book —<") == atEnd, "browser, \(from) → \(to)")
+                #expect(html.contains("end-marker") == atEnd, "browser's class, \(from) → \(to)")
+                #expect(plain.contains("— the last book —") == atEnd, "plain text, \(from) → \(to)")
+            }
+        }
+    }
+
+    /// A list without an end marker has no footer to follow when nothing else can change.
+    @Test func aListWithoutAnEndMarkerFollowsNothing() {
+        let list = ScreenKit.List("Books", rows: Live.constant([ListRow(id: "1", title: "Rivers")]))
+        #expect(list.footer == nil)
+        #expect(list.ending(with: "").footer == nil)
+        #expect(list.ending(with: "— end —").footer?.value == .end("— end —"))
+    }
+
     static func all<T: WebUI.Element>(_ type: T.Type, in element: WebUI.Element) -> [T] {
         ([element as? T].compactMap { $0 }) + element.children.flatMap { all(type, in: $0) }
     }

@@ -1687,6 +1687,34 @@ def keys(page):
     check("Keys: → on the selected segment chooses the next one, ← the one before (as the hint's ←→ says)",
           right and right != ["Now Playing"] and left, f"after → {right}, after ← {selected()}")
 
+    # A screen's plain-key shortcut (Movies' r: retry, as in the terminal) is sent from anywhere
+    # on the page but a text field; on the Search tab, where it does not act, r is a letter.
+    page.js("""window.__sent = [];
+      const proto = window.WebSocket.prototype;
+      if (!proto.__recorded) {
+        const send = proto.send;
+        proto.send = function (data) { window.__sent.push(String(data)); return send.call(this, data); };
+        proto.__recorded = true;
+      }""")
+    shortcuts = lambda: page.js("const e = document.querySelector('section.page [data-mvvm-shortcuts]'); return e && e.getAttribute('data-mvvm-shortcuts')")
+    listed = shortcuts()
+    page.js("if (document.activeElement) document.activeElement.blur()")
+    ActionChains(page.driver).send_keys("r").perform()
+    is_r = lambda m: '"t":"k"' in m and '"v":"r"' in m
+    sent = wait_until(lambda: [m for m in page.js("return window.__sent") if is_r(m)])
+    check("Keys: Movies' r (retry) is listed by the page and sent to its screen from anywhere on it",
+          listed == "r" and bool(sent), f"listed {listed!r}, sent {page.js('return window.__sent')}")
+    page.js("window.__sent.length = 0")
+    page.js("[...document.querySelectorAll('.tabs [role=tab], [role=tab]')].find((t) => t.textContent.trim() === 'Search').click()")
+    wait_until(lambda: shortcuts() is None)
+    field = page.field("section.page input[placeholder='Search movies']")
+    field.click()
+    page.type_keys(field, "r")
+    wait_until(lambda: page.settled())
+    check("Keys: on the Search tab, r is typed into the field and sent as no shortcut",
+          shortcuts() is None and field.get_attribute("value") == "r" and not [m for m in page.js("return window.__sent") if is_r(m)],
+          f"listed {shortcuts()!r}, field {field.get_attribute('value')!r}, sent {page.js('return window.__sent')}")
+
 
 def links(page):
     """Issue 43: a button that changes the address (a to-do filter) is a link to that address:

@@ -3,6 +3,7 @@ import Foundation
 import LiveHTTP
 import LoopbackServer
 import MVVM
+import ScreenKit
 import Signals
 import SignalsTesting
 import Testing
@@ -10,6 +11,11 @@ import Testing
 /// FS-P (issue 17): results page to their end; a search with no results says so on the search
 /// screen.
 @Suite struct FlickrPagingTests {
+    /// The results screen as plain text, as a person reads it (the list's last lines).
+    func footer(of results: FlickrSearchResultsViewModel) -> String {
+        PlainText.render(FlickrScreens.results(results))
+    }
+
     /// FS-P: 120 photos: page 1 (100), then page 2 (20) at the end, then the end marker; rows
     /// keep their view models; no request after the end.
     @Test func resultsPageToTheirEnd() throws {
@@ -18,15 +24,18 @@ import Testing
         let results = try #require(fixture.navigator.top(FlickrSearchResultsViewModel.self))
         #expect(results.items.count == 100)
         #expect(results.summaryText.value == "120 photos (showing 100)")
-        #expect(results.footerText.value == nil && results.hasMore.value)
+        #expect(!results.isLoadingMore.value && results.hasMore.value)
+        #expect(!footer(of: results).contains("⋯ loading") && !footer(of: results).contains(FlickrSearchResultsViewModel.endText))
         let first = results.items[0]
         results.next()
-        #expect(results.footerText.value == "Loading more…", "a visible loading-more row")
+        #expect(results.isLoadingMore.value)
+        #expect(footer(of: results).contains("\n⋯ loading"), "a visible loading-more row")
         fixture.scheduler.advance(by: .seconds(1))
         #expect(results.items.count == 120)
         #expect(results.items[0] === first, "a row keeps its view model (and its counts)")
         #expect(Set(results.items.map(\.photo.identifier)).count == 120, "page 2 is new photos")
-        #expect(results.footerText.value == "— end of results —")
+        #expect(!results.hasMore.value)
+        #expect(footer(of: results).contains("\n— end of results —"), "the end marker under the last photo")
         #expect(results.summaryText.value == "120 photos")
         results.next()
         fixture.scheduler.advance(by: .seconds(1))
@@ -47,10 +56,11 @@ import Testing
         fixture.service.failRequests(with: .timeout)
         results.next()
         fixture.scheduler.advance(by: .seconds(1))
-        #expect(results.footerText.value == "Could not load more: \(FlickrError.timeout.description)")
+        #expect(results.failureText.value == FlickrError.timeout.description)
+        #expect(footer(of: results).contains("\n! Could not load: \(FlickrError.timeout.description)"))
         #expect(results.items.count == 100, "the rows stay")
         fixture.service.failRequests(with: nil)
-        results.next()
+        results.retry()
         fixture.scheduler.advance(by: .seconds(1))
         #expect(results.items.count == 120)
     }

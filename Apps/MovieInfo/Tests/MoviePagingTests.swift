@@ -3,28 +3,38 @@ import LiveHTTP
 import LoopbackServer
 import MVVM
 import MovieInfo
+import ScreenKit
 import Signals
 import SignalsTesting
 import Testing
 
 /// MI-P (issue 17): movie lists page to their end.
 @Suite struct MoviePagingTests {
+    /// The Movies tab as plain text, as a person reads it.
+    func drawn(_ tabs: MoviesTabsViewModel) -> String {
+        PlainText.render(MovieScreens.movies(tabs))
+    }
+
     /// MI-P: 32 popular movies: page 1 (20), then page 2 (12) at the end, then the end marker;
     /// nothing is asked after the last page.
     @Test func aListPagesToItsEnd() {
         let fixture = MovieFixture()
-        let list = MovieListViewModel(services: fixture.services, first: .popular)
+        let tabs = MoviesTabsViewModel(services: fixture.services, list: .popular)
+        let list = tabs.list
         fixture.scheduler.run()
         #expect(list.movies.value.count == 20)
-        #expect(list.footerText.value == nil, "more to come")
+        #expect(list.hasMore.value && !list.isLoadingMore.value, "more to come")
+        #expect(!drawn(tabs).contains(MovieListViewModel.endText))
         list.next()
-        #expect(list.footerText.value == "Loading more…")
+        #expect(list.isLoadingMore.value)
+        #expect(drawn(tabs).contains("\n⋯ loading"), "a visible loading-more row")
         #expect(list.movies.value.count == 20, "the movies stay while the next page loads")
         fixture.scheduler.run()
         let popular = OfflineMovieService.catalog.filter { $0.endpoint == .popular }.map(\.movie.title)
         #expect(list.movies.value.map(\.title) == popular)
         #expect(popular.count == 32)
-        #expect(list.footerText.value == "— end of list —")
+        #expect(!list.hasMore.value && !list.isLoadingMore.value)
+        #expect(drawn(tabs).contains("\n" + MovieListViewModel.endText), "the end marker under the last movie")
         list.next()
         fixture.scheduler.run()
         #expect(fixture.service.requests == ["list:popular", "list:popular#2"])
@@ -34,7 +44,8 @@ import Testing
     /// says why, and is asked again by retry (MI-R).
     @Test func aNewListDropsThePageInFlightAndAFailedPageCanBeRetried() {
         let fixture = MovieFixture()
-        let list = MovieListViewModel(services: fixture.services, first: .popular)
+        let tabs = MoviesTabsViewModel(services: fixture.services, list: .popular)
+        let list = tabs.list
         fixture.scheduler.run()
         list.next()
         let shown = fixture.scheduler.record(list.movies.signal.map { $0.map(\.title) })
@@ -49,7 +60,10 @@ import Testing
         fixture.scheduler.run()
         #expect(list.movies.value.count == 20)
         #expect(list.errorText.value == MovieError.timeout.description)
+        #expect(list.moreFailureText.value == MovieError.timeout.description)
         #expect(list.canRetry.value)
+        #expect(drawn(tabs).contains("\n! Could not load: \(MovieError.timeout.description)"), "said under the movies")
+        #expect(!drawn(tabs).contains("[Retry]"), "not above them too")
         fixture.service.failRequests(with: nil)
         list.retry()
         fixture.scheduler.run()

@@ -181,6 +181,8 @@ public final class ListView: View {
         switch footer {
         case .loading:
             buffer.write(DisplayWidth.truncate("  Loading…", to: frame.width), x: frame.x, y: y, style: Style(dim: true), clip: frame)
+        case .end(let text):
+            buffer.write(DisplayWidth.truncate("  " + text, to: frame.width), x: frame.x, y: y, style: Style(dim: true), clip: frame)
         case .failed(let why):
             let selected = onFooter && isFocused
             var style = Style(bold: true, foreground: .red)

@@ -464,6 +464,18 @@
         return;
       }
     }
+    // A screen's shortcut (a plain key, as the terminal's `r`): anywhere on the page but in a
+    // field, without Ctrl, Alt or Meta (those stay the browser's own), while the page lists it.
+    if (!event.ctrlKey && !event.metaKey && !event.altKey && event.key.length === 1 &&
+        !(el.matches && el.matches(FIELDS + ', textarea, select, [contenteditable]'))) {
+      // The shown page's (the pages under it are not in the document); none under a dialog.
+      const page = !root.querySelector('.dialog[id]') && root.querySelector('[data-mvvm-shortcuts][id]');
+      if (page && page.getAttribute('data-mvvm-shortcuts').split(' ').includes(event.key)) {
+        event.preventDefault();
+        send({ t: 'k', id: page.id, v: event.key });
+        return;
+      }
+    }
     if (event.key === 'Enter' && el.id && el.matches(FIELDS)) {
       send({ t: 's', id: el.id });
       submitted.set(el.id, { n: seq, value: el.value });

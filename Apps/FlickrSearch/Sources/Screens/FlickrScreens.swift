@@ -40,7 +40,8 @@ public enum FlickrScreens {
     }
 
     /// FS-VM2, FS-V8, FS-P: how many photos, one row per photo with its counts once loaded
-    /// (rows on screen for a second load them), more at the end, the end marker.
+    /// (rows on screen for a second load them), more at the end (a loading row, why a page
+    /// failed with a way to try again), the end marker.
     public static func results(_ viewModel: FlickrSearchResultsViewModel) -> Screen {
         // Each row's counts follow its item view model.
         let items = viewModel.rows
@@ -59,9 +60,11 @@ public enum FlickrScreens {
                 onReachEnd: { viewModel.next() },
                 onRowsOnScreen: { range in
                     for (index, item) in viewModel.items.enumerated() { item.isVisible.value = range.contains(index) }
-                }
+                },
+                failure: viewModel.failureText,
+                onRetry: { viewModel.retry() }
             )
-            Text(viewModel.footerText, style: .secondary)
+            .ending(with: FlickrSearchResultsViewModel.endText)
         }
         .hint("Enter: details • Esc: back • Counts load for rows on screen for a second")
     }

@@ -6,8 +6,9 @@ import Signals
 ///
 /// FS-P: the first page is the search's answer; reaching the end (``next()``) loads the next
 /// page of 100 (`page=`) through `PagedList` and appends it; a short page ends the results.
-/// `footerText` is the row under the photos: "Loading more…", the end marker, or why the next
-/// page failed.
+/// The screen's list shows a loading row while a page is on its way, why a page failed (with
+/// ``retry()``), and ``endText`` once every photo is there: ScreenKit's list draws them from
+/// ``isLoadingMore``, ``failureText`` and ``hasMore``.
 ///
 /// Lifecycle: rows count as visible only while this screen is the visible one, so counts are
 /// not fetched for rows of a screen the user has left or covered; a page in flight when the
@@ -15,7 +16,6 @@ import Signals
 public final class FlickrSearchResultsViewModel: ViewModelLifecycleOwner {
     public static let pageSize = 100
     public static let endText = "— end of results —"
-    public static let loadingMoreText = "Loading more…"
 
     public let lifecycle = ViewModelLifecycle()
     public let title: String
@@ -25,9 +25,8 @@ public final class FlickrSearchResultsViewModel: ViewModelLifecycleOwner {
     public let rows: Property<[FlickrSearchResultItemViewModel]>
     /// "120 photos (showing 100)", "120 photos".
     public let summaryText: Property<String>
-    /// The row under the photos: "Loading more…", "— end of results —", the next page's error,
-    /// or `nil` while more can be loaded.
-    public let footerText: Property<String?>
+    /// Why the last page asked for could not be loaded (`nil`: it was, or none failed).
+    public let failureText: Property<String?>
     public let isLoadingMore: Property<Bool>
     public let hasMore: Property<Bool>
     private let list: PagedList<String, FlickrPhoto, FlickrError>
@@ -74,12 +73,7 @@ public final class FlickrSearchResultsViewModel: ViewModelLifecycleOwner {
         summaryText = list.items.combineLatest(list.hasMore) { photos, more in
             "\(CountFormat.grouped(max(total, photos.count))) photos" + (more || total > photos.count ? " (showing \(CountFormat.grouped(photos.count)))" : "")
         }
-        footerText = list.isLoading.combineLatest(list.hasMore).combineLatest(list.error) { state, error in
-            let (loading, more) = state
-            if loading { return Self.loadingMoreText }
-            if let error { return "Could not load more: \(error.description)" }
-            return more ? nil : Self.endText
-        }
+        failureText = list.error.map { $0?.description }
         list.load(key: results.searchString)
     }
 
@@ -88,6 +82,13 @@ public final class FlickrSearchResultsViewModel: ViewModelLifecycleOwner {
     public func next() {
         guard lifecycle.isActive.value else { return }
         list.loadNextPage()
+    }
+
+    /// FS-P: asks again for the page that failed; nothing otherwise, or while the screen is
+    /// covered.
+    public func retry() {
+        guard lifecycle.isActive.value else { return }
+        list.retry()
     }
 
     /// FS-VM4: opens the detail of the photo at `index`, if this screen is the visible one.

@@ -32,13 +32,15 @@ public enum MovieScreens {
                 Tabs.Tab(viewModel.tabs[0]) {
                     Choice("List", options: list.segments, selection: list.selectedIndex)
                     Spinner("Loading…", isActive: list.isFetching)
+                    // A first page that failed, with Retry; a later one is said in the list.
                     HStack {
-                        Text(list.errorText, style: .error)
-                        Button("Retry") { list.retry() }.visible(when: list.canRetry)
+                        Text(list.errorText.live.combine(list.moreFailureText.live) { error, more in more == nil ? error : nil }, style: .error)
+                        Button("Retry") { list.retry() }.visible(when: list.canRetry.live.combine(list.moreFailureText.live) { $0 && $1 == nil })
                     }
-                    List("Movies", rows: list.movies.live.map(rows), hasMore: list.hasMore, thumbnails: .poster,
-                         onSelect: { list.select(index: $0) }, onReachEnd: { list.next() })
-                    Text(list.footerText, style: .secondary)
+                    List("Movies", rows: list.movies.live.map(rows), isLoading: list.isLoadingMore, hasMore: list.hasMore, thumbnails: .poster,
+                         onSelect: { list.select(index: $0) }, onReachEnd: { list.next() },
+                         failure: list.moreFailureText, onRetry: { list.retry() })
+                        .ending(with: MovieListViewModel.endText)
                 },
                 Tabs.Tab(viewModel.tabs[1]) {
                     TextField("Search", text: search.query, placeholder: "Search movies")

@@ -38,12 +38,12 @@ extension MovieServices {
 /// endpoint is Now Playing. Switching again before an answer cancels the old request.
 ///
 /// MI-P: ``next()`` (the end of the list) loads the next page (`page=`) and appends it while
-/// TMDb has more (`page < total_pages`); `footerText` is "Loading more…", the end marker, or
-/// `nil`. A failed page keeps the movies and says why; ``retry()`` asks for it again. The
-/// paging is a `PagedList` whose pages say whether more follow.
+/// TMDb has more (`page < total_pages`); ``isLoadingMore`` says one is on its way, and once none
+/// is left the screen's list ends with ``endText``. A failed page keeps the movies and says why
+/// (``moreFailureText``); ``retry()`` asks for it again. The paging is a `PagedList` whose pages
+/// say whether more follow.
 public final class MovieListViewModel: Sendable {
     public static let endText = "— end of list —"
-    public static let loadingMoreText = "Loading more…"
 
     public let segments = Endpoint.allCases.map(\.title)
     /// MI-1: the selected segment (0 = Now Playing).
@@ -54,8 +54,11 @@ public final class MovieListViewModel: Sendable {
     public let errorText: Property<String?>
     /// MI-R: whether the last request failed, so ``retry()`` has something to do.
     public let canRetry: Property<Bool>
-    /// MI-P: the row under the movies.
-    public let footerText: Property<String?>
+    /// MI-P: a page after the first is on its way (the list shows a loading row).
+    public let isLoadingMore: Property<Bool>
+    /// MI-P: why a page after the first failed (the list says it under the movies, with a way
+    /// to ``retry()``); `nil` otherwise. A first page that failed is ``errorText`` alone.
+    public let moreFailureText: Property<String?>
     /// MI-P: whether the list has pages left to load (a view asks with ``next()`` when its end
     /// comes into view).
     public let hasMore: Property<Bool>
@@ -98,11 +101,8 @@ public final class MovieListViewModel: Sendable {
             .map { Status(loading: $0, page: $1, failed: $2, hasMore: $3, empty: $4) }
         isFetching = status.map { $0.loading && $0.page < 1 }.removeDuplicates()
         hasMore = status.map { $0.hasMore && !$0.loading && !$0.failed }.removeDuplicates()
-        footerText = status.map { status in
-            if status.loading && status.page >= 1 { return Self.loadingMoreText }
-            if status.loading || status.failed || status.page < 1 || status.empty { return nil }
-            return status.hasMore ? nil : Self.endText
-        }.removeDuplicates()
+        isLoadingMore = status.map { $0.loading && $0.page >= 1 }.removeDuplicates()
+        moreFailureText = Property.combineLatest(errorText, list.page).map { error, page in page >= 1 ? error : nil }.removeDuplicates()
         // Each endpoint chosen loads its first page (a new one drops the old one's movies).
         subscription = endpoint.signal.removeDuplicates().sink { list.load(key: $0) }
     }
