@@ -128,19 +128,17 @@ public final class NavigationStack: Element {
             guard let self else { return }
             for _ in 0..<max(0, self.levels.count - depth) { navigator.pop() }
         }
-        // Subscribes before it reads the stack, so a push made in between is never missed (and
-        // `show` skips a view model it already shows).
-        subscription = navigator.changes.drive(during: self) { [weak self] change in
-            guard let self else { return }
-            switch change {
-            case .pushed(let viewModel):
-                self.show(viewModel, registry: registry, navigator: navigator)
-            case .popped(let viewModel):
-                guard let index = self.levels.lastIndex(where: { $0.owner === viewModel }) else { return }
-                self.remove(at: index)
-            }
-        }
-        for viewModel in navigator.stack { show(viewModel, registry: registry, navigator: navigator) }
+        // On this page's executor (`follow` subscribes before it reads the stack: `show` skips
+        // a view model it already shows).
+        subscription = navigator.follow(delivering: { [weak self] changes, body in
+            guard let self else { return NopDisposable() }
+            return changes.drive(during: self, body)
+        }, show: { [weak self] viewModel in
+            self?.show(viewModel, registry: registry, navigator: navigator)
+        }, hide: { [weak self] viewModel in
+            guard let self, let index = self.levels.lastIndex(where: { $0.owner === viewModel }) else { return }
+            self.remove(at: index)
+        })
     }
 
     private func show(_ viewModel: any AnyObject & Sendable, registry: ScreenRegistry<Page>, navigator: Navigator) {

@@ -69,13 +69,7 @@ import WebUI
         let screen = ScreenKit.Screen("Books") {
             ScreenKit.List("Books", rows: Live.constant([ListRow(id: "1", title: "Rivers")]), isLoading: loading, failure: failure)
         }
-        let stack = TerminalUI.NavigationStack()
-        stack.push(TerminalUI.ScreenRenderer.page(for: screen))
-        let terminal = InMemoryTerminal(size: Size(width: 60, height: 14))
-        let app = TerminalApp(screen: TerminalScreen(stack), device: terminal)
-        let document = Document()
-        document.flushesAutomatically = false
-        document.root.setChildren([WebUI.ScreenRenderer.page(for: screen).content])
+        let (app, terminal, document) = Self.inBothLayers(screen)
         app.drawNow()
         #expect(terminal.text.contains("Loading…") && document.render().html.contains(">Loading…<"), "\(terminal.text)")
         failure.value = "offline"
@@ -98,13 +92,7 @@ import WebUI
         let list = ScreenKit.List("Books", rows: rows, emptyText: Live.constant("No books."), isLoading: loading, hasMore: hasMore, failure: failure)
             .ending(with: "— the last book —")
         let screen = ScreenKit.Screen("Books") { list }
-        let stack = TerminalUI.NavigationStack()
-        stack.push(TerminalUI.ScreenRenderer.page(for: screen))
-        let terminal = InMemoryTerminal(size: Size(width: 60, height: 14))
-        let app = TerminalApp(screen: TerminalScreen(stack), device: terminal)
-        let document = Document()
-        document.flushesAutomatically = false
-        document.root.setChildren([WebUI.ScreenRenderer.page(for: screen).content])
+        let (app, terminal, document) = Self.inBothLayers(screen)
         let states = (0..<16).map { ($0 & 1 != 0, $0 & 2 != 0, $0 & 4 != 0, $0 & 8 != 0) }
         for from in states {
             for to in states {
@@ -135,6 +123,18 @@ import WebUI
         #expect(list.footer == nil)
         #expect(list.ending(with: "").footer == nil)
         #expect(list.ending(with: "— end —").footer?.value == .end("— end —"))
+    }
+
+    /// `screen` in a 60×14 terminal and in a browser's document (flushed by hand).
+    static func inBothLayers(_ screen: ScreenKit.Screen) -> (TerminalApp, InMemoryTerminal, Document) {
+        let stack = TerminalUI.NavigationStack()
+        stack.push(TerminalUI.ScreenRenderer.page(for: screen))
+        let terminal = InMemoryTerminal(size: Size(width: 60, height: 14))
+        let app = TerminalApp(screen: TerminalScreen(stack), device: terminal)
+        let document = Document()
+        document.flushesAutomatically = false
+        document.root.setChildren([WebUI.ScreenRenderer.page(for: screen).content])
+        return (app, terminal, document)
     }
 
     static func all<T: WebUI.Element>(_ type: T.Type, in element: WebUI.Element) -> [T] {

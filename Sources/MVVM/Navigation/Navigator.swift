@@ -318,7 +318,19 @@ extension Navigator {
         show: @escaping @MainActor (any AnyObject & Sendable) -> Void,
         hide: @escaping @MainActor (any AnyObject & Sendable) -> Void
     ) -> any Disposable {
-        let subscription = changes.take(during: lifetime).asDriver().drive { change in
+        follow(delivering: { changes, body in changes.take(during: lifetime).asDriver().drive { body($0) } }, show: show, hide: hide)
+    }
+
+    /// The same for a view layer whose pages live on an executor of their own (a web session's):
+    /// `deliver` subscribes its second argument to the changes so that it runs there, in order,
+    /// for as long as the layer's stack lives (WebUI's `drive(during:)`); `show` runs at once for
+    /// the view models on the stack now, on the caller's executor, which must be that one.
+    public func follow(
+        delivering deliver: (Signal<NavigationChange, Never>, @escaping (NavigationChange) -> Void) -> any Disposable,
+        show: @escaping (any AnyObject & Sendable) -> Void,
+        hide: @escaping (any AnyObject & Sendable) -> Void
+    ) -> any Disposable {
+        let subscription = deliver(changes) { change in
             switch change {
             case .pushed(let viewModel): show(viewModel)
             case .popped(let viewModel): hide(viewModel)
