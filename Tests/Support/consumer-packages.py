@@ -11,9 +11,13 @@ Usage: consumer-packages.py [WORK_DIR]
    names, with the WebServer trait: it builds, serves
    its page (200, the security headers, 404 for an unknown address, HEAD without a body), and in
    a headless Chromium +1 counts.
+3. "Reader" depends on MVVMKit by its git URL (this repository's HEAD), as a user's package
+   does, and runs the README's two commands for the API reference (its Documentation section):
+   the website is built from SwiftPM's checkout and served, and Chromium reads a page of it
+   (issue 43: the reference readable without a clone).
 Exit 1 on the first check that fails.
 """
-import importlib.util, os, re, shutil, subprocess, sys, tempfile, time, urllib.error, urllib.request
+import importlib.util, os, re, shutil, socket, subprocess, sys, tempfile, time, urllib.error, urllib.request
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 ARTICLE = os.path.join(ROOT, "Sources/WebServer/WebServer.docc/YourFirstWebApp.md")
@@ -169,6 +173,86 @@ def browser(url):
         driver.quit()
 
 
+def readme_reference_commands():
+    """The README's commands for the reference from a dependent package: the sh block after
+    "From a package that depends on MVVMKit", continuation lines joined."""
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as handle:
+        readme = handle.read()
+    start = readme.index("**From a package that depends on MVVMKit**")
+    block = readme[readme.index("```sh\n", start) + len("```sh\n"):]
+    block = block[:block.index("```")]
+    return [line.strip() for line in block.replace("\\\n", " ").splitlines() if line.strip()]
+
+
+def reference(work):
+    package = os.path.join(work, "Reader")
+    shutil.rmtree(package, ignore_errors=True)
+    revision = run(["git", "rev-parse", "HEAD"], ROOT).strip()
+    write(package, {
+        "Package.swift": f"""// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Reader",
+    dependencies: [.package(url: "file://{os.path.join(work, 'MVVMKit')}", revision: "{revision}")],
+    targets: [.executableTarget(name: "Reader", dependencies: [.product(name: "MVVM", package: "MVVMKit")])]
+)
+""",
+        "Sources/Reader/main.swift": "import MVVM\nprint(Navigator.self)\n",
+    })
+    run(["swift", "package", "resolve"], package)
+    check("a package depending on MVVMKit by URL has its checkout", os.path.isdir(os.path.join(package, ".build/checkouts/MVVMKit")),
+          os.listdir(os.path.join(package, ".build/checkouts")))
+    commands = readme_reference_commands()
+    check("the README gives two commands: build the reference, serve it", len(commands) == 2 and commands[1].startswith("python3 -m http.server"), commands)
+    run(["bash", "-c", commands[0]], package)
+    site = os.path.join(package, "MVVMKit-docs")
+    pages = [os.path.join(site, "documentation", module, "index.html") for module in ("signals", "signalstesting", "mvvm", "screenkit", "screentesting", "terminalui", "webui")]
+    check("the website has a page for each library the command names", all(os.path.isfile(page) for page in pages),
+          [page for page in pages if not os.path.isfile(page)])
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    serve = commands[1].split("#")[0].replace("8000", str(port)).replace("http.server", "http.server --bind 127.0.0.1", 1)
+    server = subprocess.Popen(["bash", "-c", "exec " + serve], cwd=package, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/documentation/", timeout=2).read()
+                break
+            except (urllib.error.URLError, ConnectionError):
+                time.sleep(0.2)
+        read_reference(f"http://127.0.0.1:{port}")
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def read_reference(base):
+    from selenium import webdriver
+    options = webdriver.ChromeOptions()
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
+        options.add_argument(argument)
+    chromedriver = shutil.which(os.environ.get("CHROMEDRIVER") or "chromedriver")
+    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=chromedriver))
+    try:
+        for path, wanted in (("/documentation/mvvm/navigator", "The navigation stack of view models"),
+                             ("/documentation/screenkit/choice", "Choice"),
+                             ("/documentation/", "TerminalUI")):
+            driver.get(base + path)
+            text = ""
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline:
+                text = driver.execute_script("return document.body.innerText") or ""
+                if wanted in text:
+                    break
+                time.sleep(0.2)
+            check(f"in Chromium, the reference's {path} shows {wanted!r}", wanted in text, text[:300])
+    finally:
+        driver.quit()
+
+
 def main():
     work = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else tempfile.mkdtemp(prefix="consumers-"))
     os.makedirs(work, exist_ok=True)
@@ -177,6 +261,7 @@ def main():
         os.symlink(ROOT, link)
     libraries_only(work)
     counter(work)
+    reference(work)
     print(f"consumer-packages: {passed} checks passed")
 
 
