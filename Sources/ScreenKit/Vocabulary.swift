@@ -288,6 +288,26 @@ public struct List: ElementConvertible {
         }
     }
 
+    /// Where each row leads, for a layer with addresses (``linkingRows(to:)``).
+    public private(set) var rowLink: ((ListRow) -> [String]?)? = nil
+
+    /// The same list, whose rows are also links to the screens they open, where a layer has
+    /// addresses: `path` gives the path that, added to this screen's address, is the address of
+    /// the screen a row opens (`nil`: that row is no link). A browser draws the row's title as
+    /// that link, so it opens in a new tab or is copied as any link is; a plain click still
+    /// selects the row. Other layers ignore it. Only a list whose rows act (`onSelect`) has
+    /// links.
+    ///
+    /// ```swift
+    /// List("Categories", rows: rows, onSelect: { viewModel.select(index: $0) })
+    ///     .linkingRows { [$0.id] }          // /goods → /goods/2
+    /// ```
+    public func linkingRows(to path: @escaping (ListRow) -> [String]?) -> List {
+        var list = self
+        list.rowLink = path
+        return list
+    }
+
     /// The same list with an end marker: `text` shows under the last row once the list has
     /// rows, none is loading, none failed and no more can come (`hasMore` is false). A list
     /// fed by pages ends with it; an empty list says its `emptyText` instead.

@@ -21,6 +21,11 @@ public final class ListView: Element {
         public var checkbox: Bool?
         /// Buttons at the row's end (a to-do's Delete), by title.
         public var buttons: [String]
+        /// The path, relative to the page's address, of the screen the row opens (`"2"`,
+        /// `"item/7"`, percent-encoded): the row's title is a link there (open in a new tab, copy
+        /// the address), while a plain click selects the row as before. Only in a list whose
+        /// rows act; `nil`: none.
+        public var link: String? = nil
 
         public init(
             key: String, title: String, detail: String? = nil, image: String? = nil, imageDescription: String = "",
@@ -252,7 +257,10 @@ final class RowElement: Element {
 
     init(row: ListView.Row, index: Int, acts: Bool, toggled: @escaping (Bool) -> Void, pressed: @escaping (Int) -> Void) {
         self.index = index
-        var text: [Element] = [Label(row.title, class: "title")]
+        // A row that opens a screen with an address: its title is a link there (the page sets
+        // the href from its own address); not a stop of its own, the row is.
+        let title = acts ? row.link.map { Element("a", ["class": "title", "href": $0, "data-path": $0, "tabindex": "-1"], text: row.title) } : nil
+        var text: [Element] = [title ?? Label(row.title, class: "title")]
         if let detail = row.detail { text.append(Label(detail, class: "detail")) }
         var children: [Element] = []
         var checkbox: Element?

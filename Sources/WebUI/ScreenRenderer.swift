@@ -195,13 +195,16 @@ public enum ScreenRenderer {
         follow(list.emptyText, view, \.emptyText)
         let shape = list.thumbnails
         let buttons = list.rowButtons.map(\.title)
+        let link = list.rowLink   // drawn only on rows that act (ListView's rule)
         list.rows.signal.drive(during: view) { [weak view] rows in
             view?.rows = rows.map { row in
                 let image = shape.flatMap { shape in
                     images(ImageRequest(url: row.imageURL, alt: row.imageAlt, key: row.id, shape: shape, isThumbnail: true))
                 }
-                return ListView.Row(key: row.id, title: row.title, detail: [row.detail, row.trailing].filter { !$0.isEmpty }.joined(separator: " · ").nilIfEmpty,
-                                    image: image, imageDescription: row.imageAlt, checkbox: row.isOn, buttons: buttons)
+                var shown = ListView.Row(key: row.id, title: row.title, detail: [row.detail, row.trailing].filter { !$0.isEmpty }.joined(separator: " · ").nilIfEmpty,
+                                         image: image, imageDescription: row.imageAlt, checkbox: row.isOn, buttons: buttons)
+                shown.link = link?(row).map(WebLocation.relativePath)
+                return shown
             }
         }
         if let toggle = list.toggle {

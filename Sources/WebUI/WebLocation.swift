@@ -77,6 +77,12 @@ public struct WebLocation: Sendable, Hashable, CustomStringConvertible {
     private static let pathCharacters = unreserved.union("!$'()*,;:@".utf8)
     private static let queryCharacters = unreserved.union("!$'()*,;:@/".utf8)
 
+    /// `segments` as a relative path, each percent-encoded as a path's segment is
+    /// (`["2", "a b"]` is `2/a%20b`).
+    static func relativePath(_ segments: [String]) -> String {
+        segments.map { encode($0, keeping: pathCharacters) }.joined(separator: "/")
+    }
+
     private static func encode<S: StringProtocol>(_ text: S, keeping allowed: Set<UInt8>) -> String {
         var out = ""
         for byte in text.utf8 {

@@ -1769,6 +1769,38 @@ def links(page):
             page.driver.close()
     page.driver.switch_to.window(original)
 
+    # A row that opens a screen with an address is a link there (open in a new tab, copy it):
+    # the launcher's apps, the goods' categories and items.
+    row_links = lambda: page.js("return [...document.querySelectorAll('section.page li.row a.title[data-path]')].map((a) => [a.textContent, a.getAttribute('href'), a.tabIndex])")
+    page.driver.get(page.server.url)
+    page.wait_heading("MVVMKit showcase")
+    launcher = wait_until(lambda: row_links() or None)
+    hrefs = {title: href for title, href, _ in (launcher or [])}
+    check("Links: each app on the launcher is a link to its address, not a tab stop of its own",
+          hrefs.get("Goods catalog") == "/goods" and hrefs.get("Person") == "/person" and all(stop == -1 for _, _, stop in launcher or []), launcher)
+    page.js("window.__samePage = true")
+    page.driver.find_element(By.XPATH, "//section[contains(@class,'page')]//li[contains(@class,'row')]//a[text()='Goods catalog']").click()
+    page.wait_heading("分类 Categories")
+    check("Links: a plain click on an app's link opens it in the page (no page load)",
+          page.js("return window.__samePage === true") and "/goods" in page.driver.current_url, f"{page.heading()!r} at {page.driver.current_url}")
+    categories = wait_until(lambda: [r for r in row_links() if r[1].startswith("/goods/")])
+    title, href, _ = categories[0] if categories else ("", "", 0)
+    page.driver.switch_to.new_window("tab")
+    try:
+        page.driver.get(page.server.url.rstrip("/") + href)
+        opened = wait_until(lambda: page.heading() == "商品列表" and page.settled() and page.js("return document.querySelectorAll('section.page li.row').length") > 0)
+        items = wait_until(lambda: [r for r in row_links() if r[1].startswith(href + "/item/")]) if opened else None
+        check("Links: a category's link, opened in a new tab, shows that category's goods, each a link to its item",
+              bool(opened) and bool(items), f"{href!r}: {page.heading()!r}, {row_links()[:3]}")
+        if items:
+            page.driver.get(page.server.url.rstrip("/") + items[0][1])
+            shown = wait_until(lambda: page.settled() and items[0][0] in page.js("return document.querySelector('section.page').textContent"))
+            check("Links: an item's link opens the item, over its list", bool(shown) and page.js("return document.querySelector('header .back') && !document.querySelector('header .back').hidden"),
+                  f"{items[0][1]}: {page.heading()!r}")
+    finally:
+        page.driver.close()
+        page.driver.switch_to.window(original)
+
 
 # Every page of every app, by its address (Apps/Showcase/Tests/ShowcaseAddressTests.swift).
 EVERY_PAGE = [

@@ -340,6 +340,11 @@
   // A button drawn as a link goes to the page's address with its query items set (an empty
   // value removes one): kept in step with the address, so a new tab opens what a click shows.
   function updateLinks() {
+    // A row's link: its path under this page's address (/goods → /goods/2).
+    for (const a of root.querySelectorAll('a[data-path]')) {
+      const href = location.pathname.replace(/\/+$/, '') + '/' + a.getAttribute('data-path');
+      if (a.getAttribute('href') !== href) a.setAttribute('href', href);
+    }
     for (const a of root.querySelectorAll('a[data-query]')) {
       const url = new URL(location.href);
       for (const [name, value] of new URLSearchParams(a.getAttribute('data-query'))) {
@@ -441,7 +446,7 @@
   document.addEventListener('click', (event) => {
     // A button drawn as a link (it changes the address): a plain click presses it; one that
     // opens a new tab or window is the browser's, which follows the link.
-    const link = event.target.closest && event.target.closest('a[data-query]');
+    const link = event.target.closest && event.target.closest('a[data-query], a[data-path]');
     if (link && root.contains(link)) {
       if (event.button !== 0 || event.ctrlKey || event.metaKey || event.shiftKey || event.altKey) return;
       event.preventDefault();

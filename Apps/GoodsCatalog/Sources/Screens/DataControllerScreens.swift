@@ -23,6 +23,7 @@ public enum DataControllerScreens {
                 rows: Live.constant(viewModel.categories.map { ListRow(id: $0.sortID, title: $0.name) }),
                 onSelect: { viewModel.select(index: $0) }
             )
+            .linkingRows { [$0.id] }
         }
     }
 

@@ -23,6 +23,7 @@ public enum GoodsScreens {
                 emptyText: Live.constant("Loading categories…"),
                 onSelect: { viewModel.select(index: $0) }
             )
+            .linkingRows { [$0.id] }   // a category's goods are at /2, under the categories
         }
         .onAppear { viewModel.load() }
     }
@@ -42,6 +43,7 @@ public enum GoodsScreens {
                 onSelect: { viewModel.select(index: $0) },
                 onReachEnd: { viewModel.next() }
             )
+            .linkingRows { ["item", $0.id] }   // an item is at /2/item/ID, over its list
             Text(viewModel.display.live.combine(viewModel.category.live) { display, category in
                 display.statusText.isEmpty ? "" : "\(category.name) · " + display.statusText
             }, style: .secondary)

@@ -33,6 +33,8 @@ public enum ShowcaseScreens {
                 rows: Live.constant(viewModel.rows.enumerated().map { ListRow(id: String($0.offset), title: $0.element.title, detail: $0.element.summary) }),
                 onSelect: { viewModel.select(index: $0) }
             )
+            // Each app is at its name (/flickr): a row is a link there, in a browser.
+            .linkingRows { row in Int(row.id).flatMap { viewModel.apps.indices.contains($0) ? [viewModel.apps[$0].rawValue] : nil } }
         }
         .hint("↑↓: choose", "Enter: open", .terminalOnly("Esc: quit"), .terminalOnly("Ctrl-C: quit"))
     }
