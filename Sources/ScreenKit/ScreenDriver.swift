@@ -289,6 +289,16 @@ open class ScreenDriver {
         if list.hasMore.value && !list.isLoading.value { list.loadMore?() }
     }
 
+    /// Asks a list again for the page that failed, as "Try again" in a browser and Enter on the
+    /// failed row in a terminal do; throws when the list shows no failure (or cannot retry).
+    public func retry(in label: String? = nil) throws(ScreenDriverError) {
+        let list = try list(label)
+        guard case .failed? = list.footer?.value, let retry = list.retry else {
+            throw .notFound("failed page to try again in \"\(list.label)\"", screen: text)
+        }
+        retry()
+    }
+
     /// Presses a key the screen has a shortcut for (while its condition holds), or, with
     /// `onRow`, a key a list's ``RowButton`` has, on that row (the one a terminal highlights).
     public func press(key: Shortcut, onRow rowTitle: String? = nil, of label: String? = nil) throws(ScreenDriverError) {

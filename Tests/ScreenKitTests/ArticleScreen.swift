@@ -32,9 +32,16 @@ func counterScreen(_ viewModel: CounterViewModel) -> Screen {
     }
 }
 
-enum Sort: String, CaseIterable, Sendable, CustomStringConvertible {
+enum Sort: CaseIterable, Sendable, CustomStringConvertible {
     case newest, oldest, title
-    var description: String { rawValue.capitalized }
+
+    var description: String {
+        switch self {
+        case .newest: "Newest"
+        case .oldest: "Oldest"
+        case .title: "Title"
+        }
+    }
 }
 
 final class ShelfViewModel: Sendable {

@@ -10,6 +10,10 @@ import WebUI
 @MainActor
 @Suite struct PagedListRowsTests {
     struct Offline: Error, CustomStringConvertible { var description: String { "the library is offline" } }
+    final class Shelf: Sendable {
+        let list: PagedList<String, String, Offline>
+        init(list: PagedList<String, String, Offline>) { self.list = list }
+    }
 
     /// Ten books a page, three pages; the second fails while `failing` holds.
     func books(failing: Locked<Bool>) -> PagedList<String, String, Offline> {
@@ -60,6 +64,23 @@ import WebUI
         try document.handle(ClientMessage.parse(#"{"t":"c","id":"\#(retry.id)","n":2}"#))
         #expect(list.items.value.count == 20)
         #expect(!document.render().html.contains("Could not load"))
+    }
+
+    /// The tester's `retry(in:)`: refused while nothing failed, then asks for the failed page.
+    @Test func theTesterTriesAFailedPageAgain() throws {
+        let failing = Locked(true)
+        let list = books(failing: failing)
+        let navigator = Navigator(root: Shelf(list: list))
+        defer { navigator.close() }
+        let registry = ScreenRegistry<ScreenKit.Screen>()
+        registry.register(Shelf.self) { [self] in screen($0.list) }
+        let driver = ScreenDriver(navigator: navigator, registry: registry)
+        #expect(throws: ScreenDriverError.self) { try driver.retry(in: "Books") }
+        try driver.scrollToEnd(of: "Books")
+        #expect(driver.text.contains("! Could not load: the library is offline"), "\(driver.text)")
+        failing.withLock { $0 = false }
+        try driver.retry(in: "Books")
+        #expect(list.items.value.count == 20 && !driver.text.contains("Could not load"))
     }
 
     /// A page on its way: a loading row under the rows in both layers, gone once it answered;
