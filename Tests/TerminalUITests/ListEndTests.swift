@@ -33,6 +33,26 @@ import Testing
         }
     }
 
+    /// The line under the rows (the end marker, a loading row) shows once the last row is
+    /// highlighted, whatever the rows' height and however the highlight came there: the
+    /// showcase's Flickr results (two-line rows) hid "— end of results —" below End's page.
+    @Test(arguments: [1, 2, 3], [Key.end, .pageDown, .down])
+    func theLineUnderTheLastRowShowsWithIt(rowHeight: Int, key: Key) {
+        for footer in [ListView.Footer.end("— the end —"), .loading] {
+            for count in [3, 7, 20, 61] {
+                let list = ListView()
+                list.rows = (0..<count).map { index in ListView.Row((0..<rowHeight).map { "Row \(index) line \($0)" }) }
+                let harness = Harness(list, size: Size(width: 40, height: 12))
+                list.footer = footer
+                var presses = 0
+                while list.selection < count - 1 && presses < 200 { harness.press(key); presses += 1 }
+                let shown = footer == .loading ? "Loading…" : "— the end —"
+                #expect(harness.text.contains(shown), "\(count) rows of \(rowHeight) lines, \(key) to the last: \(harness.text)")
+                #expect(harness.text.contains("Row \(count - 1) line 0"), "and the last row")
+            }
+        }
+    }
+
     @Test func moreRowsThatStillFitAskAgainAndOnesThatDoNotWait() {
         let list = ListView()
         list.rows = rows(2)

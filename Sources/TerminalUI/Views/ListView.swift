@@ -157,6 +157,8 @@ public final class ListView: View {
         let page = pageSize
         if selection < scrollOffset { scrollOffset = selection }
         if selection >= scrollOffset + page { scrollOffset = selection - page + 1 }
+        // On the last row, the line under it (loading, a failure, the end marker) shows too.
+        if footer != nil, !rows.isEmpty, selection == rows.count - 1 { scrollOffset = max(scrollOffset, scrollCount - page) }
         scrollOffset = max(0, min(scrollOffset, max(0, scrollCount - page)))
     }
 
