@@ -704,7 +704,7 @@ MUTANTS = [
     ("LE5", "a failed page's row appears under the last row but off screen",
      "Sources/TerminalUI/Views/ListView.swift",
      [("                scrollOffset = max(0, scrollCount - page)\n", "")],
-     "PagedListRowsTests"),
+     "PagedListRowsTests|ListEndTests"),
     ("LE6", "the browser's Try again under a failed page does nothing",
      "Sources/WebUI/ListView.swift",
      [("retry.onPress = { [weak self] in self?.retrySubject.send(()) }", "retry.onPress = {}")],

@@ -53,6 +53,25 @@ import Testing
         }
     }
 
+    /// A line that appears under the rows while the last row is on screen comes into view with
+    /// it, the highlight staying where it is (a row above the last one, here).
+    @Test func aLineAppearingUnderTheLastRowOnScreenComesIntoView() {
+        for footer in [ListView.Footer.failed("offline"), .end("— the end —"), .loading] {
+            let list = ListView()
+            list.rows = rows(30)
+            let harness = Harness(list, size: Size(width: 40, height: 12))
+            harness.press(.end)
+            harness.press(.up)
+            let highlighted = list.selection
+            #expect(harness.text.contains("Row 29") && highlighted == 28)
+            list.footer = footer
+            harness.press(.up, .down)   // a redraw, the highlight back where it was
+            let shown = switch footer { case .failed: "Could not load: offline"; case .end(let text): text; case .loading: "Loading…" }
+            #expect(harness.text.contains(shown) && harness.text.contains("Row 29"), "\(footer): \(harness.text)")
+            #expect(list.selection == highlighted)
+        }
+    }
+
     @Test func moreRowsThatStillFitAskAgainAndOnesThatDoNotWait() {
         let list = ListView()
         list.rows = rows(2)
