@@ -148,15 +148,20 @@ def counter(work):
         process.wait(timeout=10)
 
 
-def browser(url):
+def chrome():
+    """A headless Chromium that keeps the page's console log."""
     from selenium import webdriver
-    from selenium.webdriver.common.by import By
     options = webdriver.ChromeOptions()
     for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
         options.add_argument(argument)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     chromedriver = shutil.which(os.environ.get("CHROMEDRIVER") or "chromedriver")
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=chromedriver))
+    return webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=chromedriver))
+
+
+def browser(url):
+    from selenium.webdriver.common.by import By
+    driver = chrome()
     try:
         driver.get(url)
         text = lambda: driver.execute_script("return document.querySelector('section.page').textContent")
@@ -230,12 +235,7 @@ let package = Package(
 
 
 def read_reference(base):
-    from selenium import webdriver
-    options = webdriver.ChromeOptions()
-    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"):
-        options.add_argument(argument)
-    chromedriver = shutil.which(os.environ.get("CHROMEDRIVER") or "chromedriver")
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(executable_path=chromedriver))
+    driver = chrome()
     try:
         for path, wanted in (("/documentation/mvvm/navigator", "The navigation stack of view models"),
                              ("/documentation/screenkit/choice", "Choice"),

@@ -77,7 +77,6 @@ public final class MovieListViewModel: Sendable {
         var page: Int
         var failed: Bool
         var hasMore: Bool
-        var empty: Bool
     }
 
     /// `lifecycle`: the lifecycle of the screen showing this list (the tabs' one); the detail
@@ -97,8 +96,8 @@ public final class MovieListViewModel: Sendable {
         movies = list.items.mapEach(MovieCellViewModel.init)
         errorText = list.error.map { $0?.description }
         canRetry = list.error.map { $0 != nil }
-        let status = Property.combineLatest(list.isLoading, list.page, canRetry, list.hasMore, list.items.map(\.isEmpty))
-            .map { Status(loading: $0, page: $1, failed: $2, hasMore: $3, empty: $4) }
+        let status = Property.combineLatest(list.isLoading, list.page, canRetry, list.hasMore)
+            .map { Status(loading: $0, page: $1, failed: $2, hasMore: $3) }
         isFetching = status.map { $0.loading && $0.page < 1 }.removeDuplicates()
         hasMore = status.map { $0.hasMore && !$0.loading && !$0.failed }.removeDuplicates()
         isLoadingMore = status.map { $0.loading && $0.page >= 1 }.removeDuplicates()
