@@ -181,7 +181,7 @@ def server_alone(server, values, gap):
         # The session answers only to the browser that opened it: its cookie goes with the socket.
         cookie = (response.headers.get("Set-Cookie") or "").split(";")[0] or None
     session = re.search(r'data-session="(\w+)"', html).group(1)
-    row = re.search(r'<li id="(e\d+)"[^>]*><div[^>]*><span[^>]*class="title">Flickr search<', html).group(1)
+    row = re.search(r'<li id="(e\d+)"[^>]*><div[^>]*><(?:span|a)[^>]*class="title"[^>]*>Flickr search<', html).group(1)
     host, port = "127.0.0.1", int(server.url.rsplit(":", 1)[1].strip("/"))
     ws = RawWebSocket(host, port, cookie)
     try:

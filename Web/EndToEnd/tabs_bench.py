@@ -194,7 +194,7 @@ class Tab:
         if not session:
             raise ConnectionError(f"no page: {page[:120]!r}")
         cookie = re.search(r"(?im)^set-cookie: *(mvvm_browser=[0-9a-f]+)", page)
-        row = re.search(r'<li id="(e\d+)"[^>]*><div[^>]*><span[^>]*class="title">Flickr search<', page).group(1)
+        row = re.search(r'<li id="(e\d+)"[^>]*><div[^>]*><(?:span|a)[^>]*class="title"[^>]*>Flickr search<', page).group(1)
         self.ws = await upgrade(self.port, self.source, cookie.group(1) if cookie else None)
         # The hello names the frame the page was sent as (its body's data-frame), as the
         # page's script does: nothing to catch up on.

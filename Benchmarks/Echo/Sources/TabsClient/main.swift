@@ -207,7 +207,7 @@ final class Tab: @unchecked Sendable {
                 self.field = fields[wanted]
                 return (String(session), cookie.map(String.init), "")
             }
-            guard let row = page.firstMatch(of: /<li id="(e\d+)"[^>]*><div[^>]*><span[^>]*class="title">Flickr search</)?.1 else { throw TabError(why: "no row") }
+            guard let row = page.firstMatch(of: /<li id="(e\d+)"[^>]*><div[^>]*><(?:span|a)[^>]*class="title"[^>]*>Flickr search</)?.1 else { throw TabError(why: "no row") }
             return (String(session), cookie.map(String.init), String(row))
         }.flatMap { session, cookie, row in
             self.upgrade(source: source, cookie: cookie).flatMap { socket in
