@@ -11,6 +11,8 @@ so the client's own CPU (Python, on the same machine) is not counted in it.
 Phases, each printed as it ends:
   one tab     one tab typing (a keystroke, its acknowledgement, the next), echo alike
   open        N tabs opened, then idle: the server's memory per tab (RSS growth / N)
+  one among   one more tab typing 200 keys a second while the N stay open and idle:
+              keystroke p50/p99 (the echo alike)
   typing      every tab typing RATE keys a second for SECONDS: server CPU per edit,
               keystroke p50/p99; the echo with N connections at the same rate
   saturation  every tab typing as fast as its acknowledgements come: edits a second, and the
@@ -437,6 +439,20 @@ def measure(server, clients, rate, seconds):
     return edits, cpu, wall, latencies
 
 
+def one_among(server, port, kind, rate=200, seconds=3.0):
+    """One more tab typing `rate` keys a second while the others stay open and idle: a
+    keystroke's latency on a server that holds them all (the latency a person typing sees when
+    the others are reading). Returns its latencies (ms)."""
+    clients = clients_for(port, 1, 1, kind)
+    try:
+        clients.ask("open")
+        time.sleep(0.5)
+        answers = clients.ask("type", rate, seconds, time.time() + 0.2)
+        return [l * 1000 for l in answers[0][2]]
+    finally:
+        clients.close()
+
+
 def one_tab(server_command, port, ready, kind, count=2000):
     server = Server(server_command, port, ready)
     try:
@@ -535,6 +551,10 @@ def main():
         print(f"  opened {opened} tabs in {took:.1f} s ({failed} failed); server RSS {before / 1024:.1f} -> {after / 1024:.1f} MiB: {per_tab:.1f} KB per tab", flush=True)
         if failed:
             failures.append(f"{failed} tabs could not be opened")
+        latencies = one_among(server, port, kind)
+        figures["one typing among all: keystroke p99"] = percentile(latencies, 99)
+        print(f"  one more tab typing 200 keys a second while the {opened} stay idle: keystroke p50 {percentile(latencies, 50):.2f} ms, "
+              f"p99 {percentile(latencies, 99):.2f} ms ({len(latencies)} keystrokes)", flush=True)
         edits, cpu, wall, latencies = measure(server, clients, args.rate, args.seconds)
         per_edit = cpu / max(1, edits) * 1e6
         figures["all typing: server CPU per edit"] = per_edit
@@ -561,6 +581,9 @@ def main():
             after = rss_kb(echo.pid)
             opened = sum(a[1] for a in answers)
             print(f"  opened {opened} connections; echo RSS {before / 1024:.1f} -> {after / 1024:.1f} MiB: {(after - before) / max(1, opened):.1f} KB each", flush=True)
+            latencies = one_among(echo, port, "echo")
+            print(f"  one more connection sending 200 messages a second while the {opened} stay idle: p50 {percentile(latencies, 50):.2f} ms, "
+                  f"p99 {percentile(latencies, 99):.2f} ms ({len(latencies)} messages)", flush=True)
             edits, cpu, wall, latencies = measure(echo, clients, args.rate, args.seconds)
             echo_per = cpu / max(1, edits) * 1e6
             figures["all typing: echo CPU per message"] = echo_per

@@ -11,6 +11,12 @@ import TodoList
 /// and the headless tester all draw from it.
 @MainActor
 public enum ShowcaseScreens {
+    /// The registry every session of a server draws from: the descriptions hold no state, so one
+    /// serves them all (a registry made per browser tab cost 3 KB a tab). Not to be registered
+    /// into: a layer that wants more screens includes it (`register(all:drawing:)`) in its own.
+    public static let shared = registry()
+
+    /// A new registry of every app's screens.
     public static func registry() -> ScreenRegistry<Screen> {
         let registry = ScreenRegistry<Screen>()
         FlickrScreens.register(in: registry)

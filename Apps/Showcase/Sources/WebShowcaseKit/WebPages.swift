@@ -21,7 +21,7 @@ public final class WebPages {
             return self.images.source(request.url.flatMap { URL(string: $0) }, label: request.alt, key: request.key, width: width, height: height)
         }
         // Every app's screens, described once, drawn by WebUI.
-        registry.register(all: ShowcaseScreens.registry(), drawing: { ScreenRenderer.page(for: $0, images: imageSource) })
+        registry.register(all: ShowcaseScreens.shared, drawing: { ScreenRenderer.page(for: $0, images: imageSource) })
         return registry
     }
 }
