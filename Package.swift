@@ -161,7 +161,7 @@ let package = Package(
         // The browser pages of every app (served by `showcase --web`).
         .target(
             name: "WebShowcaseKit",
-            dependencies: ["ShowcaseCore", "WebUI", "Signals", "MVVM", "TodoList"],
+            dependencies: ["ShowcaseCore", "ScreenKit", "WebUI", "Signals", "MVVM", "TodoList"],
             path: "Apps/Showcase/Sources/WebShowcaseKit",
             swiftSettings: strict
         ),

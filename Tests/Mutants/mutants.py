@@ -842,6 +842,10 @@ MUTANTS = [
      "Sources/TerminalUI/Views/Button.swift",
      [("        if !isEnabled {\n            style = Style(dim: true)", "        if !isEnabled {\n            style = .plain")],
      "RenderersAgreeTests"),
+    ("SR1", "each browser tab builds a registry of the apps' screens of its own (3 KB a tab)",
+     "Apps/Showcase/Sources/WebShowcaseKit/WebPages.swift",
+     [("        screens = ShowcaseScreens.shared\n", "        screens = ShowcaseScreens.registry()\n")],
+     "everyTabDrawsFromOneRegistryOfScreens"),
 ]
 
 

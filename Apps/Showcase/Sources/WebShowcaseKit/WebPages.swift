@@ -1,5 +1,6 @@
 import Foundation
 import MVVM
+import ScreenKit
 import ShowcaseCore
 import WebUI
 
@@ -9,8 +10,13 @@ import WebUI
 public final class WebPages {
     /// Where images come from for the app opened last (live URLs or offline placeholders).
     public var images = ImageSource(isLive: false)
+    /// The apps' screens: the one registry every tab of a server draws from (one per tab cost
+    /// 3 KB a tab).
+    let screens: ScreenRegistry<Screen>
 
-    public init() {}
+    public init() {
+        screens = ShowcaseScreens.shared
+    }
 
     /// How every view-model type is shown.
     public func registry() -> ScreenRegistry<NavigationStack.Page> {
@@ -21,7 +27,7 @@ public final class WebPages {
             return self.images.source(request.url.flatMap { URL(string: $0) }, label: request.alt, key: request.key, width: width, height: height)
         }
         // Every app's screens, described once, drawn by WebUI.
-        registry.register(all: ShowcaseScreens.shared, drawing: { ScreenRenderer.page(for: $0, images: imageSource) })
+        registry.register(all: screens, drawing: { ScreenRenderer.page(for: $0, images: imageSource) })
         return registry
     }
 }
