@@ -314,6 +314,8 @@ final class Tab {
         #expect(first.showcase.pages.screens === shared)
         #expect(second.showcase.pages.screens === shared)
         #expect(WebPages().screens === shared)
+        first.session.close()
+        second.session.close()
     }
 }
 
