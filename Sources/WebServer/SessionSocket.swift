@@ -85,10 +85,11 @@ final class SessionSocket: @unchecked Sendable {
     /// Where the turns of a socket whose first message is `first` run: the executor of the
     /// session its hello names; a new session's (the page's own ended); any, to be refused.
     private func turns(for first: SocketMessage?) -> WebExecutor {
-        if case .text(let text) = first, case .hello(let id, _, _)? = try? ClientMessage.parse(text), let open = sessions.session(id) {
-            return open.executor
+        guard case .text(let text) = first, case .hello(let id, _, let address)? = try? ClientMessage.parse(text) else {
+            return sessions.executorForNewSession()
         }
-        return sessions.executorForNewSession()
+        if let open = sessions.session(id) { return open.executor }
+        return sessions.executorForNewSession(at: address.flatMap(WebLocation.init) ?? .root)
     }
 
     /// One turn: the batch handled in order; what the session sent meanwhile, and whether the

@@ -313,8 +313,10 @@ public final class WebAppServer: Sendable {
         let cookie = Self.browserKey(request.headers["cookie"])
         let owner = cookie ?? Self.newBrowserKey()
         let client = request.clientAddress.isEmpty ? nil : request.clientAddress
-        // The session is opened, and its page made, on the session's own executor.
-        let page: (status: Int, html: String) = await sessions.executorForNewSession().perform { [sessions] in
+        // The session is opened, and its page made, on the session's own executor: a new one
+        // is run here, on this task's thread (nothing is queued on it yet); the main one there.
+        let executor = sessions.executorForNewSession(at: location)
+        let open: @Sendable () -> (status: Int, html: String) = { [sessions] in
             switch sessions.open(at: location, owner: owner, client: client) {
             case .opened(let session): return (200, PageShell.html(for: session, head: head, base: base))
             case .notFound: return (404, PageShell.notFound(head: head, base: base))
@@ -322,6 +324,7 @@ public final class WebAppServer: Sendable {
             case .fullForAddress: return (429, "")
             }
         }
+        let page = executor.isMain ? await executor.perform(open) : executor.performHere(open)
         if page.status == 503 { return .text("Too many open sessions; close a tab and try again.", status: 503) }
         if page.status == 429 { return .text("Your address has too many open sessions; close a tab and try again.", status: 429) }
         var response = WebResponse.html(page.html, status: page.status)

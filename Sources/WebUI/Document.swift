@@ -160,6 +160,16 @@ public final class Document {
         scheduleFlush()
     }
 
+    /// Asks the page to load `location` as a new page, in place of the browser's current entry
+    /// (the new page puts the addresses of the screens below its own back in the history). Its
+    /// session is a new one, opened for that address: for a screen that needs a session of
+    /// another kind than this one (``WebSessions/init(limits:log:onMainActorAt:routes:)``).
+    public func load(_ location: WebLocation) {
+        pendingIndex.removeAll(keepingCapacity: true)
+        pending.append(.load(location.description))
+        scheduleFlush()
+    }
+
     /// Moves the keyboard focus to `element`.
     public func focus(_ element: Element) {
         guard element.document === self else { return }

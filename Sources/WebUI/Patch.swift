@@ -6,7 +6,7 @@
 /// `["r", id, html]` an element replaced, `["i", id, html]` an element inserted before element
 /// `id`, `["-", id]` an element removed, `["h", depth, title, addresses]`
 /// the navigation depth, the title and each screen's address, or `null` (for the browser's
-/// history), `["f", id]` focus.
+/// history), `["f", id]` focus, `["l", address]` the page loads another address as a new page.
 public enum Patch: Sendable, Equatable {
     case text(String, String)
     case attribute(String, String, String?)
@@ -19,6 +19,9 @@ public enum Patch: Sendable, Equatable {
     case remove(String)
     case history(depth: Int, title: String, locations: [String]?)
     case focus(String)
+    /// The page loads `address` (under the server's path) as a new page, in a new session: a
+    /// screen that needs a session of another kind (on the main actor, say).
+    case load(String)
 
     /// The element the patch is for (`nil` for the page as a whole).
     public var elementID: String? {
@@ -26,7 +29,7 @@ public enum Patch: Sendable, Equatable {
         case .text(let id, _), .attribute(let id, _, _), .value(let id, _), .children(let id, _),
              .append(let id, _), .replace(let id, _), .insert(let id, _), .remove(let id), .focus(let id):
             return id
-        case .history:
+        case .history, .load:
             return nil
         }
     }
@@ -61,6 +64,7 @@ public enum Patch: Sendable, Equatable {
             out += "[\"h\","
             Patch.encodeHistory(depth: depth, title: title, locations: locations, into: &out)
         case .focus(let id): JSON.array(into: &out, "f", id)
+        case .load(let address): JSON.array(into: &out, "l", address)
         }
     }
 }

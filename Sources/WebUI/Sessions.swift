@@ -337,17 +337,28 @@ public final class WebSessions: Sendable {
     /// most ``Limits/refusalLinesPerSecond`` lines a second, with the count of those left out.
     package let refusals: RefusalLog
 
-    /// How the app's content is made: on any session's executor, or on the main actor.
+    /// How the app's content is made: on any session's executor (on the main actor for the
+    /// addresses `onMainActor` names), or always on the main actor.
     private enum Make: Sendable {
-        case anywhere(@Sendable (Document, WebLocation) -> (any WebSessionContent)?)
+        case anywhere(@Sendable (Document, WebLocation) -> (any WebSessionContent)?, onMainActor: @Sendable (WebLocation) -> Bool)
         case mainActor(@MainActor (Document, WebLocation) -> (any WebSessionContent)?)
     }
 
-    /// Whether the app's sessions run on the main actor (its view models are `@MainActor`), not
-    /// each on an executor of its own.
+    /// Whether the app's sessions all run on the main actor (its view models are `@MainActor`),
+    /// not each on an executor of its own.
     public var runsOnMainActor: Bool {
         if case .mainActor = make { return true }
         return false
+    }
+
+    /// Whether a session opened at `location` runs on the main actor: all of them for an app on
+    /// the main actor; those the app names (``init(limits:log:onMainActorAt:routes:)``) for one
+    /// whose sessions run each on an executor of its own.
+    public func runsOnMainActor(at location: WebLocation) -> Bool {
+        switch make {
+        case .mainActor: return true
+        case .anywhere(_, let onMainActor): return onMainActor(location)
+        }
     }
 
     /// Writes a line to standard error (`WebUI: ` and the line): where sessions report, unless
@@ -373,7 +384,23 @@ public final class WebSessions: Sendable {
         self.limits = limits
         self.log = log
         refusals = RefusalLog(linesPerSecond: limits.refusalLinesPerSecond, log: log)
-        make = .anywhere(routes)
+        make = .anywhere(routes, onMainActor: { _ in false })
+    }
+
+    /// Sessions of an app with a few `@MainActor` view models: a session opened at an address
+    /// `onMainActor` names runs on the main actor, every other on an executor of its own.
+    /// `routes` is called on the session's executor, whichever it is. Each of the app's screens
+    /// must say whether it needs the main actor the same way for a session opened at its address
+    /// and for one that gets there by navigating: a session on its own executor that is to show
+    /// a main-actor screen asks the page to load it as a new page (``Document/load(_:)``),
+    /// whose session is opened on the main actor.
+    public init(limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void = WebSessions.standardError,
+                onMainActorAt onMainActor: @escaping @Sendable (WebLocation) -> Bool,
+                routes: @escaping @Sendable (Document, WebLocation) -> (any WebSessionContent)?) {
+        self.limits = limits
+        self.log = log
+        refusals = RefusalLog(linesPerSecond: limits.refusalLinesPerSecond, log: log)
+        make = .anywhere(routes, onMainActor: onMainActor)
     }
 
     /// Sessions of an app whose view models are `@MainActor`: every session runs on the main
@@ -389,7 +416,14 @@ public final class WebSessions: Sendable {
     /// The executor a new session should be opened on: one of its own, or the main one for an
     /// app on the main actor. Call ``open(at:resuming:owner:client:)`` there.
     public func executorForNewSession() -> WebExecutor {
-        runsOnMainActor ? .main : WebExecutor()
+        executorForNewSession(at: .root)
+    }
+
+    /// The executor a new session at `location` should be opened on: one of its own, or the
+    /// main one for an address on the main actor (``runsOnMainActor(at:)``). Call
+    /// ``open(at:resuming:owner:client:)`` there, with the same location.
+    public func executorForNewSession(at location: WebLocation) -> WebExecutor {
+        runsOnMainActor(at: location) ? .main : WebExecutor()
     }
 
     /// What opening a session gave.
@@ -485,7 +519,8 @@ public final class WebSessions: Sendable {
     /// The app's content for a new session's document (on the session's executor).
     private func makeContent(_ document: Document, _ location: WebLocation) -> (any WebSessionContent)? {
         switch make {
-        case .anywhere(let make):
+        case .anywhere(let make, let onMainActor):
+            precondition(!onMainActor(location) || MainScheduler.isMainThread, "a session at \(location) is opened on the main actor")
             return make(document, location)
         case .mainActor(let make):
             precondition(MainScheduler.isMainThread, "the sessions of an app on the main actor are opened on the main actor")

@@ -176,5 +176,46 @@ final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
         #expect(await first.perform { WebExecutor.current === first && opened.document.executor === first })
         await first.perform { opened.close() }
     }
+
+    /// An app with a few `@MainActor` screens (`onMainActorAt:`): a page at an address it names
+    /// gets a session on the main actor, any other page one on an executor of its own, whether
+    /// the page is asked for or resumed after its session ended (its hello says the address).
+    @Test func sessionsAtTheAddressesNamedAreOnTheMainActor() async throws {
+        let sessions = WebSessions(limits: .init(sessions: 20, reconnectGrace: .seconds(60)), log: { _ in }, onMainActorAt: { $0.segments.first == "main" },
+                                   routes: { document, _ in BusyTab(document, busyFor: .zero) })
+        #expect(!sessions.runsOnMainActor)
+        #expect(sessions.runsOnMainActor(at: WebLocation(path: "/main/1")) && !sessions.runsOnMainActor(at: WebLocation(path: "/other")))
+        #expect(sessions.executorForNewSession(at: WebLocation(path: "/main")) === WebExecutor.main)
+        #expect(sessions.executorForNewSession(at: .root) !== WebExecutor.main)
+        let server = try WebAppServer(port: 0, sessions: sessions, log: { _ in })
+        let task = Task { try await server.run() }
+        defer { task.cancel() }
+        let port = try await server.waitUntilListening()
+        for (path, onMain) in [("/", false), ("/main", true), ("/main/2?x=1", true), ("/mains", false), ("/other/main", false)] {
+            let http = try await RawClient.connect(port)
+            try await http.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let page = String(decoding: await http.readUntilClosed(timeout: .seconds(60)).bytes, as: UTF8.self)
+            let id = String(try #require(page.firstMatch(of: /data-session="([0-9a-f]+)"/)).1)
+            let session = try #require(sessions.session(id))
+            #expect(session.executor.isMain == onMain, "\(path)")
+        }
+        // A page whose session ended says its address in its hello: its new session is opened
+        // on the executor that address asks for.
+        for (address, onMain) in [("/main/3", true), ("/elsewhere", false)] {
+            let socket = try await RawClient.connect(port)
+            try await socket.send("GET /ws HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nOrigin: http://127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+            try await socket.send(clientFrame(FrameHeader.text, Array(#"{"t":"hello","s":"0123456789abcdef0123456789abcdef","q":3,"p":"\#(address)"}"#.utf8)))
+            var received: [UInt8] = []
+            while String(decoding: received, as: UTF8.self).firstMatch(of: /"sid":"([0-9a-f]+)"/) == nil {
+                let more = try await socket.read(atMost: 65536)
+                try #require(!more.isEmpty, "the socket closed before the page was resumed")
+                received += more
+            }
+            let id = String(try #require(String(decoding: received, as: UTF8.self).firstMatch(of: /"sid":"([0-9a-f]+)"/)).1)
+            #expect(try #require(sessions.session(id)).executor.isMain == onMain, "\(address)")
+        }
+        await server.stop()
+    }
 }
 #endif

@@ -477,7 +477,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("showcase", help="the showcase binary, or todo-web's with --app todo")
     parser.add_argument("--app", choices=["showcase", "todo"], default="showcase",
-                        help="showcase: its sessions on the main actor (the Person tutorial's view model is @MainActor); "
+                        help="showcase: each tab on an executor of its own (Person's on the main actor); "
                              "todo: todo-web, each session on an executor of its own")
     parser.add_argument("--tabs", type=int, default=1000)
     parser.add_argument("--rate", type=float, default=1.0)

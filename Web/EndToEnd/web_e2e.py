@@ -598,7 +598,19 @@ def todo(page):
 
 def person(page):
     page.scenario = "Person"
-    page.open_app("Person", "Person")
+    # Issue 41: the launcher's tab runs on an executor of its own; Person's view model is
+    # @MainActor, so choosing it loads /person as a new page, whose session is on the main actor.
+    page.driver.get("data:,")
+    page.driver.get(page.server.url)
+    page.wait_heading("MVVMKit showcase")
+    launcher = page.js("return document.body.dataset.session")
+    page.click_row("Person")
+    if not page.wait_heading("Person"):
+        raise LookupError(f"Person did not open (heading {page.heading()!r})")
+    own = page.js("return document.body.dataset.session")
+    check("Person (issue 41): chosen on the launcher, it is loaded as a page of its own at /person, with a new session",
+          own and launcher and own != launcher and page.js("return location.pathname") == "/person",
+          f"launcher's session {launcher[:8] if launcher else None}, Person's {own[:8] if own else None}, at {page.js('return location.pathname')}")
     people = wait_until(lambda: page.visible_texts("section.page li.row .title"))
     card = page.visible_texts("section.page h2")
     check("Person (PV-V): the people load from the service; the card shows the first", people and card and card[0].endswith(people[0]),
@@ -625,6 +637,12 @@ def person(page):
     hidden = wait_until(lambda: page.heading() == "Person" and page.settled() and not born())
     check("Person: Settings is at /person/settings, and its toggle hides the birthdays", had_birthday and opened and len(box) == 1 and hidden,
           f"birthday before {had_birthday}, opened {bool(opened)}, {len(box)} checkbox(es), hidden {bool(hidden)}")
+    page.driver.back()
+    launcher_again = page.wait_heading("MVVMKit showcase")
+    page.driver.back()
+    left = wait_until(lambda: page.js("return location.href").startswith("data:"), timeout=5)
+    check("Person (issue 41): Back from its first screen returns to the launcher, and once more leaves the showcase (no launcher twice)",
+          launcher_again and left, f"heading {page.heading()!r}, then at {page.js('return location.href')}")
 
 
 def movies(page):

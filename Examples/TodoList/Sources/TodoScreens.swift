@@ -8,7 +8,6 @@ import Signals
 /// The to-do list's screen.
 public enum TodoScreens {
     /// Registers the screen of ``TodoListViewModel``.
-    @MainActor
     public static func register(in registry: ScreenRegistry<Screen>) {
         registry.register(TodoListViewModel.self, list)
     }

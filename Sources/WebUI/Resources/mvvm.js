@@ -235,6 +235,9 @@
 
   function apply(op, ack) {
     if (op[0] === 'h') { setHistory(op[1], op[2], op[3]); return; }
+    // Another address, as a new page, in this entry's place: its screens below it are put back
+    // in the history by the new page itself.
+    if (op[0] === 'l') { location.replace(base + op[1]); return; }
     const el = document.getElementById(op[1]);
     if (!el) return;
     switch (op[0]) {

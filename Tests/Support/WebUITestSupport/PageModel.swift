@@ -30,6 +30,8 @@ public final class PageModel {
     public private(set) var locations: [String] = []
     /// Frames refused because one before them was missing.
     public private(set) var gaps = 0
+    /// The address the page was told to load as a new page, if it was.
+    public private(set) var loaded: String?
 
     public init(html: String) {
         root.children = PageModel.parse(html)
@@ -51,6 +53,10 @@ public final class PageModel {
         if case .history(let depth, let title, let locations) = patch {
             history = (depth, title)
             if let locations { self.locations = locations }
+            return
+        }
+        if case .load(let address) = patch {
+            loaded = address
             return
         }
         guard let id = patch.elementID, let target = node(id) else { return }
@@ -89,7 +95,7 @@ public final class PageModel {
             parent.children.insert(contentsOf: nodes, at: index)
         case .remove:
             target.parent?.children.removeAll { $0 === target }
-        case .history, .focus:
+        case .history, .focus, .load:
             break
         }
     }
@@ -139,6 +145,7 @@ public final class PageModel {
             case "i": apply(.insert(string(1)!, string(2)!))
             case "-": apply(.remove(string(1)!))
             case "h": apply(.history(depth: op[1] as! Int, title: string(2)!, locations: op.count > 3 ? op[3] as? [String] : nil))
+            case "l": apply(.load(string(1)!))
             default: break
             }
         }

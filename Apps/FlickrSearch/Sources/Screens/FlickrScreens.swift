@@ -6,7 +6,6 @@ import Signals
 /// browser, plain text and the headless tester draw them.
 public enum FlickrScreens {
     /// Registers the app's screens.
-    @MainActor
     public static func register(in registry: ScreenRegistry<Screen>) {
         registry.register(FlickrSearchViewModel.self, search)
         registry.register(FlickrSearchResultsViewModel.self, results)

@@ -9,7 +9,6 @@ import Signals
 /// what it was handed for the screen to show.
 public enum DataControllerScreens {
     /// Registers the variant's screens (its detail is the bound app's, ``GoodsScreens/detail(_:)``).
-    @MainActor
     public static func register(in registry: ScreenRegistry<Screen>) {
         registry.register(GoodsDataControllerCategories.self, categories)
         registry.register(GoodsDataControllerPage.self, list)

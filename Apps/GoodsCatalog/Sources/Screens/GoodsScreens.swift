@@ -6,7 +6,6 @@ import ScreenKit
 /// described in ``DataControllerScreens``.
 public enum GoodsScreens {
     /// Registers the app's screens.
-    @MainActor
     public static func register(in registry: ScreenRegistry<Screen>) {
         registry.register(CategoryListViewModel.self, categories)
         registry.register(GoodsListViewModel.self, goodsList)

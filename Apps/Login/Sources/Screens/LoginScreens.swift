@@ -5,7 +5,6 @@ import ScreenKit
 /// and the headless tester draw them.
 public enum LoginScreens {
     /// Registers the app's screens.
-    @MainActor
     public static func register(in registry: ScreenRegistry<Screen>) {
         registry.register(LoginViewModel.self, login)
         registry.register(LoginSuccessViewModel.self, success)

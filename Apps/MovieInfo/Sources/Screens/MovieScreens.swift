@@ -6,7 +6,6 @@ import Signals
 /// the browser, plain text and the headless tester draw them.
 public enum MovieScreens {
     /// Registers the app's screens.
-    @MainActor
     public static func register(in registry: ScreenRegistry<Screen>) {
         registry.register(MoviesTabsViewModel.self, movies)
         registry.register(MovieDetailViewModel.self, detail)

@@ -4,10 +4,12 @@ import ScreenKit
 /// The person app's screens, described once (PV-V): the terminal, the browser, plain text and
 /// the headless tester draw them.
 public enum PersonScreens {
-    /// Registers the app's screens.
-    @MainActor
+    /// Registers the app's screens. The browser's is drawn only on the main actor (its view model
+    /// is `@MainActor`): anywhere else it stops the program, saying so.
     public static func register(in registry: ScreenRegistry<Screen>) {
-        registry.register(PersonBrowserViewModel.self, browser)
+        registry.register(PersonBrowserViewModel.self) { viewModel in
+            MainActor.assumeIsolated { MainActorScreen(browser(viewModel)) }.screen
+        }
         registry.register(PersonDetailViewModel.self, detail)
         registry.register(PersonSettingsViewModel.self, settings)
     }
@@ -65,4 +67,13 @@ public enum PersonScreens {
             Button("Back") { viewModel.back() }
         }
     }
+}
+
+/// A screen described on the main actor, handed out of `MainActor.assumeIsolated` (which takes
+/// only `Sendable` results).
+private struct MainActorScreen: @unchecked Sendable {
+    // SAFETY: made on the main actor and handed straight to a caller that is on it (the
+    // registry's factory, inside `assumeIsolated`); never kept or used on another thread.
+    let screen: Screen
+    init(_ screen: Screen) { self.screen = screen }
 }

@@ -46,15 +46,7 @@ struct WebShowcaseServer {
         }
         let configuration = WebShowcaseConfiguration(live: live, offline: offline, todos: todos)
         let limits = WebSessions.Limits(sessions: maxSessions, reconnectGrace: .seconds(sessionGrace))
-        // The showcase's sessions run on the main actor: its Person tutorial's view model is
-        // `@MainActor @Observable` (seed 001's RACObserve), and a tab may open any app.
-        let sessions = await MainActor.run {
-            WebSessions(limits: limits, log: log, onMainActor: { document, location -> (any WebSessionContent)? in
-                // /elements: WebUI's events from any element (a page of the browser only).
-                if location.path == "/elements" { return ElementsDemo(document: document) }
-                return WebShowcase(document: document, configuration: configuration, location: location)
-            })
-        }
+        let sessions = WebShowcase.sessions(configuration: configuration, limits: limits, log: log)
         let deployment = WebAppServer.Deployment(hostNames: publicHosts, trustedProxies: trustedProxies, path: path)
         let server: WebAppServer
         do {

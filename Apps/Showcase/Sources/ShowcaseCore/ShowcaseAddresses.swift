@@ -13,15 +13,14 @@ public enum ShowcaseAddresses {
     }
 
     /// The view models `address` opens in `app`, built with `factory`; `nil` when none of its
-    /// screens has that address. Throws when the app's services cannot start.
-    @MainActor
+    /// screens has that address. Throws when the app's services cannot start. Person's
+    /// (``ShowcaseApp/runsOnMainActor``) only on the main actor.
     public static func stack(of app: ShowcaseApp, at address: Address, factory: ServiceFactory) throws -> [any AnyObject & Sendable]? {
         try app.addresses.stack(address, factory)
     }
 
     /// The address of each view model on `stack`, bottom first: the launcher's `/`, then `app`'s
     /// screens under its name (a view model the app does not know keeps the one below's).
-    @MainActor
     public static func addresses(of stack: [any AnyObject & Sendable], in app: ShowcaseApp?) -> [Address] {
         let launchers = stack.prefix { $0 is LauncherViewModel }.count
         let own = stack.dropFirst(launchers)

@@ -9,12 +9,14 @@ import TodoList
 
 /// The one registry of the apps' screens, described once: the terminal, the browser, plain text
 /// and the headless tester all draw from it.
-@MainActor
 public enum ShowcaseScreens {
-    /// The registry every session of a server draws from: the descriptions hold no state, so one
-    /// serves them all (a registry made per browser tab cost 3 KB a tab). Not to be registered
-    /// into: a layer that wants more screens includes it (`register(all:drawing:)`) in its own.
-    public static let shared = registry()
+    /// The registry every session of a server draws from, on every session's executor: the
+    /// descriptions hold no state, so one serves them all (a registry made per browser tab cost
+    /// 3 KB a tab). Not to be registered into: a layer that wants more screens includes it
+    /// (`register(all:drawing:)`) in its own.
+    // SAFETY: filled once, when first read (a `static let` is initialised once, under the
+    // runtime's lock), and never changed after: every session only reads it.
+    public nonisolated(unsafe) static let shared = registry()
 
     /// A new registry of every app's screens.
     public static func registry() -> ScreenRegistry<Screen> {

@@ -10,33 +10,52 @@ import TodoList
 // own, declared beside its screens), the services they are built with, and what the command
 // line's options ask beyond an address. Nothing else in the showcase names an app's view model.
 
-/// An app's addresses as the showcase uses them: built with a ``ServiceFactory``.
-public struct ShowcaseAppAddresses {
+/// An app's addresses as the showcase uses them: built with a ``ServiceFactory``, on the
+/// caller's executor (a browser session's own), except Person's, whose view model is
+/// `@MainActor`: its stack is built on the main actor only (``ShowcaseApp/runsOnMainActor``).
+public struct ShowcaseAppAddresses: Sendable {
     /// The view models an app's own address opens (its first screen first); `nil` when none of
     /// its screens has that address. Throws when the services cannot start (live mode, no key).
-    public let stack: @MainActor (Address, ServiceFactory) throws -> [any AnyObject & Sendable]?
+    public let stack: @Sendable (Address, ServiceFactory) throws -> [any AnyObject & Sendable]?
     /// The app's own address of each view model on a stack of its screens, bottom first
-    /// (``AppAddresses/addresses(of:below:)``).
-    public let addresses: @MainActor ([any AnyObject & Sendable]) -> [Address]
+    /// (as ``AppAddresses/addresses(of:below:)`` says them).
+    public let addresses: @Sendable ([any AnyObject & Sendable]) -> [Address]
 
-    init<App: AppAddresses>(_ app: App.Type, services: @escaping @MainActor (ServiceFactory) throws -> App.Services) {
-        stack = { address, factory in App.stack(at: address, services: try services(factory)) }
-        addresses = { App.addresses(of: $0) }
+    /// Called with each app's own (nonisolated) implementations: ``AppAddresses``' requirements
+    /// are on the main actor, for an app like Person's.
+    init(stack: @escaping @Sendable (Address, ServiceFactory) throws -> [any AnyObject & Sendable]?,
+         address: @escaping @Sendable (any AnyObject, Address) -> Address?) {
+        self.stack = stack
+        addresses = { stack in
+            var out: [Address] = []
+            for viewModel in stack {
+                let below = out.last ?? Address()
+                out.append(address(viewModel, below) ?? below)
+            }
+            return out
+        }
     }
 }
 
 extension ShowcaseApp {
+    /// Whether the app's view models are `@MainActor` (Person's, written as seed 001 writes
+    /// them for `RACObserve`): its screens are shown only in a session on the main actor.
+    public var runsOnMainActor: Bool { self == .person }
+
     /// The app's addresses.
-    @MainActor
     public var addresses: ShowcaseAppAddresses {
         switch self {
-        case .flickr: return ShowcaseAppAddresses(FlickrAddresses.self) { try $0.flickr() }
-        case .person: return ShowcaseAppAddresses(PersonAddresses.self) { $0.person() }
-        case .login: return ShowcaseAppAddresses(LoginAddresses.self) { $0.login() }
-        case .movies: return ShowcaseAppAddresses(MovieAddresses.self) { try $0.movies() }
-        case .goods: return ShowcaseAppAddresses(GoodsAddresses.self) { $0.goods() }
-        case .goodsDataController: return ShowcaseAppAddresses(DataControllerAddresses.self) { $0.goods() }
-        case .todo: return ShowcaseAppAddresses(TodoAddresses.self) { $0.todos }
+        case .flickr: return ShowcaseAppAddresses(stack: { FlickrAddresses.stack(at: $0, services: try $1.flickr()) }, address: FlickrAddresses.address(of:below:))
+        case .person:
+            return ShowcaseAppAddresses(stack: { address, factory in
+                MainActor.assumeIsolated { PersonAddresses.stack(at: address, services: factory.person()) }
+            }, address: PersonAddresses.address(of:below:))
+        case .login: return ShowcaseAppAddresses(stack: { LoginAddresses.stack(at: $0, services: $1.login()) }, address: LoginAddresses.address(of:below:))
+        case .movies: return ShowcaseAppAddresses(stack: { MovieAddresses.stack(at: $0, services: try $1.movies()) }, address: MovieAddresses.address(of:below:))
+        case .goods: return ShowcaseAppAddresses(stack: { GoodsAddresses.stack(at: $0, services: $1.goods()) }, address: GoodsAddresses.address(of:below:))
+        case .goodsDataController:
+            return ShowcaseAppAddresses(stack: { DataControllerAddresses.stack(at: $0, services: $1.goods()) }, address: DataControllerAddresses.address(of:below:))
+        case .todo: return ShowcaseAppAddresses(stack: { TodoAddresses.stack(at: $0, services: $1.todos) }, address: TodoAddresses.address(of:below:))
         }
     }
 

@@ -5,8 +5,8 @@ import ShowcaseCore
 import WebUI
 
 /// The browser's pages: every app's screens, described once (``ShowcaseScreens``), drawn by
-/// WebUI's ``ScreenRenderer``, with the showcase's images (live, or offline placeholders).
-@MainActor
+/// WebUI's ``ScreenRenderer``, with the showcase's images (live, or offline placeholders). One
+/// a session, used on its executor.
 public final class WebPages {
     /// Where images come from for the app opened last (live URLs or offline placeholders).
     public var images = ImageSource(isLive: false)

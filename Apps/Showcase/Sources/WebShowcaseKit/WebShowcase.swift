@@ -11,13 +11,15 @@ public struct WebShowcaseConfiguration: Sendable {
     /// Use the embedded catalogs, even with keys set.
     public var offline: Bool
     public var environment: Environment
-    public var scheduler: any Scheduler
+    /// Where the apps' services wait (an offline catalog's answer, a search's throttle): the
+    /// session's own executor unless set (a test's `TestScheduler`).
+    public var scheduler: (any Scheduler)?
     /// The to-do list every tab of the server shares (shared state: one tab's change shows in
     /// every other at once).
     public var todos: SharedTodos
 
     public init(
-        live: Bool = false, offline: Bool = false, environment: Environment = Environment(), scheduler: any Scheduler = MainScheduler.shared,
+        live: Bool = false, offline: Bool = false, environment: Environment = Environment(), scheduler: (any Scheduler)? = nil,
         todos: SharedTodos = SharedTodos()
     ) {
         self.live = live
@@ -33,13 +35,22 @@ public struct WebShowcaseConfiguration: Sendable {
 /// address (``ShowcaseAddresses``, each app's own beside its screens): the tab opens at the one
 /// the browser asked for, its stack built from the address; the address bar follows the
 /// screens, and the browser's forward button opens the screen of its entry.
-@MainActor
-public final class WebShowcase: @MainActor WebSessionContent {
+///
+/// A tab takes its turns on its session's executor: one of its own, or the main actor for the
+/// Person tutorial's screens (its view model is `@MainActor`, ``ShowcaseApp/runsOnMainActor``).
+/// A tab on its own executor that is to open Person has the browser load Person's address as a
+/// new page, whose session is on the main actor (``sessions(configuration:limits:log:)``).
+public final class WebShowcase: WebSessionContent, @unchecked Sendable {
+    // SAFETY: made on its session's executor and used only there: the page's events, the
+    // navigator's changes (delivered there by the stack) and its timers all run on it; the
+    // launcher's `open` is called by the launcher's screen, on it too (checked).
     public let navigator = Navigator()
     public let stack = NavigationStack()
     let document: Document
     let configuration: WebShowcaseConfiguration
     let pages: WebPages
+    /// Where the apps' services wait: the configuration's scheduler, or the session's executor.
+    private let scheduler: any Scheduler
     /// The app on the stack, if any.
     private var app: ShowcaseApp?
     /// The address the tab was asked for, while its stack is still shallower than it (a search
@@ -58,15 +69,33 @@ public final class WebShowcase: @MainActor WebSessionContent {
         guard let route = ShowcaseAddresses.route(Self.address(location)) else { return nil }
         self.document = document
         self.configuration = configuration
+        let executor = document.executor
+        scheduler = configuration.scheduler ?? (executor.isMain ? MainScheduler.shared : SerialQueueScheduler(queue: executor.queue))
         pages = WebPages()
         document.root.setChildren([stack])
-        navigator.push(LauncherViewModel(open: { [weak self] app in MainScheduler.runOnMainActor { self?.open(app) } }))
+        navigator.push(LauncherViewModel(open: { [weak self] app in
+            precondition(executor.isCurrent, "the launcher opens an app on its session's executor")
+            self?.open(app)
+        }))
         stack.bind(to: navigator, registry: pages.registry())
         document.locations = { [weak self] in self?.locations() }
         document.onNavigate = { [weak self] _, location in self?.navigate(to: location) }
         guard let app = route.app else { return }
         // An address no screen of the app has is a 404, as an unknown app is.
         guard open(app, at: route.address) else { return nil }
+    }
+
+    /// The showcase's sessions: each on an executor of its own, those at Person's addresses on
+    /// the main actor (its view model is `@MainActor @Observable`, seed 001's RACObserve); `/elements`
+    /// is WebUI's events from any element (a page of the browser only).
+    public static func sessions(configuration: WebShowcaseConfiguration, limits: WebSessions.Limits = WebSessions.Limits(),
+                                log: @escaping @Sendable (String) -> Void = WebSessions.standardError) -> WebSessions {
+        WebSessions(limits: limits, log: log, onMainActorAt: { location in
+            ShowcaseAddresses.route(address(location))?.app?.runsOnMainActor ?? false
+        }, routes: { document, location in
+            if location.path == "/elements" { return ElementsDemo(document: document) }
+            return WebShowcase(document: document, configuration: configuration, location: location)
+        })
     }
 
     public func close() {
@@ -94,9 +123,11 @@ public final class WebShowcase: @MainActor WebSessionContent {
             patienceTimer?.dispose()
             patienceTimer = nil
         }
-        return addresses.map { address in
-            WebLocation(path: "/" + address.path.joined(separator: "/"), query: address.query.map { WebLocation.QueryItem($0.name, $0.value) })
-        }
+        return addresses.map(Self.location(of:))
+    }
+
+    static func location(of address: Address) -> WebLocation {
+        WebLocation(path: "/" + address.path.joined(separator: "/"), query: address.query.map { WebLocation.QueryItem($0.name, $0.value) })
     }
 
     /// The browser went to an address the screens do not show (its forward button): the
@@ -129,8 +160,14 @@ public final class WebShowcase: @MainActor WebSessionContent {
     }
 
     private func push(_ app: ShowcaseApp, mode: ServiceMode, at address: Address) -> Bool {
+        if app.runsOnMainActor && !document.executor.isMain {
+            // Its screens need the main actor: the browser loads its address as a new page, in a
+            // session there (a moment's reload, the price of a `@MainActor` view model).
+            document.load(Self.location(of: address.under([app.rawValue])))
+            return true
+        }
         pages.images = ImageSource(isLive: mode == .live)
-        let factory = ServiceFactory(mode: mode, environment: configuration.environment, scheduler: configuration.scheduler, navigator: navigator, todos: configuration.todos)
+        let factory = ServiceFactory(mode: mode, environment: configuration.environment, scheduler: scheduler, navigator: navigator, todos: configuration.todos)
         let stack: [any AnyObject & Sendable]
         do {
             guard let opened = try ShowcaseAddresses.stack(of: app, at: address, factory: factory) else { return false }
@@ -145,13 +182,15 @@ public final class WebShowcase: @MainActor WebSessionContent {
         guard let shown = ShowcaseAddresses.addresses(of: navigator.stack, in: app).last, shown.path.count < wanted.path.count else { return true }
         opening = wanted
         patienceTimer?.dispose()
-        patienceTimer = configuration.scheduler.schedule(after: Self.patience) { [weak self] in
-            MainScheduler.runOnMainActor {
+        let executor = document.executor
+        patienceTimer = scheduler.schedule(after: Self.patience) { [weak self] in
+            let giveUp: @Sendable () -> Void = { [weak self] in
                 guard let self, self.opening != nil else { return }
                 self.opening = nil
                 self.document.log("the screens did not get to \(wanted) within \(Self.patience)")
                 self.document.locationsChanged()
             }
+            if executor.isCurrent { giveUp() } else { executor.run(giveUp) }
         }
         return true
     }
