@@ -144,9 +144,8 @@ struct Confined<Value>: @unchecked Sendable {
 
 extension WebExecutor {
     /// Runs `work` on the executor, on the caller's thread, and returns its result: for a new
-    /// session's executor, that nothing has been queued on yet, so `work` runs at once. Opening
-    /// a session this way takes no thread of its own: a thousand tabs opened at once made
-    /// Dispatch start 175 threads, whose stacks glibc keeps after they end (4 KB a tab).
+    /// session's executor, that nothing has been queued on yet, so `work` runs at once, with no
+    /// hop to another thread and back (the server builds a new tab's page this way).
     package func performHere<Result>(_ work: () -> Result) -> Result {
         if isMain { preconditionFailure("the main executor's work is run on the main actor (perform)") }
         return queue.sync(execute: work)
