@@ -147,7 +147,12 @@ final class SessionSocket: @unchecked Sendable {
             if let open = sessions.session(id), open.executor.isCurrent {
                 if let owner = open.owner, owner != browser { throw .otherBrowser }
                 session = open
-            } else if let address, let location = WebLocation(address), case .opened(let new) = sessions.open(at: location, resuming: true, owner: browser) {
+            } else if let address, let location = WebLocation(address),
+                      // A session the hello named that closed before this turn leaves it on that
+                      // session's executor, where a session for a main-actor address cannot be
+                      // opened: the page is told its session ended, and opens a new page.
+                      !sessions.runsOnMainActor(at: location) || WebExecutor.main.isCurrent,
+                      case .opened(let new) = sessions.open(at: location, resuming: true, owner: browser) {
                 log("a page of an ended session resumed as a new one at \(location)")
                 session = new
             } else {

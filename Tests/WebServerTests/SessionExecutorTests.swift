@@ -217,5 +217,38 @@ final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
         }
         await server.stop()
     }
+
+    /// A hello naming a session that closes before its turn (its page said bye on another
+    /// socket at that moment), from a page now at an address on the main actor: its turn runs on
+    /// the closed session's executor, where a session for that address cannot be opened. It is
+    /// refused (the page is told its session ended), not opened there; the server goes on.
+    @Test func aHelloWhoseSessionClosedMeanwhileIsNotResumedOnTheWrongExecutor() async throws {
+        let sessions = WebSessions(limits: .init(sessions: 20, reconnectGrace: .seconds(60)), log: { _ in }, onMainActorAt: { $0.segments.first == "main" },
+                                   routes: { document, _ in BusyTab(document, busyFor: .zero) })
+        let executor = sessions.executorForNewSession(at: .root)
+        let opened = await executor.perform { () -> WebSession? in
+            guard case .opened(let session) = sessions.open(at: .root) else { return nil }
+            return session
+        }
+        let session = try #require(opened)
+        // The session's executor is held while the hello's turn is queued behind it; the
+        // session closes first.
+        let hold = DispatchSemaphore(value: 0)
+        executor.run { hold.wait(); session.close() }
+        let replies = Locked<[SocketMessage]>([])
+        let socket = SessionSocket(sessions: sessions, log: { _ in }, send: { messages in replies.withLock { $0 += messages } })
+        let answered = Locked(false)
+        let hello = SocketMessage.text(#"{"t":"hello","s":"\#(session.id)","q":0,"p":"/main/1"}"#)
+        socket.receive([hello]) { sent, _ in
+            replies.withLock { $0 += sent }
+            answered.withLock { $0 = true }
+        }
+        hold.signal()
+        await executor.perform {}
+        #expect(answered.withLock { $0 })
+        #expect(session.isClosed)
+        #expect(sessions.openCount == 0, "a session was opened for /main/1 off the main actor")
+        #expect(replies.withLock { $0 }.contains { if case .text(let text) = $0 { text.contains(#""t":"x""#) } else { false } })
+    }
 }
 #endif
