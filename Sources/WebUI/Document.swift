@@ -164,9 +164,15 @@ public final class Document {
     /// (the new page puts the addresses of the screens below its own back in the history). Its
     /// session is a new one, opened for that address: for a screen that needs a session of
     /// another kind than this one (``WebSessions/init(limits:log:onMainActorAt:routes:)``).
+    /// A path that begins with `//` is refused (logged): to a browser it names another host.
     public func load(_ location: WebLocation) {
+        let address = location.description
+        guard !address.hasPrefix("//") else {
+            log("refused to load \(address): an address beginning with // is another site's")
+            return
+        }
         pendingIndex.removeAll(keepingCapacity: true)
-        pending.append(.load(location.description))
+        pending.append(.load(address))
         scheduleFlush()
     }
 

@@ -35,6 +35,25 @@ import Testing
         #expect(document.flush() == nil)
     }
 
+    /// `load(_:)` asks the page to load an address of this site, never another one: a path that
+    /// begins with `//` would be another host to the browser (`location.replace("//evil")`).
+    @Test func loadIsOnlyEverAnAddressOfThisSite() throws {
+        let document = page([])
+        var logged: [String] = []
+        document.log = { logged.append($0) }
+        for path in ["//evil.example/x", "//", "///x"] {
+            document.load(WebLocation(path: path))
+            #expect(document.pendingPatches.isEmpty, "\(path)")
+        }
+        #expect(logged.count == 3)
+        for (path, sent) in [("/person", "/person"), ("/a b", "/a%20b"), ("x", "/x"), ("/", "/")] {
+            document.load(WebLocation(path: path))
+            #expect(document.pendingPatches == [.load(sent)], "\(path)")
+            let frame = try #require(document.flush())
+            #expect(frame.contains(#"["l","\#(sent)"]"#))
+        }
+    }
+
     @Test func patchesAreSafeJSONEvenInsideAScript() throws {
         let label = Label("")
         let document = page([label])

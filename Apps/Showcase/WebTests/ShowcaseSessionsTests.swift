@@ -1,4 +1,4 @@
-// Issue 41: the showcase's tabs each on an executor of their own; the Person tutorial's, whose
+// T-BEYOND4, issue 41: the showcase's tabs each on an executor of their own; the Person tutorial's, whose
 // view model is `@MainActor`, on the main actor, and reached from another tab by loading its
 // address as a new page.
 import MVVM
