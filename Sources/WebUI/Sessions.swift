@@ -338,9 +338,11 @@ public final class WebSessions: Sendable {
     package let refusals: RefusalLog
 
     /// How the app's content is made: on any session's executor (on the main actor for the
-    /// addresses `onMainActor` names), or always on the main actor.
+    /// addresses `onMainActor` names, by `mainActorRoutes` when the app gave it), or always on
+    /// the main actor.
     private enum Make: Sendable {
-        case anywhere(@Sendable (Document, WebLocation) -> (any WebSessionContent)?, onMainActor: @Sendable (WebLocation) -> Bool)
+        case anywhere(@Sendable (Document, WebLocation) -> (any WebSessionContent)?, onMainActor: @Sendable (WebLocation) -> Bool,
+                      mainActorRoutes: (@MainActor (Document, WebLocation) -> (any WebSessionContent)?)? = nil)
         case mainActor(@MainActor (Document, WebLocation) -> (any WebSessionContent)?)
     }
 
@@ -357,7 +359,7 @@ public final class WebSessions: Sendable {
     public func runsOnMainActor(at location: WebLocation) -> Bool {
         switch make {
         case .mainActor: return true
-        case .anywhere(_, let onMainActor): return onMainActor(location)
+        case .anywhere(_, let onMainActor, _): return onMainActor(location)
         }
     }
 
@@ -401,6 +403,23 @@ public final class WebSessions: Sendable {
         self.log = log
         refusals = RefusalLog(linesPerSecond: limits.refusalLinesPerSecond, log: log)
         make = .anywhere(routes, onMainActor: onMainActor)
+    }
+
+    /// Sessions of an app with a few `@MainActor` screens, checked by the compiler: a session
+    /// opened at an address `onMainActor` names runs on the main actor, and its content is made
+    /// there by `mainActorRoutes` (which may build `@MainActor` view models and draw their
+    /// screens; its content conforms on the main actor, `final class ClockPage: @MainActor
+    /// WebSessionContent`); every other session runs on an executor of its own, its content made
+    /// by `routes`. A session on its own executor that is to show a main-actor screen asks the
+    /// page to load it as a new page (``Document/load(_:)``).
+    public init(limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void = WebSessions.standardError,
+                onMainActorAt onMainActor: @escaping @Sendable (WebLocation) -> Bool,
+                mainActorRoutes: @escaping @MainActor (Document, WebLocation) -> (any WebSessionContent)?,
+                routes: @escaping @Sendable (Document, WebLocation) -> (any WebSessionContent)?) {
+        self.limits = limits
+        self.log = log
+        refusals = RefusalLog(linesPerSecond: limits.refusalLinesPerSecond, log: log)
+        make = .anywhere(routes, onMainActor: onMainActor, mainActorRoutes: mainActorRoutes)
     }
 
     /// Sessions of an app whose view models are `@MainActor`: every session runs on the main
@@ -519,16 +538,24 @@ public final class WebSessions: Sendable {
     /// The app's content for a new session's document (on the session's executor).
     private func makeContent(_ document: Document, _ location: WebLocation) -> (any WebSessionContent)? {
         switch make {
-        case .anywhere(let make, let onMainActor):
-            precondition(!onMainActor(location) || MainScheduler.isMainThread, "a session at \(location) is opened on the main actor")
-            return make(document, location)
+        case .anywhere(let make, let onMainActor, let mainActorRoutes):
+            let onMain = onMainActor(location)
+            precondition(!onMain || MainScheduler.isMainThread, "a session at \(location) is opened on the main actor")
+            guard onMain, let mainActorRoutes else { return make(document, location) }
+            return Self.onMainActor(mainActorRoutes, document, location)
         case .mainActor(let make):
             precondition(MainScheduler.isMainThread, "the sessions of an app on the main actor are opened on the main actor")
-            // SAFETY: made on the main actor and used only there: this session's executor is the
-            // main one (checked above).
-            nonisolated(unsafe) let document = document
-            return MainActor.assumeIsolated { Unchecked(make(document, location)) }.value
+            return Self.onMainActor(make, document, location)
         }
+    }
+
+    /// `make`'s content for a session whose executor is the main one (the caller checked it).
+    private static func onMainActor(_ make: @MainActor (Document, WebLocation) -> (any WebSessionContent)?,
+                                    _ document: Document, _ location: WebLocation) -> (any WebSessionContent)? {
+        // SAFETY: made on the main actor and used only there: this session's executor is the
+        // main one (checked by the caller).
+        nonisolated(unsafe) let document = document
+        return MainActor.assumeIsolated { Unchecked(make(document, location)) }.value
     }
 
     /// The oldest session (of `client`, or of anyone) that no page ever connected to, other

@@ -36,6 +36,18 @@ final class BusyTab: WebSessionContent {
     func close() {}
 }
 
+/// A page of an app's `@MainActor` screen: built only on the main actor (by `mainActorRoutes`).
+@MainActor final class MainActorTab: @MainActor WebSessionContent {
+    let model = MainActorModel()
+    init(_ document: Document, _ location: WebLocation) {
+        document.root.setChildren([Label("made on the main actor for \(location.path)")])
+        model.opened += 1
+    }
+    func close() {}
+}
+
+@MainActor final class MainActorModel { var opened = 0 }
+
 /// A task executor that is one thread of its own: the busy test's client runs there, so that
 /// the suites running beside it (whose tasks share the system's threads with the sessions'
 /// executors) do not hold up the client's keystrokes and make the sessions look slow.
@@ -214,6 +226,35 @@ final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
             }
             let id = String(try #require(String(decoding: received, as: UTF8.self).firstMatch(of: /"sid":"([0-9a-f]+)"/)).1)
             #expect(try #require(sessions.session(id)).executor.isMain == onMain, "\(address)")
+        }
+        await server.stop()
+    }
+
+    /// `onMainActorAt:mainActorRoutes:routes:`: a page at an address the app names gets its
+    /// content from `mainActorRoutes`, on the main actor (a `@MainActor` page, which `routes`
+    /// could not build: the compiler checks it); any other page from `routes`, on an executor of
+    /// its own; `nil` from either is a 404.
+    @Test func mainActorRoutesMakeTheContentOfTheAddressesNamed() async throws {
+        let sessions = WebSessions(limits: .init(sessions: 20, reconnectGrace: .seconds(60)), log: { _ in }, onMainActorAt: { $0.segments.first == "main" },
+                                   mainActorRoutes: { document, location in location.path == "/main/none" ? nil : MainActorTab(document, location) },
+                                   routes: { document, location in location.path == "/none" ? nil : BusyTab(document, busyFor: .zero) })
+        let server = try WebAppServer(port: 0, sessions: sessions, log: { _ in })
+        let task = Task { try await server.run() }
+        defer { task.cancel() }
+        let port = try await server.waitUntilListening()
+        for (path, onMain) in [("/", false), ("/main", true), ("/main/2?x=1", true), ("/mains", false), ("/other/main", false)] {
+            let http = try await RawClient.connect(port)
+            try await http.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let page = String(decoding: await http.readUntilClosed(timeout: .seconds(60)).bytes, as: UTF8.self)
+            let id = String(try #require(page.firstMatch(of: /data-session="([0-9a-f]+)"/), "\(path)").1)
+            #expect(try #require(sessions.session(id)).executor.isMain == onMain, "\(path)")
+            #expect(page.contains("made on the main actor for \(path.split(separator: "?")[0])") == onMain, "\(path)")
+        }
+        for path in ["/main/none", "/none"] {
+            let http = try await RawClient.connect(port)
+            try await http.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let answer = String(decoding: await http.readUntilClosed(timeout: .seconds(60)).bytes, as: UTF8.self)
+            #expect(answer.hasPrefix("HTTP/1.1 404"), "\(path): \(answer.prefix(40))")
         }
         await server.stop()
     }

@@ -1,5 +1,6 @@
 import Foundation
 import MVVM
+import Observation
 import Signals
 import Synchronization
 import Testing
@@ -52,6 +53,37 @@ final class SearchApp: WebSessionContent {
     func close() { navigator.close() }
 }
 
+@MainActor @Observable final class ClockViewModel {       // a @MainActor view model
+    var ticks = 0
+}
+
+@MainActor final class ClockPage: @MainActor WebSessionContent {
+    let viewModel = ClockViewModel()
+
+    init(document: Document) {
+        let label = Label("Ticks: \(viewModel.ticks)")
+        document.root.setChildren([label])
+    }
+
+    func close() {}
+}
+
+final class HomePage: WebSessionContent {                 // on a session's own executor
+    init(document: Document) {
+        let toClock = Button("Clock")
+        toClock.onPress = { [weak document] in document?.load(WebLocation(path: "/clock")) }
+        document.root.setChildren([toClock])
+    }
+
+    func close() {}
+}
+
+func clockAppSessions() -> WebSessions {
+    WebSessions(onMainActorAt: { $0.path == "/clock" },
+                mainActorRoutes: { document, _ in ClockPage(document: document) },
+                routes: { document, location in location.path == "/" ? HomePage(document: document) : nil })
+}
+
 @MainActor
 @Suite struct ArticleTests {
     @Test func sessionsOfTheArticle() throws {
@@ -76,9 +108,28 @@ final class SearchApp: WebSessionContent {
         #expect(frames.withLock { $0.last }?.contains("Swift 6") == true)  // the new rows
     }
 
+    /// The article's app with one `@MainActor` page: `/clock` on the main actor, made by
+    /// `mainActorRoutes`; `/` on an executor of its own, whose button loads `/clock` as a page.
+    @Test func aMainActorPageOfTheArticle() throws {
+        let sessions = clockAppSessions()
+        #expect(sessions.runsOnMainActor(at: WebLocation(path: "/clock")) && !sessions.runsOnMainActor(at: .root))
+        guard case .opened(let clock) = sessions.open(at: WebLocation(path: "/clock")) else { Issue.record("no session at /clock"); return }
+        #expect(PageShell.html(for: clock).contains("Ticks: 0"))
+        clock.close()
+        guard case .opened(let home) = sessions.open(at: .root) else { Issue.record("no session at /"); return }
+        let frames = Mutex<[String]>([])
+        let token = home.connect(send: { frame in frames.withLock { $0.append(frame) } })
+        home.receive(#"{"t":"hello","s":"\#(home.id)","q":0}"#, token: token)
+        let button = try #require(home.document.root.first(Button.self))
+        home.receive(#"{"t":"c","id":"\#(button.id)","n":1}"#, token: token)
+        home.document.flush()
+        #expect(frames.withLock { $0.joined() }.contains(#"["l","/clock"]"#))
+        home.close()
+    }
+
     @Test func articleCodeIsThisFile() throws {
         let (count, missing) = try ArticleCode.blocksMissing(from: ["Tests/WebUITests/ArticleTests.swift"], article: "Sources/WebUI/WebUI.docc/BuildingAPage.md")
-        #expect(count == 3)
+        #expect(count == 4)
         for block in missing {
             Issue.record("this block of BuildingAPage.md is in none of ArticleTests.swift:\n\(block)")
         }
