@@ -856,7 +856,7 @@ MUTANTS = [
      "sessionsAtTheAddressesNamedAreOnTheMainActor"),
     ("SX3", "no address of an app on executors is on the main actor",
      "Sources/WebUI/Sessions.swift",
-     [("case .anywhere(_, let onMainActor): return onMainActor(location)", "case .anywhere: return false")],
+     [("case .anywhere(_, let onMainActor, _): return onMainActor(location)", "case .anywhere: return false")],
      "sessionsAtTheAddressesNamedAreOnTheMainActor|ShowcaseSessionsTests"),
     ("SX4", "a showcase tab off the main actor opens Person in itself instead of loading its page",
      "Apps/Showcase/Sources/WebShowcaseKit/WebShowcase.swift",
