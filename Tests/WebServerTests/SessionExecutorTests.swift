@@ -204,9 +204,7 @@ final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
         defer { task.cancel() }
         let port = try await server.waitUntilListening()
         for (path, onMain) in [("/", false), ("/main", true), ("/main/2?x=1", true), ("/mains", false), ("/other/main", false)] {
-            let http = try await RawClient.connect(port)
-            try await http.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            let page = String(decoding: await http.readUntilClosed(timeout: .seconds(60)).bytes, as: UTF8.self)
+            let page = try await RawClient.get(path, port: port)
             let id = String(try #require(page.firstMatch(of: /data-session="([0-9a-f]+)"/)).1)
             let session = try #require(sessions.session(id))
             #expect(session.executor.isMain == onMain, "\(path)")
@@ -243,17 +241,13 @@ final class OwnThreadExecutor: TaskExecutor, @unchecked Sendable {
         defer { task.cancel() }
         let port = try await server.waitUntilListening()
         for (path, onMain) in [("/", false), ("/main", true), ("/main/2?x=1", true), ("/mains", false), ("/other/main", false)] {
-            let http = try await RawClient.connect(port)
-            try await http.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            let page = String(decoding: await http.readUntilClosed(timeout: .seconds(60)).bytes, as: UTF8.self)
+            let page = try await RawClient.get(path, port: port)
             let id = String(try #require(page.firstMatch(of: /data-session="([0-9a-f]+)"/), "\(path)").1)
             #expect(try #require(sessions.session(id)).executor.isMain == onMain, "\(path)")
             #expect(page.contains("made on the main actor for \(path.split(separator: "?")[0])") == onMain, "\(path)")
         }
         for path in ["/main/none", "/none"] {
-            let http = try await RawClient.connect(port)
-            try await http.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            let answer = String(decoding: await http.readUntilClosed(timeout: .seconds(60)).bytes, as: UTF8.self)
+            let answer = try await RawClient.get(path, port: port)
             #expect(answer.hasPrefix("HTTP/1.1 404"), "\(path): \(answer.prefix(40))")
         }
         await server.stop()

@@ -235,6 +235,13 @@ struct RawClient: Sendable {
     let channel: any Channel
     let inbox: Inbox
 
+    /// `GET path` on a connection of its own (`Connection: close`): the whole answer, head and body.
+    static func get(_ path: String, port: UInt16) async throws -> String {
+        let http = try await connect(port)
+        try await http.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        return String(decoding: await http.readUntilClosed(timeout: .seconds(60)).bytes, as: UTF8.self)
+    }
+
     static func connect(_ port: UInt16, from source: String? = nil) async throws -> RawClient {
         let inbox = Inbox()
         var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)

@@ -7,7 +7,8 @@ import Testing
 import WebUITestSupport
 import WebUI
 
-// The code of the WebUI article (Sources/WebUI/WebUI.docc/BuildingAPage.md), compiled and run;
+// T-BEYOND4 (the browser view layer): the code of the WebUI article
+// (Sources/WebUI/WebUI.docc/BuildingAPage.md), compiled and run;
 // the last test checks that every swift block of the article is in this file.
 
 /// The article's view model: names that contain the query, as you type.
