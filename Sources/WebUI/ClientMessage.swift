@@ -1,5 +1,3 @@
-import Foundation
-
 /// What the browser said about an element.
 public enum ClientEvent: Sendable, Equatable {
     /// A text field's whole new value.
@@ -56,7 +54,8 @@ public enum ClientMessage: Sendable, Equatable {
     /// The longest text value accepted, in characters.
     public static let maximumValueLength = 10_000
 
-    private struct Wire: Decodable {
+    /// A message's fields, as the page writes them: its kind `t`, and what that kind needs.
+    struct Wire {
         var t: String
         var s: String?
         var id: String?
@@ -67,13 +66,23 @@ public enum ClientMessage: Sendable, Equatable {
         var l: Int?
         var d: Int?
         var p: String?
+
+        /// The fields of a JSON object with a string `t`, each other one absent, `null` or of its
+        /// type; `nil` otherwise.
+        init?(_ text: String) {
+            guard var object = MessageObject(text), case let t?? = object.string("t"),
+                  let s = object.string("s"), let id = object.string("id"), let v = object.string("v"),
+                  let p = object.string("p"), let n = object.integer("n"), let q = object.integer("q"),
+                  let f = object.integer("f"), let l = object.integer("l"), let d = object.integer("d") else { return nil }
+            (self.t, self.s, self.id, self.v, self.p) = (t, s, id, v, p)
+            (self.n, self.q, self.f, self.l, self.d) = (n, q, f, l, d)
+        }
     }
 
     /// The message's own number (`n`), if it is a JSON object under the size limit with one.
     public static func sequenceNumber(in text: String) -> Int? {
-        guard text.utf8.count <= maximumSize else { return nil }
-        struct Numbered: Decodable { var n: Int? }
-        return (try? JSONDecoder().decode(Numbered.self, from: Data(text.utf8)))?.n.flatMap { $0 >= 0 ? $0 : nil }
+        guard text.utf8.count <= maximumSize, var object = MessageObject(text), let n = object.integer("n") else { return nil }
+        return n.flatMap { $0 >= 0 ? $0 : nil }
     }
 
     /// Parses and checks a message; `session` is the connection's session (a message naming
@@ -87,12 +96,7 @@ public enum ClientMessage: Sendable, Equatable {
     /// `q` but a hello's, whose `q` is its `lastFrame`).
     static func parse(_ text: String, session: String?, framesSeen: inout Int?) throws(ClientMessageError) -> ClientMessage {
         guard text.utf8.count <= maximumSize else { throw .tooLarge(text.utf8.count) }
-        let wire: Wire
-        do {
-            wire = try JSONDecoder().decode(Wire.self, from: Data(text.utf8))
-        } catch {
-            throw .malformed("not a JSON object with a string \"t\"")
-        }
+        guard let wire = Wire(text) else { throw .malformed("not a JSON object with a string \"t\"") }
         if let session, let named = wire.s, named != session { throw .otherSession }
         if let n = wire.n, n < 0 { throw .malformed("negative sequence number") }
         if let q = wire.q, q < 0 { throw .malformed("negative frame number") }
