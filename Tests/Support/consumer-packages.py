@@ -10,7 +10,9 @@ Usage: consumer-packages.py [WORK_DIR]
    'Deploying''s deployed server (Deploying.md), each Swift block written to the file its caption
    names, with the WebServer trait: it builds, serves
    its page (200, the security headers, 404 for an unknown address, HEAD without a body), and in
-   a headless Chromium +1 counts.
+   a headless Chromium +1 counts. Beside it, WebUI's BuildingAPage's app with a `@MainActor`
+   page (its Swift block, as the page gives it): in Chromium, Back after `Document.load` returns
+   to the page that loaded it.
 3. "Reader" depends on MVVMKit by its git URL (this repository's HEAD), as a user's package
    does, and runs the README's two commands for the API reference (its Documentation section):
    the website is built from SwiftPM's checkout and served, and Chromium reads a page of it
@@ -21,6 +23,7 @@ import importlib.util, os, re, shutil, socket, subprocess, sys, tempfile, time, 
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 ARTICLE = os.path.join(ROOT, "Sources/WebServer/WebServer.docc/YourFirstWebApp.md")
+BUILDING_A_PAGE = os.path.join(ROOT, "Sources/WebUI/WebUI.docc/BuildingAPage.md")
 DEPLOYING = os.path.join(ROOT, "Sources/WebServer/WebServer.docc/Deploying.md")
 SERVER_MODULES = ("NIOCore", "NIOPosix", "NIO", "WebServer", "SQLiteNIO", "Store")
 # Server and database packages a consumer of Signals and MVVM must not resolve (SwiftNIO and
@@ -113,18 +116,11 @@ def counter(work):
     files.update(deploying)
     package = os.path.join(work, "Counter")
     write(package, files)
+    add_clock(package)
     run(["swift", "build"], package)
-    binary = os.path.join(run(["swift", "build", "--show-bin-path"], package).strip().split("\n")[-1], "Counter")
-    process = subprocess.Popen([binary], env={**os.environ, "PORT": "0"}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    binaries = run(["swift", "build", "--show-bin-path"], package).strip().split("\n")[-1]
+    process, url = serve(os.path.join(binaries, "Counter"))
     try:
-        url = None
-        deadline = time.monotonic() + 30
-        while url is None and time.monotonic() < deadline:
-            line = process.stdout.readline()
-            if not line and process.poll() is not None:
-                break
-            match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
-            url = match.group(1) if match else None
         check("'Your first web app' starts and prints its address", url, process.poll())
         with urllib.request.urlopen(url, timeout=5) as response:
             html, headers = response.read().decode(), response.headers
@@ -146,6 +142,108 @@ def counter(work):
     finally:
         process.terminate()
         process.wait(timeout=10)
+    process, url = serve(os.path.join(binaries, "Clock"))
+    try:
+        check("BuildingAPage's clock app starts and prints its address", url, process.poll())
+        clock_back(url)
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def serve(binary):
+    """Starts a server that prints its address on a free port; returns it and the address."""
+    process = subprocess.Popen([binary], env={**os.environ, "PORT": "0"}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    url = None
+    deadline = time.monotonic() + 30
+    while url is None and time.monotonic() < deadline:
+        line = process.stdout.readline()
+        if not line and process.poll() is not None:
+            break
+        match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+        url = match.group(1) if match else None
+    return process, url
+
+
+def add_clock(package):
+    """A second executable beside the counter: BuildingAPage's app with a @MainActor page
+    (its Swift block that ends with `clockAppSessions`, as the page gives it), served as the
+    counter is."""
+    article = open(BUILDING_A_PAGE, encoding="utf-8").read()
+    blocks = re.findall(r"```swift\n(.*?)```", article, re.S)
+    clock = [block for block in blocks if "func clockAppSessions" in block]
+    check("BuildingAPage has the clock app's block", len(clock) == 1, len(clock))
+    manifest = os.path.join(package, "Package.swift")
+    text = open(manifest, encoding="utf-8").read()
+    products = re.search(r'\.executableTarget\(name: "Counter", dependencies: \[(.*?)\]\)', text, re.S)
+    check("the counter's manifest has its target", products, text[-400:])
+    text = text.replace(products.group(0), products.group(0) + ',\n        .executableTarget(name: "Clock", dependencies: [' + products.group(1) + "])")
+    write(package, {
+        "Package.swift": text,
+        "Sources/Clock/Clock.swift": "import Observation\nimport WebUI\n\n" + clock[0],
+        "Sources/Clock/main.swift": """import Foundation
+import WebServer
+
+let port = UInt16(ProcessInfo.processInfo.environment["PORT"] ?? "") ?? 8080
+let server = try WebAppServer(port: port, sessions: clockAppSessions(), log: { print($0) })
+Task {
+    let listening = try await server.waitUntilListening()
+    FileHandle.standardOutput.write(Data("Open http://127.0.0.1:\\(listening)/\\n".utf8))
+}
+try await server.run()
+""",
+    })
+
+
+def clock_back(url):
+    """T-BEYOND4 (the browser view layer), Back after `Document.load`: the loaded page (/clock, a page with no screen below its own)
+    puts the page that loaded it below itself, so Back returns there, Forward comes back, and a
+    reload keeps both; the history holds no entry twice."""
+    from selenium.webdriver.common.by import By
+    driver = chrome()
+    text = lambda: driver.execute_script("return document.body.innerText")
+    path = lambda: driver.execute_script("return location.href.startsWith('data:') ? 'data:' : location.pathname")
+    def wait(want):
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline:
+            try:
+                if path() == want and (want == "data:" or driver.execute_script("return !!document.body.dataset.session")):
+                    return True
+            except Exception:
+                pass
+            time.sleep(0.05)
+        return False
+    try:
+        driver.get("data:,")
+        driver.get(url)
+        wait("/")
+        length = driver.execute_script("return history.length")
+        [button for button in driver.find_elements(By.TAG_NAME, "button") if button.text.strip() == "Clock"][0].click()
+        check("BuildingAPage's clock app: Clock loads /clock, drawn on the main actor", wait("/clock") and "Ticks: 0" in text(), (path(), text()))
+        driver.back()
+        check("Back from the loaded page returns to the page that loaded it", wait("/") and "Clock" in text(), (path(), text()))
+        driver.forward()
+        check("Forward goes to the loaded page again", wait("/clock") and "Ticks: 0" in text(), (path(), text()))
+        driver.refresh()
+        check("after a reload of the loaded page, Back still returns to the page that loaded it",
+              wait("/clock") and (driver.back() or wait("/")), path())
+        check("the history has one entry for each of the two pages (none twice)",
+              driver.execute_script("return history.length") == length + 1, (length, driver.execute_script("return history.length")))
+        driver.back()
+        check("and Back once more leaves the app", wait("data:"), path())
+        # A forged record of the loading page (another site's address, as a same-origin script
+        # could write it): the loaded page still runs, and puts no entry for it.
+        driver.get(url)
+        wait("/")
+        driver.execute_script("sessionStorage.setItem('mvvm.loaded', JSON.stringify("
+                              "{from: '//evil.example/x', to: '/clock', depth: 1, page: 'forged', at: Date.now()}))")
+        driver.get(url + "clock")
+        check("a forged record of the loading page: the loaded page still runs, its history left as it was",
+              wait("/clock") and driver.execute_script("return !!window.mvvm")
+              and not [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"],
+              (path(), driver.execute_script("return !!window.mvvm")))
+    finally:
+        driver.quit()
 
 
 def chrome():

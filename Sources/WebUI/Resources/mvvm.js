@@ -34,10 +34,56 @@
   // under way nothing else is asked of the history, and its popstate is not taken for the
   // user's. Until the server says its screens are built (a page opened at a deep address),
   // the history is left alone.
+  // Each entry also names the page that made it (`page`, kept across a reload of that page):
+  // an entry another page made (one that loaded this one, see `load`) is that page's, and
+  // going to it loads it again.
+  const LOADED = 'mvvm.loaded';
+  const pageId = (history.state && history.state.page) || Math.random().toString(36).slice(2) + Date.now().toString(36);
+  const entry = (d) => ({ depth: d, page: pageId });
+  // The history the server drew the page with: [depth, title, addresses] (or none).
+  const initialHistory = body.dataset.history ? JSON.parse(body.dataset.history) : null;
+  putBackTheLoader();
   let historyDepth = (history.state && history.state.depth) || 1;
   let depth = historyDepth, urls = null, traversing = false;
-  if (!history.state) history.replaceState({ depth: 1 }, '');
+  if (!history.state) history.replaceState(entry(1), '');
   let recovery = null;            // after a restart: what the fields held, restored once built
+
+  // Another address, as a new page, in this entry's place (Document.load). The new page is told,
+  // in this tab's sessionStorage, which address and entry it replaced (see `putBackTheLoader`).
+  function load(address) {
+    const target = new URL(base + address, location.href);
+    try {
+      sessionStorage.setItem(LOADED, JSON.stringify({
+        from: here(), to: target.pathname + target.search, depth: historyDepth, page: pageId, at: Date.now(),
+      }));
+    } catch (e) { /* no storage here: Back then leaves this address behind */ }
+    location.replace(target.href);
+  }
+
+  // A page loaded by another, in its entry: unless its own screens put the loader's address
+  // back just below its first (the showcase's Person puts the launcher there), an entry for
+  // the loader goes below this page's, so Back returns to it (loaded again). Only in a new
+  // entry (not a reload), and only for the address that was loaded, within a minute.
+  function putBackTheLoader() {
+    if (history.state) return;
+    let came = null;
+    try {
+      came = JSON.parse(sessionStorage.getItem(LOADED) || 'null');
+      sessionStorage.removeItem(LOADED);
+    } catch (e) { return; }
+    if (!came || came.to !== location.pathname + location.search || !(Date.now() - came.at < 60000)) return;
+    const initial = initialHistory;
+    const below = initial && initial[2] && initial[0] >= 2 ? initial[2][initial[0] - 2] : null;
+    if (below === came.from || here() === came.from) return;
+    const address = location.href;
+    try {
+      history.replaceState({ depth: came.depth, page: came.page }, '', base + came.from);
+      history.pushState(entry(1), '', address);
+    } catch (e) {
+      // Not an address of this site (a forged record): this entry stays as it was.
+      history.replaceState(null, '', address);
+    }
+  }
 
   function showBanner(text, reload) {
     if (!text) { banner.hidden = true; banner.textContent = ''; return; }
@@ -235,9 +281,7 @@
 
   function apply(op, ack) {
     if (op[0] === 'h') { setHistory(op[1], op[2], op[3]); return; }
-    // Another address, as a new page, in this entry's place: its screens below it are put back
-    // in the history by the new page itself.
-    if (op[0] === 'l') { location.replace(base + op[1]); return; }
+    if (op[0] === 'l') { load(op[1]); return; }
     const el = document.getElementById(op[1]);
     if (!el) return;
     switch (op[0]) {
@@ -364,14 +408,14 @@
     const at = (d) => (urls ? urls[d - 1] : undefined);
     const full = (d) => base + at(d);
     if (depth > historyDepth) {
-      if (urls && here() !== at(historyDepth)) history.replaceState({ depth: historyDepth }, '', full(historyDepth));
-      for (let i = historyDepth + 1; i <= depth; i++) history.pushState({ depth: i }, '', full(i));
+      if (urls && here() !== at(historyDepth)) history.replaceState(entry(historyDepth), '', full(historyDepth));
+      for (let i = historyDepth + 1; i <= depth; i++) history.pushState(entry(i), '', full(i));
       historyDepth = depth;
     } else if (depth < historyDepth) {
       traversing = true;
       history.go(depth - historyDepth);
     } else if (urls && here() !== at(depth)) {
-      history.replaceState({ depth }, '', full(depth));
+      history.replaceState(entry(depth), '', full(depth));
     }
   }
 
@@ -389,6 +433,10 @@
   }
 
   window.addEventListener('popstate', (event) => {
+    if (event.state && event.state.page && event.state.page !== pageId) {
+      location.reload();                            // another page's entry: that page, again
+      return;
+    }
     const d = (event.state && event.state.depth) || 1;
     historyDepth = d;
     if (traversing) {                               // the page's own traversal landed
@@ -573,10 +621,7 @@
     drop: () => { if (ws) ws.close(); },
   };
 
-  if (body.dataset.history) {
-    const initial = JSON.parse(body.dataset.history);
-    setHistory(initial[0], initial[1], initial[2]);
-  }
+  if (initialHistory) setHistory(initialHistory[0], initialHistory[1], initialHistory[2]);
   connect();
   afterChange();
 })();
