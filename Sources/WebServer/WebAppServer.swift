@@ -110,6 +110,15 @@ public final class WebAppServer: Sendable {
     public let pageHead: PageShell.Head
     private let host: String
     private let port: UInt16
+    /// How many event loops serve its connections (`nil`: SwiftNIO's shared group, one per core).
+    public let eventLoops: Int?
+    /// Half the cores this process may use, at least 1: the event loops `showcase --web` and
+    /// `todo-web` run by default. Their sessions take their turns on every core (Swift's global
+    /// pool) whatever the loops; on a 2-core machine one loop answered 15,000 typing tabs with
+    /// a lower p99 and less CPU per edit than two, and as cheaply at 1,000 (Benchmarks/README.md).
+    public static var halfTheCores: Int { max(1, System.coreCount / 2) }
+    /// The group of ``eventLoops`` threads, when it is the server's own.
+    let ownGroup: OwnGroup?
     let table: ConnectionTable
     private let running = Locked<(listener: (any Channel)?, port: UInt16?, failure: (any Error)?, stopped: Bool)>((nil, nil, nil, false))
 
@@ -120,9 +129,20 @@ public final class WebAppServer: Sendable {
     /// `Authorization: Bearer <token>` or `?token=<token>` (without one it is a 404). Behind a
     /// reverse proxy, `deployment` names the public host names and the proxy. `head` is what the
     /// app adds to every page: a title suffix, its stylesheets (served by its own routes).
+    ///
+    /// `eventLoops` is how many threads read and write its sockets: `nil` (the default) serves
+    /// them on SwiftNIO's shared group, one event loop per core; a number (at least 1) makes a
+    /// group of the server's own (its threads end with the server). The sessions' turns do not
+    /// run there (each session has an executor of its own on Swift's global pool), so fewer loops
+    /// leave the cores to the sessions: on 2 cores with 15,000 tabs typing, one loop answered
+    /// with a p99 of 2.2–2.6 ms against 2.5–13 ms on two, at 0.92–1.03× the echo's CPU per
+    /// message against 1.14–1.17×, and as cheaply at 1,000 tabs (``halfTheCores`` is what the
+    /// showcase and todo-web use; Benchmarks/README.md).
     public init(host: String = "127.0.0.1", port: UInt16, sessions: WebSessions, limits: Limits = Limits(), deployment: Deployment = Deployment(),
                 head: PageShell.Head = PageShell.Head(), latency: Duration = .zero, jitter: Duration = .zero, statsToken: String? = nil,
-                log: @escaping @Sendable (String) -> Void) throws {
+                eventLoops: Int? = nil, log: @escaping @Sendable (String) -> Void) throws {
+        self.eventLoops = eventLoops.map { max(1, $0) }
+        ownGroup = self.eventLoops.map { OwnGroup(threads: $0) }
         self.sessions = sessions
         self.pageHead = head
         self.log = log
@@ -184,8 +204,8 @@ public final class WebAppServer: Sendable {
         "Referrer-Policy": "same-origin",
     ]
 
-    /// Listens until cancelled (or ``stop()``), on SwiftNIO's event loops (one per core): each
-    /// connection is served on one of them (see `ConnectionHandler`).
+    /// Listens until cancelled (or ``stop()``), on SwiftNIO's event loops (one per core, or
+    /// ``eventLoops``): each connection is served on one of them (see `ConnectionHandler`).
     public func run() async throws {
         let listener: any Channel
         do {
@@ -212,7 +232,7 @@ public final class WebAppServer: Sendable {
     }
 
     private func bootstrap() -> ServerBootstrap {
-        ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        ServerBootstrap(group: ownGroup?.group ?? MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.backlog, value: 1024)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             // A patch is a small write: without TCP_NODELAY, Nagle's algorithm holds one until
@@ -453,6 +473,15 @@ enum Favicon {
         out += le32(40) + le32(size) + le32(size * 2) + le16(1) + le16(32) + le32(0) + le32(pixels.count + mask.count) + le32(0) + le32(0) + le32(0) + le32(0)
         return out + pixels + mask
     }()
+}
+/// A group of event loops a server made for itself: its threads end with the server (a session
+/// may still hand a late frame to its connection's loop after ``WebAppServer/run()`` returns).
+final class OwnGroup: Sendable {
+    let group: MultiThreadedEventLoopGroup
+
+    init(threads: Int) { group = MultiThreadedEventLoopGroup(numberOfThreads: threads) }
+
+    deinit { group.shutdownGracefully { _ in } }
 }
 #else
 /// WebUI's server needs this package's `WebServer` trait:

@@ -362,6 +362,40 @@ func clientFrame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true) -> [UInt
         return (try await server.waitUntilListening(), task)
     }
 
+    /// `eventLoops` (the showcase's and todo-web's `--event-loops`): the connections are served
+    /// on a group of the server's own with that many loops (at least 1), spread over all of
+    /// them; without it, on SwiftNIO's shared group.
+    @Test func eventLoopsServeTheConnectionsOnAGroupOfTheServersOwn() async throws {
+        let shared = Set(MultiThreadedEventLoopGroup.singleton.makeIterator().map { ObjectIdentifier($0) })
+        for asked in [3, 1, 0, -2, nil] as [Int?] {
+            let log = Lines()
+            let sessions = WebSessions(limits: .init(sessions: 50, reconnectGrace: .seconds(60)), log: log.append) { Echo($0) }
+            let server = try WebAppServer(port: 0, sessions: sessions, eventLoops: asked, log: log.append)
+            let loops = server.ownGroup.map { Set($0.group.makeIterator().map { ObjectIdentifier($0) }) } ?? shared
+            let expected = asked.map { max(1, $0) }
+            #expect(server.eventLoops == expected && (asked == nil) == (server.ownGroup == nil), "\(String(describing: asked))")
+            #expect(loops.count == expected ?? shared.count && (asked == nil || loops.isDisjoint(with: shared)), "\(String(describing: asked))")
+            let (port, task) = try await start(server)
+            var clients: [RawClient] = []
+            for _ in 0..<6 { clients.append(try await RawClient.connect(port)) }
+            let deadline = ContinuousClock.now + .seconds(10)
+            while server.connectionCount < 6 && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            let serving = Set(server.table.all.map { ObjectIdentifier($0.eventLoop) })
+            // A group of the server's own hands its loops out in turn to nothing but its
+            // connections, so six of them use min(6, loops) loops. The shared group's turns are
+            // taken by everything else in the process too (the clients' own sockets among them), so
+            // there only "on the shared group" is certain.
+            let spread = asked == nil || serving.count == min(6, loops.count)
+            #expect(server.connectionCount == 6 && serving.isSubset(of: loops) && spread,
+                    "asked \(String(describing: asked)): \(serving.count) loops serving, of \(loops.count)")
+            // Each still answers.
+            #expect(try await RawClient.get("/health-of-nothing", port: port).hasPrefix("HTTP/1.1 404"))
+            for client in clients { client.close() }
+            await server.stop()
+            task.cancel()
+        }
+    }
+
     /// Issue 27: a frame that claims 200 MB is refused from its header (close 1009), without
     /// waiting for (or reading) any of its payload.
     @Test func aFrameOverTheLimitIsRefusedFromItsHeader() async throws {

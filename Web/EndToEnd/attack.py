@@ -603,6 +603,13 @@ def attack_share():
         COOKIES[session] = cookie_in(head)
         s = websocket(server.port, "127.0.8.1", session)
         hello(s, session)
+        # Connected once a message after the hello is acknowledged (the list's visible rows):
+        # until the hello is taken, the session is one that "no page ever connected", which
+        # gives way to its address's next (by design), and the count would depend on how fast
+        # the server took the hello.
+        rows = re.search(rb'<div[^>]*id="(e\d+)"[^>]*data-list|<div[^>]*data-list[^>]*id="(e\d+)"', body)
+        s.sendall(frame(1, json.dumps({"t": "v", "id": (rows.group(1) or rows.group(2)).decode(), "f": 0, "l": 0, "n": 1}).encode()))
+        acknowledged(s, 1)
         held.append(s)
         opened += 1
     figures.append(f"sessions one address could open (and connect) before it was refused: {opened} of the server's 200")

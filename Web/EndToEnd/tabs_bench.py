@@ -307,12 +307,15 @@ async def worker_main(conn, port, indices, kind):
         elif command[0] == "type":
             _, rate, seconds, start_at = command
             latencies, done, lost = [], [0], [0]
-            deadline = start_at + seconds
+            # Not before every tab's first key is scheduled: a START_AT already past would make
+            # the first tabs' keys due at once, a burst those tabs would repeat every second.
+            start = time.monotonic() + max(0.2, start_at - time.time())
+            deadline = time.time() + (start - time.monotonic()) + seconds
 
             async def type_one(tab, offset):
-                await asyncio.sleep(max(0, start_at - time.time()) + offset)
+                due = start + offset
+                await asyncio.sleep(max(0, due - time.monotonic()))
                 while time.time() < deadline:
-                    next_at = time.monotonic() + (1 / rate if rate else 0)
                     try:
                         latencies.append(await tab.keystroke())
                     except (ConnectionError, asyncio.TimeoutError):
@@ -320,7 +323,10 @@ async def worker_main(conn, port, indices, kind):
                         return
                     done[0] += 1
                     if rate:
-                        await asyncio.sleep(max(0, next_at - time.monotonic()))
+                        # The next key a second after this one was due, not after it was sent:
+                        # a moment's delay does not bunch the tabs it delayed.
+                        due = max(due + 1 / rate, time.monotonic())
+                        await asyncio.sleep(max(0, due - time.monotonic()))
             await asyncio.gather(*(type_one(tab, (i / max(1, len(tabs))) / rate if rate else 0) for i, tab in enumerate(tabs)))
             conn.send(("typed", done[0], latencies, lost[0]))
         elif command[0] == "close":
@@ -489,6 +495,8 @@ def main():
                         help="with --app todo: todo-web --main-actor (every session on the main actor), to compare")
     parser.add_argument("--search-list", type=int, default=0,
                         help="with --app todo: a list of N to-dos, and each tab types into the search (a view model with work to do per keystroke)")
+    parser.add_argument("--event-loops", type=int,
+                        help="the server's --event-loops (how many event loops serve its connections; by default one per core)")
     parser.add_argument("--client", help="Benchmarks/Echo's TabsClient binary: the tabs driven from Swift on SwiftNIO instead of Python")
     parser.add_argument("--budget-ratio", type=float)
     parser.add_argument("--budget-kb", type=float)
@@ -507,6 +515,10 @@ def main():
                                  for i in range(args.search_list)]}, f)
 
     def showcase_command(port):
+        loops = ["--event-loops", str(args.event_loops)] if args.event_loops else []
+        return server_command(port) + loops
+
+    def server_command(port):
         if args.app == "todo":
             if todo_file:
                 # A database file of its own for each server (the import needs one).

@@ -17,6 +17,7 @@ struct WebShowcaseServer {
     var sessionGrace: Int
     var maxSessions: Int
     var maxConnections: Int?
+    var eventLoops: Int?
     var latency: Int
     var jitter: Int
     var statsToken: String?
@@ -50,7 +51,7 @@ struct WebShowcaseServer {
         let deployment = WebAppServer.Deployment(hostNames: publicHosts, trustedProxies: trustedProxies, path: path)
         let server: WebAppServer
         do {
-            server = try WebAppServer(host: host, port: port, sessions: sessions, limits: WebAppServer.Limits(connections: maxConnections ?? .max), deployment: deployment, head: ShowcaseStyle.head, latency: .milliseconds(latency), jitter: .milliseconds(jitter), statsToken: statsToken, log: log)
+            server = try WebAppServer(host: host, port: port, sessions: sessions, limits: WebAppServer.Limits(connections: maxConnections ?? .max), deployment: deployment, head: ShowcaseStyle.head, latency: .milliseconds(latency), jitter: .milliseconds(jitter), statsToken: statsToken, eventLoops: eventLoops ?? WebAppServer.halfTheCores, log: log)
         } catch {
             log("cannot listen on \(host): \(error)")
             throw ExitCode(64)

@@ -150,6 +150,50 @@ let loop = Options.loop
 
 struct TabError: Error { let why: String }
 
+/// The 10 s a wait is given. Every wait gets the same time, so their deadlines come in the order
+/// they were set: one queue, one timer for its head, and a wait that ends leaves its entry to be
+/// skipped. (NIO's `Scheduled.cancel()` searches the loop's whole heap of scheduled tasks: with
+/// 15,000 tabs each waiting to type, a timeout cancelled per keystroke scanned them all, on the
+/// client's one thread, for every keystroke of either server.)
+final class Timeouts: @unchecked Sendable {
+    // SAFETY: used on the client's one event loop only.
+    final class Wait {
+        var ended = false
+        let expire: () -> Void
+        init(expire: @escaping () -> Void) { self.expire = expire }
+    }
+    static let after = 10.0
+    private var queue: [(at: Double, wait: Wait)] = []
+    private var head = 0
+    private var armed = false
+
+    /// `expire` runs in 10 s (up to 0.1 s later) unless the wait returned has ended by then.
+    func start(_ expire: @escaping () -> Void) -> Wait {
+        let wait = Wait(expire: expire)
+        queue.append((now() + Self.after, wait))
+        if !armed { arm(in: Self.after) }
+        return wait
+    }
+
+    private func arm(in seconds: Double) {
+        armed = true
+        loop.scheduleTask(in: .nanoseconds(Int64(max(0.1, seconds) * 1e9))) { self.expireDue() }
+    }
+
+    private func expireDue() {
+        armed = false
+        let time = now()
+        while head < queue.count && queue[head].at <= time {
+            let wait = queue[head].wait
+            head += 1
+            if !wait.ended { wait.ended = true; wait.expire() }
+        }
+        if head > 4096 && head * 2 > queue.count { queue.removeFirst(head); head = 0 }
+        if head < queue.count { arm(in: queue[head].at - time) }
+    }
+}
+let timeouts = Timeouts()
+
 /// One tab, on the client's event loop.
 final class Tab: @unchecked Sendable {
     // SAFETY: used on the client's one event loop only.
@@ -168,18 +212,18 @@ final class Tab: @unchecked Sendable {
     /// answered): the tab then stops, counted as lost, as the Python client's does.
     func wait<T: Sendable>(_ connection: Connection, _ done: @escaping () -> T?) -> EventLoopFuture<T> {
         let promise = loop.makePromise(of: T.self)
-        let timeout = loop.scheduleTask(in: .seconds(10)) {
+        let timeout = timeouts.start {
             connection.onData = nil
             promise.fail(TabError(why: "no answer in 10 s"))
         }
         let check = {
             if let value = done() {
                 connection.onData = nil
-                timeout.cancel()
+                timeout.ended = true
                 promise.succeed(value)
             } else if connection.closed {
                 connection.onData = nil
-                timeout.cancel()
+                timeout.ended = true
                 promise.fail(TabError(why: "closed"))
             }
         }
@@ -317,7 +361,10 @@ func typeAll(rate: Double, seconds: Double, startAt: Double) throws -> (edits: I
     let run = Run()
     return try loop.flatSubmit { () -> EventLoopFuture<(edits: Int, lost: Int, latencies: [Double])> in
         let open = tabs.filter { $0.socket != nil }
-        let start = now() + startIn
+        // Not before every tab's first key is scheduled (15,000 take a few milliseconds): a START_AT
+        // already past would otherwise make the first tabs' keys due at once, a burst that each
+        // of those tabs then repeated every second.
+        let start = now() + max(startIn, 0.2)
         let deadline = start + seconds
         run.latencies.reserveCapacity(Int(Double(open.count) * max(rate, 1) * seconds) + 16)
         let promise = loop.makePromise(of: (edits: Int, lost: Int, latencies: [Double]).self)
@@ -335,7 +382,9 @@ func typeAll(rate: Double, seconds: Double, startAt: Double) throws -> (edits: I
                     case .success(let latency):
                         run.edits += 1
                         run.latencies.append(latency)
-                        typeNext(tab, at: rate > 0 ? max(began + 1 / rate, now()) : now())
+                        // The next key a second after this one was due, not after it was sent:
+                        // a moment's delay on the client does not bunch the tabs it delayed.
+                        typeNext(tab, at: rate > 0 ? max(time + 1 / rate, now()) : now())
                     case .failure:
                         run.lost += 1
                         done()
