@@ -45,6 +45,10 @@ public final class Document {
     public var locations: (() -> [WebLocation]?)?
     /// The addresses last sent (one per depth), or `nil` before any.
     public private(set) var sentLocations: [String]?
+    /// What ``locations`` gave when the history was last settled: while it gives the same (and
+    /// nothing set ``historyChanged``) the addresses are the same, and are not formatted again
+    /// (every turn asks).
+    private var settledLocations: [WebLocation]?
     private var historyChanged = false
     /// Where refused messages are reported.
     public var log: (String) -> Void = { _ in }
@@ -141,6 +145,8 @@ public final class Document {
         var addresses: [String]?
         if let locations {
             guard let current = locations() else { return nil }  // still being built
+            if !historyChanged, current == settledLocations { return nil }
+            settledLocations = current
             addresses = current.map(\.description)
             if let list = addresses, list.count != depth {
                 // One address per screen: the top's repeated, or the deepest ones kept.
@@ -160,10 +166,12 @@ public final class Document {
         scheduleFlush()
     }
 
-    /// Asks the page to load `location` as a new page, in place of the browser's current entry
-    /// (the new page puts the addresses of the screens below its own back in the history). Its
-    /// session is a new one, opened for that address: for a screen that needs a session of
+    /// Asks the page to load `location` as a new page, in place of the browser's current entry.
+    /// Its session is a new one, opened for that address: for a screen that needs a session of
     /// another kind than this one (``WebSessions/init(limits:log:onMainActorAt:routes:)``).
+    /// Back from the new page returns to this page's address, loaded again as a page (a new
+    /// session), unless the new page's own screens put that address just below its first (as
+    /// the showcase's Person puts the launcher): then Back goes to that screen of the new page.
     /// A path that begins with `//` is refused (logged): to a browser it names another host.
     public func load(_ location: WebLocation) {
         let address = location.description

@@ -215,6 +215,38 @@ import Testing
         }
     }
 
+    /// The screens' addresses are asked before every frame: a change of them alone (the same
+    /// depth and title, nothing else said) is sent with the next frame, once; a `nil` (still
+    /// being built) sends nothing; the same addresses again send nothing.
+    @Test func aChangeOfTheAddressesAloneIsSentOnce() throws {
+        let document = page([])
+        let box = Element("div")
+        document.root.append(box)
+        var current: [WebLocation]? = [WebLocation(path: "/"), WebLocation(path: "/flickr")]
+        document.locations = { current }
+        document.setHistory(depth: 2, title: "Flickr Search")
+        func historyIn(_ frame: String?) -> String? {
+            guard let frame, let start = frame.range(of: "[\"h\",") else { return nil }
+            return String(frame[start.lowerBound...])
+        }
+        let first = try #require(historyIn(document.flush()))
+        #expect(first.contains("\"/flickr\""))
+        box.setAttribute("class", "a")
+        #expect(historyIn(document.flush()) == nil, "the same addresses are not sent again")
+        current = [WebLocation(path: "/"), WebLocation(path: "/flickr/results", query: [.init("q", "cats")])]
+        box.setAttribute("class", "b")
+        let changed = try #require(historyIn(document.flush()), "a change of the addresses alone is sent")
+        #expect(changed.contains("/flickr/results?q=cats"))
+        box.setAttribute("class", "c")
+        #expect(historyIn(document.flush()) == nil, "and sent once")
+        current = nil
+        box.setAttribute("class", "d")
+        #expect(historyIn(document.flush()) == nil, "nothing while the screens are being built")
+        current = [WebLocation(path: "/"), WebLocation(path: "/flickr")]
+        #expect(historyIn(document.flush())?.contains("\"/flickr\"") == true, "back to the first addresses: sent")
+        #expect(document.sentLocations == ["/", "/flickr"])
+    }
+
     /// Review finding: a dialog outlived the page it was shown over; Esc ran its button's action.
     @Test func aDialogGoesWithItsPageAndEscDoesNotRunItsAction() throws {
         let document = page([])

@@ -1,4 +1,4 @@
-import FlickrSearch
+@testable import FlickrSearch
 import Foundation
 import MVVM
 import Signals
@@ -126,6 +126,25 @@ final class FlickrFixture: Sendable {
         fixture.search.executeSearch.execute()
         fixture.scheduler.advance(by: .seconds(1))
         #expect(fixture.search.recentSearches.value.first?.searchString == "cats")
+    }
+
+    /// FS-VM1 [fix]: the trim's shortcut (text that begins and ends with a visible ASCII
+    /// character is returned as it is) gives what Foundation's trim gives, on generated text:
+    /// every edge character from the ASCII range and Foundation's white space, beside others.
+    @Test func theTrimsShortcutGivesWhatFoundationGives() {
+        let edges: [Unicode.Scalar] = (0...0x7F).compactMap(Unicode.Scalar.init) + ["\u{85}", "\u{A0}", "\u{200B}", "\u{2028}", "\u{3000}", "\u{301}", "é", "🙂"]
+        let middles: [String] = ["", "a", "cat", " ", "c a t", "\u{301}", "a\u{301}"]
+        for (i, first) in edges.enumerated() {
+            for (j, last) in edges.enumerated() {
+                let middle = middles[(i + j) % middles.count]  // every middle, the same each run
+                for text in ["\(first)\(middle)\(last)", "\(first)", "\(first)\(last)"] {
+                    let expected = text.trimmingCharacters(in: .whitespacesAndNewlines)
+                    #expect(FlickrSearchViewModel.trimmed(text).unicodeScalars.elementsEqual(expected.unicodeScalars), "\(text.debugDescription)")
+                }
+            }
+        }
+        #expect(FlickrSearchViewModel.trimmed("") == "")
+        #expect(FlickrSearchViewModel.trimmed("\u{3000}cats\u{85}") == "cats")
     }
 
     /// FS-VM1: enabled only when valid and not running; success pushes results and records it.
