@@ -36,7 +36,7 @@ import urllib.parse
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -213,7 +213,14 @@ class Page:
             ".map((e) => e.textContent)", css)
 
     def visible(self, css):
-        return [e for e in self.driver.find_elements(By.CSS_SELECTOR, css) if e.is_displayed()]
+        """The elements matching `css` that are shown. One the page redrew between the look-up and
+        the question (a row drawn again) is no longer there: left out, not an error."""
+        def shown(element):
+            try:
+                return element.is_displayed()
+            except StaleElementReferenceException:
+                return False
+        return [e for e in self.driver.find_elements(By.CSS_SELECTOR, css) if shown(e)]
 
     def heading(self):
         return self.js("const h = document.querySelector('header h1'); return h ? h.textContent : ''")
