@@ -8,11 +8,21 @@ binding, retry(when:)). For each one the script applies the edit, builds, runs t
 should catch it, restores the file, and prints killed or survived. A mutant whose edit no longer
 matches the source (someone changed that code) is reported as stale: update its text.
 
-    python3 Tests/Mutants/mutants.py              # every mutant (about 25 minutes on 2 cores after a build)
+    python3 Tests/Mutants/mutants.py              # every mutant (25-50 minutes on 2 cores after a build)
+    python3 Tests/Mutants/mutants.py --record     # every mutant; if all are killed, records this commit
+    python3 Tests/Mutants/mutants.py --budget 720 # CI's selection (below)
     python3 Tests/Mutants/mutants.py --list       # their ids
     python3 Tests/Mutants/mutants.py --only A1 P1 # some of them
 
-Exit status: 0 when every mutant was killed, 1 otherwise. Files are restored even on Ctrl-C.
+CI's selection (`--budget SECONDS`). Every mutant costs a build (6-12 s) and its tests: the whole
+set takes 25-50 minutes on 2 cores, more than CI's time allows beside everything else. So CI runs,
+first, every mutant whose source file, or a test file naming its tests, changed since the last
+full run recorded in Tests/Mutants/last-full-run.txt (those get up to CHANGED_BUDGET_SECONDS);
+then the others from an offset that moves with each commit, for as long as the budget lasts. It
+prints which mutants it did not run. A full run with `--record` (every mutant killed, on a
+committed tree) moves the record forward; commit the file it writes.
+
+Exit status: 0 when every mutant run was killed, 1 otherwise. Files are restored even on Ctrl-C.
 """
 import argparse
 import os
@@ -23,6 +33,9 @@ import sys
 import time
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+RECORD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "last-full-run.txt")
+# With --budget, the mutants touched by a change since the last full run may take this long.
+CHANGED_BUDGET_SECONDS = 1500
 
 # (id, what it breaks, file, [(find, replace), ...], tests filter for `swift test --filter`)
 MUTANTS = [
@@ -956,15 +969,99 @@ def run(cmd, timeout):
         return "timeout", out
 
 
+def git(*args):
+    """`git args` in ROOT: its output, or None if it failed."""
+    proc = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def recorded_commit():
+    """The commit of the last full run with every mutant killed (Tests/Mutants/last-full-run.txt)."""
+    try:
+        first = open(RECORD, encoding="utf-8").readline().strip()
+    except OSError:
+        return None
+    return first if re.fullmatch(r"[0-9a-f]{40}", first) else None
+
+
+def changed_since(commit):
+    """The files changed since `commit` (committed or not, and new ones), or None if unknown."""
+    if commit is None or git("cat-file", "-e", commit + "^{commit}") is None:
+        return None
+    diff = git("diff", "--name-only", commit, "--")
+    new = git("ls-files", "--others", "--exclude-standard")
+    if diff is None or new is None:
+        return None
+    return set(diff.split()) | set(new.split())
+
+
+def touched_by(changed):
+    """The ids of the mutants a change may have left alive: their source file changed, or a test
+    file that names one of the tests their filter selects."""
+    test_file = re.compile(r"(^|/)(Tests|WebTests)/.*\.swift$")
+    texts = [open(os.path.join(ROOT, f), encoding="utf-8", errors="replace").read()
+             for f in sorted(changed) if test_file.search(f) and os.path.exists(os.path.join(ROOT, f))]
+    ids = set()
+    for ident, _, path, _, tests in MUTANTS:
+        names = re.findall(r"[A-Za-z_][A-Za-z0-9_]{5,}", tests)
+        if path in changed or any(name in text for name in names for text in texts):
+            ids.add(ident)
+    return ids
+
+
+def ordered(chosen, budget):
+    """With a budget: the mutants a change touched first, then the others from an offset that
+    moves with each commit, so that successive CI runs reach every mutant. Returns (the order,
+    the ids touched by a change)."""
+    if budget is None:
+        return chosen, set()
+    commit = recorded_commit()
+    changed = changed_since(commit)
+    if changed is None:
+        print(f"no full run on record in this history ({os.path.relpath(RECORD, ROOT)}): no mutant counts as changed")
+        touched = set()
+    else:
+        touched = touched_by(changed)
+        print(f"last full run with every mutant killed: {commit[:10]}; {len(changed)} files changed since, "
+              f"touching {len(touched)} mutants: {' '.join(m[0] for m in chosen if m[0] in touched) or 'none'}")
+    first = [m for m in chosen if m[0] in touched]
+    rest = [m for m in chosen if m[0] not in touched]
+    count = int((git("rev-list", "--count", "HEAD") or "0").strip() or 0)
+    offset = (count * 53) % len(rest) if rest else 0
+    return first + rest[offset:] + rest[:offset], touched
+
+
+def record(results, seconds):
+    """After a full run with every mutant killed, on a committed tree: names HEAD in RECORD."""
+    dirty = git("status", "--porcelain", "--", ".", ":!" + os.path.relpath(RECORD, ROOT))
+    head = (git("rev-parse", "HEAD") or "").strip()
+    if dirty is None or dirty.strip() or not head:
+        print(f"not recorded: the tree has uncommitted changes (the record names a commit)")
+        return
+    with open(RECORD, "w", encoding="utf-8") as f:
+        f.write(head + "\n")
+        f.write(f"{time.strftime('%Y-%m-%d')}: {len(results)} of {len(results)} mutants killed in {seconds:.0f} s "
+                "(python3 Tests/Mutants/mutants.py --record). CI's --budget runs the mutants a change since "
+                "this commit touched first.\n")
+    print(f"recorded {head[:10]} in {os.path.relpath(RECORD, ROOT)}: commit that file")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     parser.add_argument("--only", nargs="*", help="run only these ids")
+    parser.add_argument("--budget", type=float, help="CI: start no mutant after this many seconds "
+                        f"(those touched by a change: after {CHANGED_BUDGET_SECONDS})")
+    parser.add_argument("--record", action="store_true", help="after a full run with every mutant killed, "
+                        "name this commit in Tests/Mutants/last-full-run.txt")
     args = parser.parse_args()
     if args.list:
         for ident, what, path, _, tests in MUTANTS:
             print(f"{ident:4} {path}: {what}  [{tests}]")
         return 0
+    if args.record and (args.only or args.budget is not None):
+        print("--record needs every mutant: not with --only or --budget")
+        return 2
     chosen = [m for m in MUTANTS if not args.only or m[0] in args.only]
 
     # Every edit must match exactly once before anything runs.
@@ -1002,9 +1099,16 @@ def main():
         print(f"no test binary at {test_binary}")
         return 1
 
+    chosen, touched = ordered(chosen, args.budget)
     results = []
+    not_run = []
     started = time.time()
     for ident, what, path, edits, tests in chosen:
+        if args.budget is not None:
+            limit = max(args.budget, CHANGED_BUDGET_SECONDS) if ident in touched else args.budget
+            if time.time() - started > limit:
+                not_run.append(ident)
+                continue
         full = os.path.join(ROOT, path)
         original = open(full, encoding="utf-8").read()
         mutated = original
@@ -1049,7 +1153,21 @@ def main():
     for ident, what, verdict, detail, _ in results:
         print(f"| {ident} | {what} | {verdict} | {detail} |")
     print()
-    print(f"{killed} of {len(results)} mutants killed in {time.time() - started:.0f} s")
+    seconds = time.time() - started
+    print(f"{killed} of {len(results)} mutants killed in {seconds:.0f} s")
+    untouched = [i for i in not_run if i not in touched]
+    if untouched:
+        commit = recorded_commit()
+        print(f"not run within the budget of {args.budget:.0f} s ({len(untouched)} of {len(MUTANTS)}; untouched by any "
+              f"change since {commit[:10] if commit else 'the last full run'}, when every one was killed): "
+              + " ".join(sorted(untouched)))
+    late = [i for i in not_run if i in touched]
+    if late:
+        print(f"not run: {len(late)} mutants touched by a change, past {CHANGED_BUDGET_SECONDS} s: {' '.join(late)}. "
+              "Run every mutant with --record on the committed change and commit Tests/Mutants/last-full-run.txt.")
+        return 1
+    if args.record and killed == len(results):
+        record(results, seconds)
     return 0 if killed == len(results) else 1
 
 
