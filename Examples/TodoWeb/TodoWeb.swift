@@ -97,7 +97,9 @@ struct TodoWeb: AsyncParsableCommand {
             let shown = host.contains(":") ? "[\(host)]" : host
             FileHandle.standardOutput.write(Data("To-dos at http://\(shown):\(listening)\(path)/ (Ctrl-C to stop)\n".utf8))
         }
-        try await server.run()
+        // SIGTERM (systemd, Docker) or Ctrl-C: the server stops gracefully (each page's socket closed
+        // with 1001; the pages reconnect when it is back) and the process exits 0.
+        try await server.run(stoppingOn: [SIGTERM, SIGINT])
     }
     #else
     func run() async throws {

@@ -69,6 +69,9 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var framesWhileBlocked = 0
     private var delayIn: DelayLine
     private var delayOut: DelayLine
+    /// The server is stopping (``WebAppServer/stop()``): the request being answered is the
+    /// last, and a WebSocket closes with 1001 once its session has answered what was read.
+    private var goingAway = false
 
     init(server: WebAppServer, address: String, refusal: HTTPRefusal?) {
         self.server = server
@@ -147,6 +150,43 @@ final class ConnectionHandler: ChannelInboundHandler {
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // A reset, a broken pipe: the connection is gone.
         context.close(promise: nil)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        guard event is ChannelShouldQuiesceEvent else {
+            context.fireUserInboundEventTriggered(event)
+            return
+        }
+        goAway()
+    }
+
+    /// The server is stopping. A connection between requests closes now; one reading or
+    /// answering a request closes after its response; a WebSocket closes with 1001 ("going
+    /// away") as soon as no message it read waits for its session's answer (a page that is
+    /// typing gets its keystrokes answered; the grace bounds one that never stops). Its session
+    /// then waits for the page, as after any close; the page reconnects to the server it finds
+    /// and sends again whatever was not answered.
+    private func goAway() {
+        guard !goingAway, let context else { return }
+        goingAway = true
+        switch state {
+        case .head(searched: 0) where (buffer?.readableBytes ?? 0) == 0:
+            state = .closed
+            context.close(promise: nil)
+        case .webSocket:
+            closeIfAnswered()
+        case .head, .body, .answering, .lingering, .closed:
+            break
+        }
+    }
+
+    /// Going away, with no batch at the session and none waiting: the close, after every reply.
+    /// (With `--latency` the messages are held and handed over one by one, not in batches: no
+    /// answer is waited for; the page sends again what was not answered.)
+    private func closeIfAnswered() {
+        guard goingAway, case .webSocket = state else { return }
+        guard delayIn.isActive || !batchInFlight && inbox.isEmpty else { return }
+        closeWebSocket(SocketMessage.goingAway, broken: true)
     }
 
     // MARK: HTTP
@@ -259,7 +299,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             return
         }
         let isHead = head.method == "HEAD"
-        let keepAlive = head.keepAlive && served < 1000
+        let keepAlive = head.keepAlive && served < 1000 && !goingAway
         if received != nil, location == nil {
             let page = WebResponse.html(PageShell.notFound(head: server.pageHead, base: server.deployment.path), status: 404)
             respond(WebAppServer.finish(page, head: isHead, keepAlive: keepAlive), keepAlive: keepAlive)
@@ -286,7 +326,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     private func respond(_ response: Data, keepAlive: Bool) {
         guard let context else { return }
         let written = context.writeAndFlush(wrapOutboundOut(Self.bytes(response, context.channel.allocator)))
-        guard keepAlive else {
+        guard keepAlive, !goingAway else {
             state = .closed
             written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
             return
@@ -451,6 +491,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
         }
         deliverInbox()
+        closeIfAnswered()
     }
 
     /// A message from the session (called on this loop): a frame for the page, or the close;

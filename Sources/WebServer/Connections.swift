@@ -82,6 +82,10 @@ extension WebAppServer {
         /// A WebSocket message, in bytes: a frame claiming more is refused (close 1009) from its
         /// header, before any of its payload is read.
         public var messageBytes: Int
+        /// How long ``WebAppServer/stop()`` waits for the connections to finish (a response
+        /// being answered, a session answering what its page sent) before it closes the rest,
+        /// as nginx's `worker_shutdown_timeout`.
+        public var shutdownGrace: Duration = .seconds(10)
 
         public init(connections: Int = .max, connectionsPerAddress: Int = 256, requestTimeout: Duration = .seconds(10),
                     keepAliveTimeout: Duration = .seconds(20), webSocketIdleTimeout: Duration = .seconds(60),

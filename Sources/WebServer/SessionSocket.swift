@@ -11,6 +11,8 @@ enum SocketMessage: Sendable, Equatable {
     case close(UInt16)
 
     static let policyViolation: UInt16 = 1008
+    /// The close of a server that is stopping (RFC 6455: "going away").
+    static let goingAway: UInt16 = 1001
 }
 
 /// One WebSocket's conversation with its session: the first message must be a `hello` naming an

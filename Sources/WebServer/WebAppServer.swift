@@ -120,7 +120,19 @@ public final class WebAppServer: Sendable {
     /// The group of ``eventLoops`` threads, when it is the server's own.
     let ownGroup: OwnGroup?
     let table: ConnectionTable
-    private let running = Locked<(listener: (any Channel)?, port: UInt16?, failure: (any Error)?, stopped: Bool)>((nil, nil, nil, false))
+    private let running = Locked(Running())
+
+    /// Whether the server listens, and who waits for it to finish.
+    private struct Running {
+        var listener: (any Channel)?
+        var port: UInt16?
+        var failure: (any Error)?
+        var stopped = false
+        /// ``run()`` has closed every connection and returned (or is about to).
+        var finished = false
+        /// ``stop()`` calls waiting for that.
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
 
     /// A server for `sessions` on `host`:`port` (port 0: any free port; see
     /// ``waitUntilListening()``), within `limits`; `latency` delays every WebSocket message both
@@ -206,6 +218,7 @@ public final class WebAppServer: Sendable {
 
     /// Listens until cancelled (or ``stop()``), on SwiftNIO's event loops (one per core, or
     /// ``eventLoops``): each connection is served on one of them (see `ConnectionHandler`).
+    /// Then stops gracefully, as ``stop()`` describes, and returns once every connection is closed.
     public func run() async throws {
         let listener: any Channel
         do {
@@ -226,9 +239,47 @@ public final class WebAppServer: Sendable {
             listener.close(promise: nil)
         }
         running.withLock { $0.port = nil }
-        let open = table.all
-        for channel in open { channel.close(promise: nil) }
-        for channel in open { try? await channel.closeFuture.get() }
+        await drain()
+        let waiting = running.withLock { running in
+            running.finished = true
+            defer { running.waiting = [] }
+            return running.waiting
+        }
+        for waiter in waiting { waiter.resume() }
+    }
+
+    /// Listens, as ``run()``, until one of `signals` arrives (`SIGTERM` from systemd, Docker or
+    /// Kubernetes; `SIGINT` from Ctrl-C), then stops gracefully (``stop()``) and returns. A second
+    /// signal while it stops ends the process at once, by that signal. The signals' own actions
+    /// are given back when it returns.
+    ///
+    ///     try await server.run(stoppingOn: [SIGTERM, SIGINT])
+    public func run(stoppingOn signals: [Int32]) async throws {
+        let received = Locked(0)
+        let sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [self] in
+                let count = received.withLock { count in
+                    count += 1
+                    return count
+                }
+                guard count == 1 else {
+                    signal(number, SIG_DFL)
+                    raise(number)
+                    return
+                }
+                log("stopping (signal \(number)): no new connections; \(table.count) open ones close as they finish (at most \(limits.shutdownGrace))")
+                Task { await self.stop() }
+            }
+            source.resume()
+            return source
+        }
+        defer {
+            for source in sources { source.cancel() }
+            for number in signals { signal(number, SIG_DFL) }
+        }
+        try await run()
     }
 
     private func bootstrap() -> ServerBootstrap {
@@ -263,15 +314,46 @@ public final class WebAppServer: Sendable {
         }
     }
 
-    /// Stops listening and closes every connection.
+    /// Stops gracefully, as nginx does on `SIGQUIT` and Cowboy's drain: stops listening; a
+    /// connection between requests closes at once; a request being read or answered gets its
+    /// response, then the connection closes; a WebSocket closes with 1001 ("going away") once
+    /// its session has answered the messages it read (its page reconnects, to this server
+    /// started again or to another behind the same proxy, and sends again whatever was not
+    /// answered). What is still open after ``Limits/shutdownGrace`` is closed. Returns when
+    /// ``run()`` has closed every connection.
     public func stop() async {
-        let listener = running.withLock { running in
+        let (listener, finished) = running.withLock { running in
             running.stopped = true
-            return running.listener
+            return (running.listener, running.finished)
         }
-        guard let listener else { return }
+        guard let listener, !finished else { return }
         try? await listener.close()
-        for channel in table.all { try? await channel.close() }
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let now = running.withLock { running in
+                if running.finished { return true }
+                running.waiting.append(waiter)
+                return false
+            }
+            if now { waiter.resume() }
+        }
+    }
+
+    /// Asks every open connection to finish (`ChannelShouldQuiesceEvent`, as NIO's
+    /// `ServerQuiescingHelper` does), waits for them up to the grace, and closes the rest.
+    private func drain() async {
+        let open = table.all
+        guard !open.isEmpty else { return }
+        for channel in open { channel.pipeline.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent()) }
+        let grace = limits.shutdownGrace
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { for channel in open { try? await channel.closeFuture.get() } }
+            group.addTask { try? await Task.sleep(for: grace) }
+            await group.next()
+            group.cancelAll()
+            let rest = table.all
+            if !rest.isEmpty { log("stopping: closed \(rest.count) connections still open after \(grace)") }
+            for channel in rest { channel.close(promise: nil) }
+        }
     }
 
     /// The connections open now.

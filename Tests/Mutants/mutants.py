@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Mutation testing for the stateful parts of MVVM, the seed apps' [fix] rules (issue 28), and the
-web server's and sessions' rules (issue 41: W*, SE*; MO*: the browser's messages, read by hand).
+web server's and sessions' rules (issue 41: W*, SE*; MO*: the browser's messages, read by hand;
+GS*: the graceful stop).
 
 Each mutant is a small edit of the source: a rule a tutorial's app fixed, or an invariant of a
 stateful part (Action, PagedList, Navigator, lifecycle, TimerBag, debounce/throttle, the two-way
@@ -949,6 +950,43 @@ MUTANTS = [
      "Apps/Showcase/Sources/WebShowcaseKit/WebShowcase.swift",
      [("            ShowcaseAddresses.route(address(location))?.app?.runsOnMainActor ?? false", "            true")],
      "ShowcaseSessionsTests"),
+    # --- The server's graceful stop (SIGTERM) ------------------------------------------------------
+    ("GS1", "a stopping server closes the WebSockets with 1000, not 1001 (going away)",
+     "Sources/WebServer/SessionSocket.swift",
+     [("    static let goingAway: UInt16 = 1001\n", "    static let goingAway: UInt16 = 1000\n")],
+     "GracefulStopTests"),
+    ("GS2", "a stopping server closes a WebSocket while its session is still answering what the page sent",
+     "Sources/WebServer/ConnectionHandler.swift",
+     [("guard delayIn.isActive || !batchInFlight && inbox.isEmpty else { return }", "guard delayIn.isActive || inbox.isEmpty else { return }")],
+     "GracefulStopTests/aWebSocketClosesWith1001AfterItsSessionAnsweredWhatItRead"),
+    ("GS3", "a request answered while the server stops leaves its connection kept alive",
+     "Sources/WebServer/ConnectionHandler.swift",
+     [("        guard keepAlive, !goingAway else {", "        guard keepAlive else {")],
+     "GracefulStopTests/aRequestBeingAnsweredIsAnsweredAndAnIdleConnectionClosesAtOnce"),
+    ("GS4", "a connection idle between requests is not closed when the server stops (it waits for the grace)",
+     "Sources/WebServer/ConnectionHandler.swift",
+     [("        case .head(searched: 0) where (buffer?.readableBytes ?? 0) == 0:", "        case .head(searched: 0) where (buffer?.readableBytes ?? 0) < 0:")],
+     "GracefulStopTests/aRequestBeingAnsweredIsAnsweredAndAnIdleConnectionClosesAtOnce"),
+    ("GS5", "a stopping server closes every connection at once (no grace: a response under way is cut)",
+     "Sources/WebServer/WebAppServer.swift",
+     [("            group.addTask { try? await Task.sleep(for: grace) }", "            group.addTask {}")],
+     "GracefulStopTests/aRequestBeingAnsweredIsAnsweredAndAnIdleConnectionClosesAtOnce"),
+    ("GS6", "a stopping server waits for every connection, past the grace",
+     "Sources/WebServer/WebAppServer.swift",
+     [("            group.addTask { try? await Task.sleep(for: grace) }", "            group.addTask { try? await Task.sleep(for: .seconds(3600)) }")],
+     "GracefulStopTests/whatIsStillOpenAfterTheGraceIsClosed"),
+    ("GS7", "the connections are not told the server is stopping (the quiesce event is passed on)",
+     "Sources/WebServer/ConnectionHandler.swift",
+     [("        guard event is ChannelShouldQuiesceEvent else {", "        guard event is ChannelShouldQuiesceEvent && false else {")],
+     "GracefulStopTests"),
+    ("GS8", "a signal run(stoppingOn:) waits for does not stop the server",
+     "Sources/WebServer/WebAppServer.swift",
+     [("                Task { await self.stop() }\n", "")],
+     "GracefulStopTests/aSignalStopsTheServerGracefully"),
+    ("GS9", "run(stoppingOn:) leaves the signals ignored when it returns",
+     "Sources/WebServer/WebAppServer.swift",
+     [("            for number in signals { signal(number, SIG_DFL) }\n", "")],
+     "GracefulStopTests/aSignalStopsTheServerGracefully"),
 ]
 
 

@@ -180,13 +180,17 @@ class Server:
         return self.process.poll() is None
 
     def stop(self):
+        """SIGTERM: the server stops gracefully (its sockets closed with 1001) and exits 0; after
+        15 s it is killed. `stopped` then says how it ended and how long it took."""
         if self.process.poll() is None:
+            started = time.monotonic()
             self.process.terminate()
             try:
-                self.process.wait(timeout=5)
+                self.process.wait(timeout=15)
             except subprocess.TimeoutExpired:
                 self.process.kill()
                 self.process.wait()
+            self.stopped = (self.process.returncode, time.monotonic() - started)
 
 
 # MARK: The page
@@ -1613,11 +1617,16 @@ def offline(page):
 
     # The server stops: the page says so, and its controls wait.
     rows_before = page.todo_rows()
+    said = page.server.stderr_count()
     page.server.stop()
-    lost = wait_until(lambda: banner().startswith("Connection lost"))
+    status, took = page.server.stopped
+    check("Offline: SIGTERM stops the server gracefully: it says so, and exits 0 at once (its page's socket closed)",
+          status == 0 and took < 5 and any(line.startswith("showcase: stopping (signal 15)") for line in page.server.stderr(said)),
+          f"exit status {status} after {took:.2f} s; {page.server.stderr(said)}")
+    lost = wait_until(lambda: banner().startswith("The server is restarting"))
     state = controls()
-    check("Offline: the server stopped under the page; the notice says the buttons wait and what is typed is kept",
-          lost and "what you type is kept" in banner(), banner())
+    check("Offline: the server stopped under the page; its socket was closed with 1001 (going away), and the notice says the server is restarting, that the buttons wait and what is typed is kept",
+          lost and "what you type is kept" in banner() and 1001 in page.js("return mvvm.stats.closes"), f"{banner()!r}; close codes {page.js('return mvvm.stats.closes')}")
     check("Offline: every control is disabled while there is no connection (checkbox, Delete, Add, the filters)",
           state == {"box": False, "del": False, "add": False, "filter": False}, state)
     page.js("arguments[0].click()", page.todo_control(title, "input[type=checkbox]"))

@@ -14,8 +14,9 @@
   let seq = 0;
   let unacked = [];               // {n, text, id, kind}: sent, not yet acknowledged
   const sentAt = new Map();       // n -> performance.now() when sent
-  const stats = { latencies: [], bytesOut: 0, bytesIn: 0, frames: 0, resets: 0, applied: 0, frameAcks: 0, actionsLost: 0 };
+  const stats = { latencies: [], bytesOut: 0, bytesIn: 0, frames: 0, resets: 0, applied: 0, frameAcks: 0, actionsLost: 0, closes: [] };
   let ws = null, retry = 0, closing = false, expired = false;
+  let restarting = false;         // the server said it was stopping (close 1001): until connected again
   let offline = false;            // no connection: the page's controls wait (see `setOffline`)
   const listState = new Map();    // list id -> {f, l, endCount}
   // What the server holds for each field (sent by us, or set by its patches). A field whose
@@ -132,7 +133,8 @@
   // (a page cannot silence it): one line per attempt, about one every 2 s once backed off.
   function reconnectLater() {
     setOffline(true);
-    showBanner('Connection lost. Reconnecting… Buttons work again once it is back; what you type is kept.');
+    showBanner((restarting ? 'The server is restarting. Reconnecting…' : 'Connection lost. Reconnecting…')
+      + ' Buttons work again once it is back; what you type is kept.');
     const ceiling = Math.min(3000, 100 * Math.pow(2, retry++));
     setTimeout(connect, ceiling / 2 + Math.random() * ceiling / 2);
   }
@@ -159,6 +161,7 @@
     socket.onopen = () => {
       clearTimeout(watchdog);
       retry = 0;
+      restarting = false;
       setOffline(false);
       rawSend(JSON.stringify({ t: 'hello', s: session, q: frame, p: here(), n: seq }));
       for (const m of unacked) rawSend(m.text);     // in order; the server skips handled ones
@@ -170,8 +173,12 @@
       try { message = JSON.parse(event.data); } catch (e) { console.error('bad frame', e); return; }
       receive(message);
     };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (ws === socket) ws = null;
+      // The close codes seen (the last 20): 1001 is a server stopping gracefully.
+      stats.closes.push(event.code);
+      if (stats.closes.length > 20) stats.closes.shift();
+      if (event.code === 1001) restarting = true;
       if (closing || expired) return;
       reconnectLater();
     };

@@ -65,7 +65,9 @@ struct WebShowcaseServer {
             return WebResponse(contentType: "image/svg+xml", headers: ["Cache-Control": "max-age=3600"], body: Data(svg.utf8))
         }
         let host = self.host
-        let running = Task { try await server.run() }
+        // SIGTERM (systemd, Docker) or Ctrl-C: the server stops gracefully (each page's socket closed
+        // with 1001; the pages reconnect when it is back) and the process exits 0.
+        let running = Task { try await server.run(stoppingOn: [SIGTERM, SIGINT]) }
         do {
             let port = try await server.waitUntilListening()
             let shown = host.contains(":") ? "[\(host)]" : host

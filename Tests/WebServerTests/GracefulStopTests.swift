@@ -1,0 +1,134 @@
+// A server that is stopped (SIGTERM from systemd, Docker or Kubernetes; Ctrl-C) stops gracefully,
+// as nginx's and Cowboy's do: it stops listening, lets what is under way finish, and closes each
+// WebSocket with 1001 ("going away"), so that a page reconnects (to the server started again, or to
+// another behind the same proxy) with nothing it sent lost. Mutants GS1-GS6 break each rule.
+#if WebServer
+import Foundation
+import Signals
+import Testing
+@testable import WebServer
+@testable import WebUI
+
+@Suite(.serialized) struct GracefulStopTests {
+    let attack = WebServerAttackTests()
+
+    /// A stop while a session is busy with the page's last message: the socket closes with 1001
+    /// only after the session's answer to it (its acknowledgement) was written; `stop()` returns
+    /// once it closed, `run()` returns, and the server no longer listens.
+    @Test func aWebSocketClosesWith1001AfterItsSessionAnsweredWhatItRead() async throws {
+        let log = Lines()
+        let window = Locked<(start: ContinuousClock.Instant, end: ContinuousClock.Instant?)?>(nil)
+        let sessions = WebSessions(limits: .init(sessions: 4, reconnectGrace: .seconds(60)), log: log.append) {
+            BusyTab($0, busyFor: .milliseconds(700), window: window)
+        }
+        let server = try WebAppServer(port: 0, sessions: sessions, log: log.append)
+        let (port, task) = try await attack.start(server)
+        var tab = try await SessionExecutorTests.Tab.open(port)
+        _ = try await tab.keystroke()
+        let button = tab.button
+        let press = try await tab.send { #"{"t":"c","id":"\#(button)","n":\#($0)}"# }
+        // The press is with the session (its busy turn began) when the server is told to stop.
+        let started = ContinuousClock.now
+        while window.withLock({ $0 == nil }), ContinuousClock.now - started < .seconds(30) { try await Task.sleep(for: .milliseconds(5)) }
+        let stopping = Task { await server.stop() }
+        let (bytes, closed) = await tab.socket.readUntilClosed(timeout: .seconds(30))
+        let received = tab.received + bytes
+        #expect(closed)
+        #expect(attack.closeCode(received) == 1001, "\(received.suffix(8))")
+        #expect(String(decoding: received, as: UTF8.self).contains(#""a":\#(press)"#), "the press was not answered before the close")
+        #expect(window.withLock { $0?.end } != nil, "closed before the busy turn ended")
+        await stopping.value
+        try await task.value
+        await #expect(throws: (any Error).self) { _ = try await RawClient.connect(port) }
+    }
+
+    /// A request being answered gets its whole response, then its connection closes (although
+    /// the client asked to keep it); a connection idle between requests closes at once; `stop()`
+    /// returns when both have closed, long before the grace.
+    @Test func aRequestBeingAnsweredIsAnsweredAndAnIdleConnectionClosesAtOnce() async throws {
+        let log = Lines()
+        var limits = WebAppServer.Limits()
+        limits.shutdownGrace = .seconds(30)
+        let server = try await attack.server(limits, log: log)
+        server.route("/slow") { _ in
+            try? await Task.sleep(for: .milliseconds(800))
+            return .text("done")
+        }
+        let (port, task) = try await attack.start(server)
+        let idle = try await RawClient.connect(port)
+        try await idle.send("GET /mvvm.css HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        var buffer: [UInt8] = []
+        #expect(try await idle.readResponse(buffer: &buffer).status == 200)
+        let slow = try await RawClient.connect(port)
+        try await slow.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        while server.connectionCount < 2 { try await Task.sleep(for: .milliseconds(5)) }
+        try await Task.sleep(for: .milliseconds(100))
+        let clock = ContinuousClock()
+        let started = clock.now
+        let stopping = Task { await server.stop() }
+        let idleClosed = await idle.readUntilClosed(timeout: .seconds(20))
+        let idleTook = clock.now - started
+        let (answer, slowClosed) = await slow.readUntilClosed(timeout: .seconds(20))
+        let text = String(decoding: answer, as: UTF8.self)
+        #expect(idleClosed.closed && idleClosed.bytes.isEmpty)
+        #expect(idleTook < .milliseconds(600), "the idle connection closed after \(idleTook), not at once")
+        #expect(slowClosed)
+        #expect(text.hasPrefix("HTTP/1.1 200") && text.hasSuffix("\r\n\r\ndone"), "\(text.prefix(200))")
+        await stopping.value
+        #expect(clock.now - started < .seconds(10), "stop() took \(clock.now - started)")
+        try await task.value
+    }
+
+    /// What has not finished within `shutdownGrace` is closed then: `stop()` does not wait for a
+    /// route that never answers, and says what it closed.
+    @Test func whatIsStillOpenAfterTheGraceIsClosed() async throws {
+        let log = Lines()
+        var limits = WebAppServer.Limits()
+        limits.shutdownGrace = .milliseconds(500)
+        let server = try await attack.server(limits, log: log)
+        server.route("/never") { _ in
+            try? await Task.sleep(for: .seconds(30))
+            return .text("late")
+        }
+        let (port, task) = try await attack.start(server)
+        let stuck = try await RawClient.connect(port)
+        try await stuck.send("GET /never HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        while server.connectionCount < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        try await Task.sleep(for: .milliseconds(100))
+        let clock = ContinuousClock()
+        let started = clock.now
+        let stopping = Task { await server.stop() }
+        let (answer, closed) = await stuck.readUntilClosed(timeout: .seconds(20))
+        let took = clock.now - started
+        #expect(closed && answer.isEmpty)
+        #expect(took >= .milliseconds(450) && took < .seconds(10), "closed after \(took); the grace is 500 ms")
+        await stopping.value
+        try await task.value
+        #expect(log.all.contains { $0.contains("closed 1 connections still open after") }, "\(log.all)")
+    }
+
+    /// `run(stoppingOn:)`: the signal stops the server gracefully (its socket closed with 1001)
+    /// and `run` returns; the signal's default action is given back.
+    @Test func aSignalStopsTheServerGracefully() async throws {
+        let log = Lines()
+        let server = try await attack.server(log: log)
+        let task = Task { try await server.run(stoppingOn: [SIGUSR2]) }
+        let port = try await server.waitUntilListening()
+        let socket = try await attack.webSocket(port)
+        kill(getpid(), SIGUSR2)
+        let (bytes, closed) = await socket.readUntilClosed(timeout: .seconds(20))
+        #expect(closed && attack.closeCode(bytes) == 1001, "\(bytes.suffix(8))")
+        if !closed { task.cancel() }
+        try await task.value
+        #expect(log.all.contains { $0.hasPrefix("stopping (signal \(SIGUSR2))") }, "\(log.all)")
+        var action = sigaction()
+        sigaction(SIGUSR2, nil, &action)
+        #if os(Linux)
+        let handler = action.__sigaction_handler.sa_handler
+        #else
+        let handler = action.__sigaction_u.__sa_handler
+        #endif
+        #expect(unsafeBitCast(handler, to: Int.self) == 0, "SIGUSR2 is not given back its default action")
+    }
+}
+#endif
