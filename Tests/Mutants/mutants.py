@@ -18,7 +18,8 @@ matches the source (someone changed that code) is reported as stale: update its 
 CI's selection (`--budget SECONDS`). Every mutant costs a build (6-12 s) and its tests: the whole
 set takes 25-50 minutes on 2 cores, more than CI's time allows beside everything else. So CI runs,
 first, every mutant whose source file, or a test file naming its tests, changed since the last
-full run recorded in Tests/Mutants/last-full-run.txt (those get up to CHANGED_BUDGET_SECONDS);
+full run recorded in Tests/Mutants/last-full-run.txt, and every mutant added or edited in this
+script since (those get up to CHANGED_BUDGET_SECONDS);
 then the others from an offset that moves with each commit, for as long as the budget lasts. It
 prints which mutants it did not run. A full run with `--record` (every mutant killed, on a
 committed tree) moves the record forward; commit the file it writes.
@@ -1033,16 +1034,32 @@ def changed_since(commit):
     return set(diff.split()) | set(new.split())
 
 
-def touched_by(changed):
+def mutants_at(commit):
+    """The mutants as this script listed them at `commit` ({id: (file, edits, tests)}), or None."""
+    text = git("show", f"{commit}:{os.path.relpath(os.path.abspath(__file__), ROOT)}")
+    if text is None:
+        return None
+    namespace = {"__name__": "mutants_at_record", "__file__": os.path.abspath(__file__)}
+    try:
+        exec(compile(text, "mutants.py@" + commit[:10], "exec"), namespace)
+    except Exception:
+        return None
+    return {m[0]: (m[2], m[3], m[4]) for m in namespace.get("MUTANTS", [])}
+
+
+def touched_by(changed, recorded=None):
     """The ids of the mutants a change may have left alive: their source file changed, or a test
-    file that names one of the tests their filter selects."""
+    file that names one of the tests their filter selects; and, when the record's list is known
+    (`recorded`), every mutant that is new or edited since (the full run never ran it so)."""
     test_file = re.compile(r"(^|/)(Tests|WebTests)/.*\.swift$")
     texts = [open(os.path.join(ROOT, f), encoding="utf-8", errors="replace").read()
              for f in sorted(changed) if test_file.search(f) and os.path.exists(os.path.join(ROOT, f))]
     ids = set()
-    for ident, _, path, _, tests in MUTANTS:
+    for ident, _, path, edits, tests in MUTANTS:
         names = re.findall(r"[A-Za-z_][A-Za-z0-9_]{5,}", tests)
         if path in changed or any(name in text for name in names for text in texts):
+            ids.add(ident)
+        elif recorded is not None and recorded.get(ident) != (path, edits, tests):
             ids.add(ident)
     return ids
 
@@ -1059,7 +1076,12 @@ def ordered(chosen, budget):
         print(f"no full run on record in this history ({os.path.relpath(RECORD, ROOT)}): no mutant counts as changed")
         touched = set()
     else:
-        touched = touched_by(changed)
+        recorded = mutants_at(commit)
+        if recorded is None:
+            print(f"the mutants' list at {commit[:10]} could not be read: every mutant counts as changed")
+            touched = {m[0] for m in chosen}
+        else:
+            touched = touched_by(changed, recorded)
         print(f"last full run with every mutant killed: {commit[:10]}; {len(changed)} files changed since, "
               f"touching {len(touched)} mutants: {' '.join(m[0] for m in chosen if m[0] in touched) or 'none'}")
     first = [m for m in chosen if m[0] in touched]
