@@ -43,8 +43,8 @@ import Testing
     }
 
     /// A request being answered gets its whole response, then its connection closes (although
-    /// the client asked to keep it); a connection idle between requests closes at once; `stop()`
-    /// returns when both have closed, long before the grace.
+    /// the client asked to keep it); a connection idle between requests closes at once (not at
+    /// its keep-alive timeout); `stop()` returns when both have closed, long before the grace.
     @Test func aRequestBeingAnsweredIsAnsweredAndAnIdleConnectionClosesAtOnce() async throws {
         let log = Lines()
         var limits = WebAppServer.Limits()
@@ -71,11 +71,13 @@ import Testing
         let (answer, slowClosed) = await slow.readUntilClosed(timeout: .seconds(20))
         let text = String(decoding: answer, as: UTF8.self)
         #expect(idleClosed.closed && idleClosed.bytes.isEmpty)
-        #expect(idleTook < .milliseconds(600), "the idle connection closed after \(idleTook), not at once")
+        // At once, not at its keep-alive timeout (20 s) or the grace (30 s); the bound leaves room
+        // for a crowded run, where the task that calls stop() can wait seconds for a thread.
+        #expect(idleTook < .seconds(10), "the idle connection closed after \(idleTook), not at once")
         #expect(slowClosed)
         #expect(text.hasPrefix("HTTP/1.1 200") && text.hasSuffix("\r\n\r\ndone"), "\(text.prefix(200))")
         await stopping.value
-        #expect(clock.now - started < .seconds(10), "stop() took \(clock.now - started)")
+        #expect(clock.now - started < .seconds(20), "stop() took \(clock.now - started); the grace is 30 s")
         try await task.value
     }
 
@@ -101,7 +103,7 @@ import Testing
         let (answer, closed) = await stuck.readUntilClosed(timeout: .seconds(20))
         let took = clock.now - started
         #expect(closed && answer.isEmpty)
-        #expect(took >= .milliseconds(450) && took < .seconds(10), "closed after \(took); the grace is 500 ms")
+        #expect(took >= .milliseconds(450) && took < .seconds(20), "closed after \(took); the grace is 500 ms (the route answers after 30 s)")
         await stopping.value
         try await task.value
         #expect(log.all.contains { $0.contains("closed 1 connections still open after") }, "\(log.all)")
