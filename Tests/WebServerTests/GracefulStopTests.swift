@@ -1,7 +1,8 @@
 // A server that is stopped (SIGTERM from systemd, Docker or Kubernetes; Ctrl-C) stops gracefully,
 // as nginx's and Cowboy's do: it stops listening, lets what is under way finish, and closes each
 // WebSocket with 1001 ("going away"), so that a page reconnects (to the server started again, or to
-// another behind the same proxy) with nothing it sent lost. Mutants GS1-GS6 break each rule.
+// another behind the same proxy) with nothing it sent lost. Mutants GS1-GS9 break each rule.
+// T-BEYOND4 (the browser view layer: its server).
 #if WebServer
 import Foundation
 import Signals
@@ -11,6 +12,24 @@ import Testing
 
 @Suite(.serialized) struct GracefulStopTests {
     let attack = WebServerAttackTests()
+
+    /// A running server that stops with `grace`, whose `path` answers after `delay`; one request
+    /// for it is under way (sent, and its connection counted) when this returns.
+    func serverAnswering(_ path: String, after delay: Duration, grace: Duration, log: Lines)
+        async throws -> (server: WebAppServer, port: UInt16, run: Task<Void, any Error>, request: RawClient) {
+        var limits = WebAppServer.Limits()
+        limits.shutdownGrace = grace
+        let server = try await attack.server(limits, log: log)
+        server.route(path) { _ in
+            try? await Task.sleep(for: delay)
+            return .text("done")
+        }
+        let (port, task) = try await attack.start(server)
+        let request = try await RawClient.connect(port)
+        try await request.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        while server.connectionCount < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        return (server, port, task, request)
+    }
 
     /// A stop while a session is busy with the page's last message: the socket closes with 1001
     /// only after the session's answer to it (its acknowledgement) was written; `stop()` returns
@@ -47,20 +66,11 @@ import Testing
     /// its keep-alive timeout); `stop()` returns when both have closed, long before the grace.
     @Test func aRequestBeingAnsweredIsAnsweredAndAnIdleConnectionClosesAtOnce() async throws {
         let log = Lines()
-        var limits = WebAppServer.Limits()
-        limits.shutdownGrace = .seconds(30)
-        let server = try await attack.server(limits, log: log)
-        server.route("/slow") { _ in
-            try? await Task.sleep(for: .milliseconds(800))
-            return .text("done")
-        }
-        let (port, task) = try await attack.start(server)
+        let (server, port, task, slow) = try await serverAnswering("/slow", after: .milliseconds(1200), grace: .seconds(30), log: log)
         let idle = try await RawClient.connect(port)
         try await idle.send("GET /mvvm.css HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         var buffer: [UInt8] = []
         #expect(try await idle.readResponse(buffer: &buffer).status == 200)
-        let slow = try await RawClient.connect(port)
-        try await slow.send("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         while server.connectionCount < 2 { try await Task.sleep(for: .milliseconds(5)) }
         try await Task.sleep(for: .milliseconds(100))
         let clock = ContinuousClock()
@@ -85,17 +95,7 @@ import Testing
     /// route that never answers, and says what it closed.
     @Test func whatIsStillOpenAfterTheGraceIsClosed() async throws {
         let log = Lines()
-        var limits = WebAppServer.Limits()
-        limits.shutdownGrace = .milliseconds(500)
-        let server = try await attack.server(limits, log: log)
-        server.route("/never") { _ in
-            try? await Task.sleep(for: .seconds(30))
-            return .text("late")
-        }
-        let (port, task) = try await attack.start(server)
-        let stuck = try await RawClient.connect(port)
-        try await stuck.send("GET /never HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        while server.connectionCount < 1 { try await Task.sleep(for: .milliseconds(5)) }
+        let (server, _, task, stuck) = try await serverAnswering("/never", after: .seconds(30), grace: .milliseconds(500), log: log)
         try await Task.sleep(for: .milliseconds(100))
         let clock = ContinuousClock()
         let started = clock.now
