@@ -265,8 +265,11 @@ public final class WebAppServer: Sendable {
                     return count
                 }
                 guard count == 1 else {
+                    // To the process, not this thread: dispatch blocks the signal on its own
+                    // threads (its signal source reads it from a signalfd), so `raise` would leave
+                    // it pending here; another thread takes it, with its default action now.
                     signal(number, SIG_DFL)
-                    raise(number)
+                    kill(getpid(), number)
                     return
                 }
                 log("stopping (signal \(number)): no new connections; \(table.count) open ones close as they finish (at most \(limits.shutdownGrace))")
