@@ -57,7 +57,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var inbox: [SocketMessage] = []
     /// A batch is with the session: the next waits for it (one batch in flight per connection).
     private var batchInFlight = false
-    /// Reading is paused: the session is behind by more than ``inboxLimit`` messages.
+    /// Reading is paused: the session is behind by more than ``inboxLimit`` messages, or the
+    /// server is going away.
     private var readingPaused = false
     /// Messages read and waiting for the session, past which the socket is not read: a page
     /// that floods its session slows down to the session's pace instead of filling memory.
@@ -162,8 +163,9 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     /// The server is stopping. A connection between requests closes now; one reading or
     /// answering a request closes after its response; a WebSocket closes with 1001 ("going
-    /// away") as soon as no message it read waits for its session's answer (a page that is
-    /// typing gets its keystrokes answered; the grace bounds one that never stops). Its session
+    /// away") as soon as no message it read waits for its session's answer: what the page sent
+    /// before is answered, what it sends after is not read (the grace bounds a session that
+    /// never answers). Its session
     /// then waits for the page, as after any close; the page reconnects to the server it finds
     /// and sends again whatever was not answered.
     private func goAway() {
@@ -174,6 +176,13 @@ final class ConnectionHandler: ChannelInboundHandler {
             state = .closed
             context.close(promise: nil)
         case .webSocket:
+            // What the page sends from now on is not read (it sends it again to the server it
+            // reconnects to): a page that keeps typing faster than its session answers would
+            // otherwise keep the close waiting until the grace.
+            if !delayIn.isActive {
+                readingPaused = true
+                context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+            }
             closeIfAnswered()
         case .head, .body, .answering, .lingering, .closed:
             break
@@ -486,7 +495,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     private func batchHandled(_ replies: [SocketMessage]) {
         batchInFlight = false
         for reply in replies { send(reply) }
-        if readingPaused, let context, case .webSocket = state {
+        if readingPaused, !goingAway, let context, case .webSocket = state {
             readingPaused = false
             context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
         }
@@ -595,6 +604,11 @@ final class ConnectionHandler: ChannelInboundHandler {
         if broken {
             state = .lingering(discarded: 0)
             buffer = nil
+            if readingPaused {
+                // Lingering reads (and discards) until the page closes too.
+                readingPaused = false
+                context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+            }
             deadline = .now() + .seconds(2)
             arm()
             context.close(mode: .output, promise: nil)

@@ -976,6 +976,10 @@ MUTANTS = [
      "Sources/WebServer/WebAppServer.swift",
      [("            group.addTask { try? await Task.sleep(for: grace) }", "            group.addTask { try? await Task.sleep(for: .seconds(3600)) }")],
      "GracefulStopTests/whatIsStillOpenAfterTheGraceIsClosed"),
+    ("GS12", "a stopping server cuts what is under way at a tenth of its grace",
+     "Sources/WebServer/WebAppServer.swift",
+     [("            group.addTask { try? await Task.sleep(for: grace) }", "            group.addTask { try? await Task.sleep(for: grace / 10) }")],
+     "GracefulStopTests/whatIsStillOpenAfterTheGraceIsClosed"),
     ("GS7", "the connections are not told the server is stopping (the quiesce event is passed on)",
      "Sources/WebServer/ConnectionHandler.swift",
      [("        guard event is ChannelShouldQuiesceEvent else {", "        guard event is ChannelShouldQuiesceEvent && false else {")],
@@ -988,6 +992,15 @@ MUTANTS = [
      "Sources/WebServer/WebAppServer.swift",
      [("            for number in signals { signal(number, SIG_DFL) }\n", "")],
      "GracefulStopTests/aSignalStopsTheServerGracefully"),
+    ("GS10", "a WebSocket going away keeps reading what its page sends (a page typing faster than its session answers holds the close to the grace)",
+     "Sources/WebServer/ConnectionHandler.swift",
+     [("                readingPaused = true\n                context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }\n            }\n            closeIfAnswered()",
+       "            }\n            closeIfAnswered()")],
+     "GracefulStopTests/aPageThatKeepsSendingDoesNotHoldTheCloseToTheGrace"),
+    ("GS11", "a batch answered while going away starts reading the page again",
+     "Sources/WebServer/ConnectionHandler.swift",
+     [("if readingPaused, !goingAway, let context", "if readingPaused, let context")],
+     "GracefulStopTests/aPageThatKeepsSendingDoesNotHoldTheCloseToTheGrace"),
 ]
 
 

@@ -61,6 +61,56 @@ import Testing
         await #expect(throws: (any Error).self) { _ = try await RawClient.connect(port) }
     }
 
+    /// A page that keeps sending faster than its session answers (each press keeps it busy 60
+    /// ms; the page presses every 10 ms) does not hold the close until the grace: what the server
+    /// read before the stop is answered, what the page sends after is not read (it sends it
+    /// again to the server it reconnects to), and the socket closes with 1001 long before the
+    /// grace (20 s). Read on, the session would never catch up.
+    @Test func aPageThatKeepsSendingDoesNotHoldTheCloseToTheGrace() async throws {
+        let log = Lines()
+        let window = Locked<(start: ContinuousClock.Instant, end: ContinuousClock.Instant?)?>(nil)
+        let sessions = WebSessions(limits: .init(sessions: 4, reconnectGrace: .seconds(60)), log: log.append) {
+            BusyTab($0, busyFor: .milliseconds(60), window: window)
+        }
+        var limits = WebAppServer.Limits()
+        limits.shutdownGrace = .seconds(20)
+        let server = try WebAppServer(port: 0, sessions: sessions, limits: limits, log: log.append)
+        let (port, task) = try await attack.start(server)
+        var tab = try await SessionExecutorTests.Tab.open(port)
+        _ = try await tab.keystroke()
+        let (socket, button, first) = (tab.socket, tab.button, tab.number + 1)
+        let closed = Locked(false)
+        let pressing = Task {
+            var number = first
+            while !closed.withLock({ $0 }), number < first + 6000 {
+                try? await socket.send(clientFrame(FrameHeader.text, Array(#"{"t":"c","id":"\#(button)","n":\#(number)}"#.utf8)))
+                number += 1
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+            return number - 1
+        }
+        // The session is behind (busy with the presses) when the server is told to stop.
+        let started = ContinuousClock.now
+        while window.withLock({ $0 == nil }), ContinuousClock.now - started < .seconds(30) { try await Task.sleep(for: .milliseconds(5)) }
+        try await Task.sleep(for: .milliseconds(200))
+        let clock = ContinuousClock()
+        let stopAt = clock.now
+        let stopping = Task { await server.stop() }
+        let (bytes, wasClosed) = await socket.readUntilClosed(timeout: .seconds(60))
+        let took = clock.now - stopAt
+        closed.withLock { $0 = true }
+        let sent = await pressing.value
+        let received = tab.received + bytes
+        #expect(wasClosed)
+        #expect(attack.closeCode(received) == 1001, "\(received.suffix(8))")
+        #expect(took < .seconds(10), "the close took \(took): the page's presses held it (the grace is 20 s)")
+        // The last press answered was read before the close, and some sent after were not.
+        let answered = String(decoding: received, as: UTF8.self).matches(of: /"a":([0-9]+)/).compactMap { Int($0.1) }.max() ?? 0
+        #expect(answered >= first && answered < sent, "answered up to \(answered) of \(first)...\(sent)")
+        await stopping.value
+        try await task.value
+    }
+
     /// A request being answered gets its whole response, then its connection closes (although
     /// the client asked to keep it); a connection idle between requests closes at once (not at
     /// its keep-alive timeout); `stop()` returns when both have closed, long before the grace.
@@ -91,19 +141,31 @@ import Testing
         try await task.value
     }
 
-    /// What has not finished within `shutdownGrace` is closed then: `stop()` does not wait for a
-    /// route that never answers, and says what it closed.
+    /// What has not finished within `shutdownGrace` is closed then, and what finishes within it
+    /// is not: with a grace of 2 s, a route answering 300 ms after the stop gets its whole
+    /// response, one that never answers is cut at the grace; `stop()` does not wait for it, and
+    /// says what it closed.
     @Test func whatIsStillOpenAfterTheGraceIsClosed() async throws {
         let log = Lines()
-        let (server, _, task, stuck) = try await serverAnswering("/never", after: .seconds(30), grace: .milliseconds(500), log: log)
+        let (server, port, task, stuck) = try await serverAnswering("/never", after: .seconds(30), grace: .seconds(2), log: log)
+        server.route("/soon") { _ in
+            try? await Task.sleep(for: .milliseconds(400))
+            return .text("soon")
+        }
+        let soon = try await RawClient.connect(port)
+        try await soon.send("GET /soon HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        while server.connectionCount < 2 { try await Task.sleep(for: .milliseconds(5)) }
         try await Task.sleep(for: .milliseconds(100))
         let clock = ContinuousClock()
         let started = clock.now
         let stopping = Task { await server.stop() }
         let (answer, closed) = await stuck.readUntilClosed(timeout: .seconds(20))
         let took = clock.now - started
+        let (soonAnswer, soonClosed) = await soon.readUntilClosed(timeout: .seconds(20))
+        let text = String(decoding: soonAnswer, as: UTF8.self)
         #expect(closed && answer.isEmpty)
-        #expect(took >= .milliseconds(450) && took < .seconds(20), "closed after \(took); the grace is 500 ms (the route answers after 30 s)")
+        #expect(took >= .milliseconds(1950) && took < .seconds(20), "closed after \(took); the grace is 2 s (the route answers after 30 s)")
+        #expect(soonClosed && text.hasPrefix("HTTP/1.1 200") && text.hasSuffix("\r\n\r\nsoon"), "a response due within the grace was cut: \(text.prefix(200))")
         await stopping.value
         try await task.value
         #expect(log.all.contains { $0.contains("closed 1 connections still open after") }, "\(log.all)")
