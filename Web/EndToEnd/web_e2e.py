@@ -1592,6 +1592,51 @@ def reconnect(page):
           f"heading {page.heading()!r}, frames {page.js('return mvvm.stats.frames')}, resets {page.js('return mvvm.stats.resets')}")
 
 
+def restart(page):
+    """A graceful restart (SIGTERM, then the server started again) while the page is typing:
+    every key typed before, during and after the stop reaches the new server's session."""
+    page.scenario = "Restart"
+    page.open_app("Flickr search", "Flickr Search")
+    wait_until(page.settled)
+    field = page.field()
+    text = "every key typed across a restart"
+    field.click()
+    # Typed by the page's own timer, a key every 15 ms into the focused element, as a keyboard
+    # types (the test's commands cannot type while it waits for the server to stop); a key
+    # pressed while no field has the focus is counted as lost.
+    page.js("""
+        const text = arguments[1];
+        arguments[0].value = ''; arguments[0].dispatchEvent(new Event('input', { bubbles: true }));
+        let next = 0;
+        window.keysWithoutFocus = 0;
+        window.typing = setInterval(() => {
+            if (next === text.length) { clearInterval(window.typing); window.typing = null; return; }
+            const field = document.activeElement;
+            if (!field || field.tagName !== 'INPUT') { window.keysWithoutFocus += 1; next += 1; return; }
+            field.value += text[next++];
+            field.dispatchEvent(new Event('input', { bubbles: true }));
+        }, 15);""", field, text)
+    time.sleep(0.15)
+    said = page.server.stderr_count()
+    page.server.stop()
+    status, took = page.server.stopped
+    typed_at_stop = len(page.field().get_attribute("value"))
+    page.server.start_again()
+    check("Restart: SIGTERM while the page types: the server stops at once and exits 0",
+          status == 0 and took < 5 and any("stopping (signal 15)" in line for line in page.server.stderr(said)),
+          f"exit status {status} after {took:.2f} s; {typed_at_stop} of {len(text)} keys typed at the stop")
+    back = wait_until(lambda: page.js("return window.typing === null") and page.settled(), timeout=20)
+    value = page.field().get_attribute("value")
+    lost = page.js("return window.keysWithoutFocus")
+    check("Restart: the page is back and kept every key (the field kept the focus and shows the whole text)",
+          back and value == text and lost == 0, f"field {value!r}, {lost} keys pressed with no field focused; {typed_at_stop} keys typed when the server stopped")
+    page.field().send_keys(Keys.ENTER)
+    said = lambda: page.js("return document.querySelector('section.page').innerText")
+    searched = wait_until(lambda: f"No photos found for \u201c{text}\u201d" in said())
+    check("Restart: Enter searches the whole text (the new server's session has every key: it found no photos for all of it)",
+          searched and 0 < typed_at_stop < len(text), f"{typed_at_stop} keys typed at the stop; page {said()[:300]!r}")
+
+
 def offline(page):
     """Issue 43: while the page has no connection its controls do not pretend; a click the page
     sent as the connection died is told about, not silently undone."""
@@ -2107,7 +2152,7 @@ def main():
     chromedriver = find_program("CHROMEDRIVER", "chromedriver")
     scenarios = {
         "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods, "todo": todo,
-        "sessions": sessions, "reconnect": reconnect, "offline": offline, "keys": keys, "links": links, "accessible": accessible, "addresses": addresses, "latency": latency, "jitter": jitter, "balancer": balancer, "nginx": nginx, "nginx-todo": nginx_todo, "nginx-todo-postgres": nginx_todo_postgres, "elements": elements, "headers": headers, "untrusted": untrusted,
+        "sessions": sessions, "reconnect": reconnect, "restart": restart, "offline": offline, "keys": keys, "links": links, "accessible": accessible, "addresses": addresses, "latency": latency, "jitter": jitter, "balancer": balancer, "nginx": nginx, "nginx-todo": nginx_todo, "nginx-todo-postgres": nginx_todo_postgres, "elements": elements, "headers": headers, "untrusted": untrusted,
     }
 
     server = Server(binary)
