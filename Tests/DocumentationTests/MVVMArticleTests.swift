@@ -26,7 +26,7 @@ final class NoteViewModel: Sendable {
 enum NotesAddresses: AppAddresses {
     typealias Services = NotesServices
 
-    static func stack(at address: Address, services: NotesServices) -> [any AnyObject & Sendable]? {
+    nonisolated static func stack(at address: Address, services: NotesServices) -> [any AnyObject & Sendable]? {
         let list = NotesListViewModel(services: services)
         let path = address.path
         switch (path.first, path.count) {
@@ -36,7 +36,7 @@ enum NotesAddresses: AppAddresses {
         }
     }
 
-    static func address(of viewModel: any AnyObject, below: Address) -> Address? {
+    nonisolated static func address(of viewModel: any AnyObject, below: Address) -> Address? {
         switch viewModel {
         case is NotesListViewModel: return Address()
         case let note as NoteViewModel: return Address(["note", note.id])
@@ -51,6 +51,14 @@ enum NotesAddresses: AppAddresses {
         navigator.push(all: NotesAddresses.stack(at: Address(["note", "7"]), services: NotesServices()) ?? [])
         #expect(NotesAddresses.addresses(of: navigator.stack).map(\.description) == ["/", "/note/7"])
         #expect(NotesAddresses.stack(at: Address(["nope"]), services: NotesServices()) == nil)
+    }
+}
+
+/// Off the main actor: the same type's functions, called where a session's view models live.
+@Suite struct AddressArticleExamplesOffTheMainActor {
+    @Test func aStacksAddressesOnAnyExecutor() {
+        let stack = NotesAddresses.stack(at: Address(["note", "7"]), services: NotesServices()) ?? []
+        #expect(Address.addresses(of: stack, by: NotesAddresses.address(of:below:)).map(\.description) == ["/", "/note/7"])
     }
 }
 

@@ -35,6 +35,31 @@ import Testing
         #expect(Notes.stack(at: Address(["nope"]), services: ()) == nil)
     }
 
+    /// The same off the main actor, with the app's `nonisolated` implementation (as a browser
+    /// session's executor asks it), and under a `below` other than `/`: generated stacks of the
+    /// app's view models and strangers, each address checked against the rule.
+    @Test func addressesOfAStackOffTheMainActor() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 {
+            let stack: [any AnyObject & Sendable] = (0..<Int.random(in: 0...6, using: &generator)).map { _ in
+                switch Int.random(in: 0...2, using: &generator) {
+                case 0: Notes.List()
+                case 1: Notes.Note(id: String(Int.random(in: 1...99, using: &generator)))
+                default: Stranger()
+                }
+            }
+            let first = Bool.random(using: &generator) ? Address() : Address(["notes"], query: ["sort": "title"])
+            let addresses = Address.addresses(of: stack, below: first, by: Notes.address(of:below:))
+            #expect(addresses.count == stack.count)
+            for (index, viewModel) in stack.enumerated() {
+                let below = index == 0 ? first : addresses[index - 1]
+                #expect(addresses[index] == (Notes.address(of: viewModel, below: below) ?? below))
+            }
+        }
+        #expect(Address.addresses(of: [Notes.List(), Stranger(), Notes.Note(id: "7")], by: Notes.address(of:below:)).map(\.description)
+            == ["/?sort=date", "/?sort=date", "/note/7?sort=date"])
+    }
+
     /// A stack built from an address: one change, each view model reported pushed in order,
     /// only the last activated, the one below deactivated once.
     @Test func pushingAStackActivatesOnlyItsTop() {

@@ -83,7 +83,7 @@ public struct Address: Sendable, Hashable, CustomStringConvertible {
 /// enum NotesAddresses: AppAddresses {
 ///     typealias Services = NotesServices
 ///
-///     static func stack(at address: Address, services: NotesServices) -> [any AnyObject & Sendable]? {
+///     nonisolated static func stack(at address: Address, services: NotesServices) -> [any AnyObject & Sendable]? {
 ///         let list = NotesListViewModel(services: services)
 ///         let path = address.path
 ///         switch (path.first, path.count) {
@@ -93,7 +93,7 @@ public struct Address: Sendable, Hashable, CustomStringConvertible {
 ///         }
 ///     }
 ///
-///     static func address(of viewModel: any AnyObject, below: Address) -> Address? {
+///     nonisolated static func address(of viewModel: any AnyObject, below: Address) -> Address? {
 ///         switch viewModel {
 ///         case is NotesListViewModel: return Address()
 ///         case let note as NoteViewModel: return Address(["note", note.id])
@@ -104,8 +104,9 @@ public struct Address: Sendable, Hashable, CustomStringConvertible {
 /// ```
 ///
 /// The requirements are on the main actor so that an app whose view models are `@MainActor` can
-/// build them; an app whose view models are not implements them `nonisolated` and builds its
-/// stacks on any executor (a browser session's own).
+/// build them; an app whose view models are not implements them `nonisolated` (as above), builds
+/// its stacks on any executor (a browser session's own) and asks for their addresses there with
+/// ``Address/addresses(of:below:by:)``.
 public protocol AppAddresses {
     /// What the app's view models are built with.
     associatedtype Services
@@ -128,10 +129,30 @@ extension AppAddresses {
     /// know keeps the address below it.
     @MainActor
     public static func addresses(of stack: [any AnyObject & Sendable], below first: Address = Address()) -> [Address] {
+        Address.addresses(of: stack, below: first) { address(of: $0, below: $1) }
+    }
+}
+
+extension Address {
+    /// The address of each view model on `stack`, bottom first, each as `address` gives it from
+    /// the address below it (`first` under the bottom one); a view model `address` does not know
+    /// (`nil`) keeps the address below it.
+    ///
+    /// ``AppAddresses/addresses(of:below:)`` is this with the app's own
+    /// ``AppAddresses/address(of:below:)``, on the main actor. An app whose view models are not
+    /// `@MainActor` implements that requirement `nonisolated`, and calls this with it wherever
+    /// its stack lives (a browser session's own executor):
+    ///
+    /// ```swift
+    /// let addresses = Address.addresses(of: navigator.stack, by: NotesAddresses.address(of:below:))
+    /// ```
+    public static func addresses(of stack: [any AnyObject & Sendable], below first: Address = Address(),
+                                 by address: (any AnyObject, Address) -> Address?) -> [Address] {
         var out: [Address] = []
+        out.reserveCapacity(stack.count)
         for viewModel in stack {
             let below = out.last ?? first
-            out.append(address(of: viewModel, below: below) ?? below)
+            out.append(address(viewModel, below) ?? below)
         }
         return out
     }

@@ -26,14 +26,7 @@ public struct ShowcaseAppAddresses: Sendable {
     init(stack: @escaping @Sendable (Address, ServiceFactory) throws -> [any AnyObject & Sendable]?,
          address: @escaping @Sendable (any AnyObject, Address) -> Address?) {
         self.stack = stack
-        addresses = { stack in
-            var out: [Address] = []
-            for viewModel in stack {
-                let below = out.last ?? Address()
-                out.append(address(viewModel, below) ?? below)
-            }
-            return out
-        }
+        addresses = { Address.addresses(of: $0, by: address) }
     }
 }
 
