@@ -58,8 +58,13 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// A batch is with the session: the next waits for it (one batch in flight per connection).
     private var batchInFlight = false
     /// Reading is paused: the session is behind by more than ``inboxLimit`` messages, or the
-    /// server is going away.
-    private var readingPaused = false
+    /// server is going away. Setting it turns the channel's reading off or back on.
+    private var readingPaused = false {
+        didSet {
+            guard readingPaused != oldValue else { return }
+            context?.channel.setOption(ChannelOptions.autoRead, value: !readingPaused).whenFailure { _ in }
+        }
+    }
     /// Messages read and waiting for the session, past which the socket is not read: a page
     /// that floods its session slows down to the session's pace instead of filling memory.
     static let inboxLimit = 1024
@@ -165,9 +170,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// answering a request closes after its response; a WebSocket closes with 1001 ("going
     /// away") as soon as no message it read waits for its session's answer: what the page sent
     /// before is answered, what it sends after is not read (the grace bounds a session that
-    /// never answers). Its session
-    /// then waits for the page, as after any close; the page reconnects to the server it finds
-    /// and sends again whatever was not answered.
+    /// never answers). Its session then waits for the page, as after any close; the page
+    /// reconnects to the server it finds and sends again whatever was not answered.
     private func goAway() {
         guard !goingAway, let context else { return }
         goingAway = true
@@ -179,10 +183,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             // What the page sends from now on is not read (it sends it again to the server it
             // reconnects to): a page that keeps typing faster than its session answers would
             // otherwise keep the close waiting until the grace.
-            if !delayIn.isActive {
-                readingPaused = true
-                context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
-            }
+            readingPaused = true
             closeIfAnswered()
         case .head, .body, .answering, .lingering, .closed:
             break
@@ -468,10 +469,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             return
         }
         guard !batchInFlight else {
-            if inbox.count > Self.inboxLimit, !readingPaused {
-                readingPaused = true
-                context.channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
-            }
+            if inbox.count > Self.inboxLimit { readingPaused = true }
             return
         }
         let batch = inbox
@@ -495,10 +493,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     private func batchHandled(_ replies: [SocketMessage]) {
         batchInFlight = false
         for reply in replies { send(reply) }
-        if readingPaused, !goingAway, let context, case .webSocket = state {
-            readingPaused = false
-            context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
-        }
+        if !goingAway, case .webSocket = state { readingPaused = false }
         deliverInbox()
         closeIfAnswered()
     }
@@ -604,11 +599,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         if broken {
             state = .lingering(discarded: 0)
             buffer = nil
-            if readingPaused {
-                // Lingering reads (and discards) until the page closes too.
-                readingPaused = false
-                context.channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
-            }
+            readingPaused = false  // lingering reads (and discards) until the page closes too
             deadline = .now() + .seconds(2)
             arm()
             context.close(mode: .output, promise: nil)

@@ -1631,10 +1631,10 @@ def restart(page):
     check("Restart: the page is back and kept every key (the field kept the focus and shows the whole text)",
           back and value == text and lost == 0, f"field {value!r}, {lost} keys pressed with no field focused; {typed_at_stop} keys typed when the server stopped")
     page.field().send_keys(Keys.ENTER)
-    said = lambda: page.js("return document.querySelector('section.page').innerText")
-    searched = wait_until(lambda: f"No photos found for \u201c{text}\u201d" in said())
+    shown = lambda: page.js("return document.querySelector('section.page').innerText")
+    searched = wait_until(lambda: f"No photos found for \u201c{text}\u201d" in shown())
     check("Restart: Enter searches the whole text (the new server's session has every key: it found no photos for all of it)",
-          searched and 0 < typed_at_stop < len(text), f"{typed_at_stop} keys typed at the stop; page {said()[:300]!r}")
+          searched and 0 < typed_at_stop < len(text), f"{typed_at_stop} keys typed at the stop; page {shown()[:300]!r}")
 
 
 def offline(page):
