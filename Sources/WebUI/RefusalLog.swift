@@ -7,16 +7,23 @@ import Signals
 package final class RefusalLog: Sendable {
     private let log: @Sendable (String) -> Void
     private let linesPerSecond: Int
+    private let now: @Sendable () -> Int
     private let state = Locked<(second: Int, logged: Int, skipped: Int)>((-1, 0, 0))
 
-    /// Logs to `log`, at most `linesPerSecond` lines a second.
-    package init(linesPerSecond: Int = 1, log: @escaping @Sendable (String) -> Void) {
+    /// Logs to `log`, at most `linesPerSecond` lines a second. `now` gives the second a refusal
+    /// falls in (the wall clock's by default; tests pass their own).
+    package init(
+        linesPerSecond: Int = 1,
+        now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) },
+        log: @escaping @Sendable (String) -> Void
+    ) {
         self.log = log
         self.linesPerSecond = max(1, linesPerSecond)
+        self.now = now
     }
 
     package func callAsFunction(_ line: String) {
-        let second = Int(Date().timeIntervalSince1970)
+        let second = now()
         let skipped: Int? = state.withLock { state in
             if state.second != second {
                 let skipped = state.skipped
@@ -31,6 +38,15 @@ package final class RefusalLog: Sendable {
             return 0
         }
         guard let skipped else { return }
-        log(skipped > 0 ? "\(line) (\(skipped) more refused before it, not logged)" : line)
+        log(skipped > 0 ? "\(line) (\(skipped)\(Self.leftOutSuffix)" : line)
+    }
+
+    private static let leftOutSuffix = " more refused before it, not logged)"
+
+    /// How many refusals a logged line says were left out before it (0 when it says none):
+    /// what a reader of the log (or a test) adds to the lines to count every refusal.
+    package static func leftOut(in line: String) -> Int {
+        guard line.hasSuffix(leftOutSuffix), let open = line.range(of: " (", options: .backwards) else { return 0 }
+        return Int(line[open.upperBound...].prefix { $0.isNumber }) ?? 0
     }
 }
