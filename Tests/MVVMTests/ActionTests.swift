@@ -129,11 +129,11 @@ import Testing
         let action = Action<Void, Int, Never> { _ in
             Signal { observer in
                 starts.withLock { $0 += 1 }
-                DispatchQueue.global().async {
+                Thread {
                     gate.wait()
                     observer.send(1)
                     observer.sendCompleted()
-                }
+                }.start()
                 return NopDisposable()
             }
         }
@@ -206,14 +206,14 @@ import Testing
             log.withLock { $0.append("enabled \(enabled) executing \(action.isExecuting.value)") }
         }.disposed(by: bag)
         let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        Thread {
             running.inner = action.apply(1).sink()
             answer(1)
             running.inner = action.apply(-1).sink()
             answer(-1)
             done.signal()
-        }
-        guard done.wait(timeout: .now() + 5) == .success else {
+        }.start()
+        guard done.wait(timeout: .now() + 60) == .success else {
             Issue.record("a call-out re-entering the action hung: a lock was held")
             // The hung thread is delivering; disposing its observers would wait for it forever.
             _ = Unmanaged.passRetained(bag)
@@ -270,21 +270,21 @@ import Testing
             release.wait()
         }
         let threadB = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        Thread {
             _ = action.apply(1).sink()  // runs and ends; its `false` is held in delivery
             threadB.signal()
-        }
+        }.start()
         insideDelivery.wait()
         // Thread C presses while B's delivery is under way: it starts (the action is free) and
         // its `true` waits for B's delivery to finish.
         let threadC = DispatchSemaphore(value: 0)
         let cStarted = Locked<Bool?>(nil)
-        DispatchQueue.global().async {
+        Thread {
             _ = action.apply(2).sink(value: { _ in cStarted.withLock { $0 = true } }, completion: { completion in
                 if case .failed = completion { cStarted.withLock { $0 = false } }
             })
             threadC.signal()
-        }
+        }.start()
         // Wait until C has started: `isExecuting.value` reads true as soon as the change is made
         // (its delivery waits behind B's, so C cannot finish before `release`).
         let deadline = ContinuousClock.now + .seconds(10)

@@ -1024,6 +1024,14 @@ MUTANTS = [
      "Sources/WebServer/ConnectionHandler.swift",
      [("if !goingAway, case .webSocket = state { readingPaused = false }", "if case .webSocket = state { readingPaused = false }")],
      "GracefulStopTests/aPageThatKeepsSendingDoesNotHoldTheCloseToTheGrace"),
+    ("FL1", "a page flooding its busy session is read on (the server holds all it sends in memory)",
+     "Sources/WebServer/ConnectionHandler.swift",
+     [("            if inbox.count > Self.inboxLimit { readingPaused = true }\n", "            _ = Self.inboxLimit\n")],
+     "FloodTests"),
+    ("FL2", "reading paused for a flood never resumes (the page's later messages are never read)",
+     "Sources/WebServer/ConnectionHandler.swift",
+     [("if !goingAway, case .webSocket = state { readingPaused = false }", "if !goingAway, case .webSocket = state, !readingPaused { readingPaused = false }")],
+     "FloodTests"),
 ]
 
 

@@ -132,8 +132,9 @@ struct PostgresStoreTests {
         }
         #expect(outcomes.allSatisfy { $0.0?.isTransient == true }, "\(outcomes.map(\.0))")
         let last = outcomes.map(\.1).max() ?? .zero
-        // Two timeouts and a margin for a loaded machine; one timeout after another would be 20 s.
-        #expect(last < .seconds(8), "the last refusal came \(last) after the writes")
+        // Two timeouts and a wide margin for a loaded machine (2 s is usual); one timeout after
+        // another would be 20 s.
+        #expect(last < .seconds(14), "the last refusal came \(last) after the writes")
         try cluster.start()
         var added = false
         for _ in 1...10 where !added {

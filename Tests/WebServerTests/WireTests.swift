@@ -242,11 +242,31 @@ struct RawClient: Sendable {
         return String(decoding: await http.readUntilClosed(timeout: .seconds(60)).bytes, as: UTF8.self)
     }
 
-    static func connect(_ port: UInt16, from source: String? = nil) async throws -> RawClient {
+    /// Writes its bytes as the connection opens, on its event loop: a request sent "at once"
+    /// is sent at once however long the test's task waits to run.
+    final class SendOnOpen: ChannelInboundHandler, Sendable {
+        typealias InboundIn = ByteBuffer
+        let bytes: [UInt8]
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        func channelActive(context: ChannelHandlerContext) {
+            context.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: bytes)), promise: nil)
+            context.fireChannelActive()
+        }
+    }
+
+    /// A connection to the server at `port` (from the address `source`), which sends `first`
+    /// as soon as it is open.
+    static func connect(_ port: UInt16, from source: String? = nil, sending first: String? = nil) async throws -> RawClient {
         let inbox = Inbox()
         var bootstrap = ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .channelOption(.allowRemoteHalfClosure, value: true)
-            .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(inbox) } }
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let first { try channel.pipeline.syncOperations.addHandler(SendOnOpen(Array(first.utf8))) }
+                    try channel.pipeline.syncOperations.addHandler(inbox)
+                }
+            }
         if let source { bootstrap = bootstrap.bind(to: try SocketAddress(ipAddress: source, port: 0)) }
         let channel = try await bootstrap.connect(host: "127.0.0.1", port: Int(port)).get()
         return RawClient(channel: channel, inbox: inbox)
@@ -517,8 +537,9 @@ func clientFrame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true) -> [UInt
         defer { task.cancel() }
         let clock = ContinuousClock()
         // Slowloris: a byte of the head now and then, never the end.
-        let slow = try await RawClient.connect(port)
+        // The server's deadline starts when it accepts: after `started`.
         let started = clock.now
+        let slow = try await RawClient.connect(port)
         let dripping = Task {
             for byte in "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ".utf8 {
                 try await slow.send([byte])
@@ -530,8 +551,7 @@ func clientFrame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true) -> [UInt
         let slowTook = clock.now - started
         #expect(slowClosed && slowTook >= .milliseconds(500) && slowTook < .seconds(10), "\(slowTook)")
         // Idle after a response.
-        let idle = try await RawClient.connect(port)
-        try await idle.send("GET /health-missing HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let idle = try await RawClient.connect(port, sending: "GET /health-missing HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
         let (idleBytes, idleClosed) = await idle.readUntilClosed()
         #expect(idleClosed && String(decoding: idleBytes, as: UTF8.self).hasPrefix("HTTP/1.1 404"))
         // A silent WebSocket is pinged, and closed when it does not answer.

@@ -292,10 +292,11 @@ final class GrammarChecker<Value: Sendable, Failure: Error>: Sendable {
 }
 
 enum Poll {
-    /// Polls `condition` on a background queue and signals `semaphore` once it holds (the
-    /// caller waits on the semaphore with a timeout).
+    /// Polls `condition` on a thread of its own and signals `semaphore` once it holds (the
+    /// caller waits on the semaphore with a timeout). Not on Dispatch's pool: its threads are as
+    /// many as the cores, and the work polled for may need the one this would hold.
     static func signal(_ semaphore: DispatchSemaphore, when condition: @escaping @Sendable () -> Bool) {
-        DispatchQueue.global().async {
+        _ = Worker {
             while !condition() { usleep(100) }
             semaphore.signal()
         }

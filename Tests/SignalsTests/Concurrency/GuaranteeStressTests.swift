@@ -16,9 +16,10 @@ import Darwin
     // MARK: T-G3: no thread is held hostage by another's sends
 
     /// One thread subscribes and disposes in a loop while another sends as fast as it can.
-    /// Bound stated: every subscribe+dispose pair returns within 250 ms (it waits at most for
-    /// the one delivery under way; measured in microseconds, the bound leaves room for the OS
-    /// descheduling the sender mid-delivery on a loaded 2-core machine under the sanitizer),
+    /// Bound stated: every subscribe+dispose pair returns within 1 s (it waits at most for the
+    /// one delivery under way, microseconds; the bound leaves room for the OS descheduling the
+    /// sender mid-delivery on a loaded 2-core machine under the sanitizer, and a pair held
+    /// hostage waits out the sender's 4 s: at least the 2.5 s left after the pairs' 1.5 s),
     /// no observer of the sender's stream ever runs on the disposing thread, and memory stays
     /// flat (under 100 MB of growth; a queue that the sender outruns grew to 7.8 GB).
     @Test func subscribeAndDisposeAreNeverHeldHostageByAFloodingSender() throws {
@@ -61,7 +62,7 @@ import Darwin
         let worst = try #require(pairs.last)
         let p99 = pairs[pairs.count * 99 / 100]
         print("T-G3 liveness: \(pairs.count) subscribe+dispose pairs beside a flooding sender (\(delivered.load(ordering: .relaxed)) deliveries); median \(pairs[pairs.count / 2]), p99 \(p99), worst \(worst); resident memory grew \((residentAfter - residentBefore) / 1_048_576) MB")
-        #expect(worst < .milliseconds(250), "a subscribe+dispose pair was held \(worst)")
+        #expect(worst < .seconds(1), "a subscribe+dispose pair was held \(worst)")
         #expect(foreignCalls.load(ordering: .relaxed) == 0, "the disposing thread ran the sender's deliveries")
         // Under the address sanitizer freed memory is held in quarantine, so RSS says nothing.
         if !Memory.underAddressSanitizer {
@@ -285,7 +286,9 @@ import Darwin
                     while !received.load(ordering: .acquiring) {
                         source.send(thread * rounds + round)
                         if DispatchTime.now().uptimeNanoseconds > giveUp {
-                            lost.add(1, ordering: .relaxed)
+                            // Looked at again: a thread held up past the give-up just after a
+                            // send that reached the subscriber did not lose it.
+                            if !received.load(ordering: .acquiring) { lost.add(1, ordering: .relaxed) }
                             break
                         }
                     }
