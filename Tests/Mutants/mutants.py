@@ -11,7 +11,7 @@ matches the source (someone changed that code) is reported as stale: update its 
 
     python3 Tests/Mutants/mutants.py              # every mutant (25-50 minutes on 2 cores after a build)
     python3 Tests/Mutants/mutants.py --record     # every mutant; if all are killed, records this commit
-    python3 Tests/Mutants/mutants.py --budget 720 # CI's selection (below)
+    python3 Tests/Mutants/mutants.py --budget 300 # CI's selection (below)
     python3 Tests/Mutants/mutants.py --list       # their ids
     python3 Tests/Mutants/mutants.py --only A1 P1 # some of them
 
