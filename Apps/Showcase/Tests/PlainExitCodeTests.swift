@@ -67,7 +67,7 @@ import Testing
             .outcome(timersLateBy: .zero, answerTimeout: .seconds(1))
         #expect(list.exitCode == .failure)
         #expect(list.failure == "No answer within 1 s.", "\(list.failure ?? "no failure")")
-        #expect(server.requests.count == 1)
+        #expect(server.wait { server.requests.count == 1 }, "the request reached the server")
     }
 
     /// SH-1: a login that is refused or fails exits 1 with its status; fields too short to log

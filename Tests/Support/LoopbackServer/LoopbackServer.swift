@@ -119,7 +119,8 @@ public final class LoopbackServer: @unchecked Sendable {
     }
 
     /// Waits (up to `timeout`) until `condition` holds; for the server's view of the clients.
-    public func wait(timeout: Duration = .seconds(5), until condition: () -> Bool) -> Bool {
+    /// It returns as soon as it holds: the long default only matters on a loaded machine.
+    public func wait(timeout: Duration = .seconds(30), until condition: () -> Bool) -> Bool {
         let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(timeout.components.seconds) * 1_000_000_000
             + UInt64(timeout.components.attoseconds / 1_000_000_000)
         while !condition() {
@@ -151,7 +152,10 @@ public final class LoopbackServer: @unchecked Sendable {
         while isRunning {
             let connection = accept(listener, nil, nil)
             if connection < 0 { continue }
-            DispatchQueue.global().async { [self] in serve(connection) }
+            // A thread of its own, not Dispatch's pool: a `.hang` keeps its thread until the
+            // client closes, and the pool's threads are as many as the cores, shared with the
+            // tests' own tasks (a request waiting for one outlived a client's 1 s timeout).
+            Thread { [self] in serve(connection) }.start()
         }
     }
 
