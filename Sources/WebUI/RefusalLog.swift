@@ -10,13 +10,14 @@ package final class RefusalLog: Sendable {
     private let now: @Sendable () -> Int
     private let state = Locked<(second: Int, logged: Int, skipped: Int)>((-1, 0, 0))
 
-    /// Logs to `log`, at most `linesPerSecond` lines a second. `now` gives the second a refusal
-    /// falls in (the wall clock's by default; tests pass their own).
-    package init(
-        linesPerSecond: Int = 1,
-        now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) },
-        log: @escaping @Sendable (String) -> Void
-    ) {
+    /// Logs to `log`, at most `linesPerSecond` lines a second of the wall clock.
+    package convenience init(linesPerSecond: Int = 1, log: @escaping @Sendable (String) -> Void) {
+        self.init(linesPerSecond: linesPerSecond, now: { Int(Date().timeIntervalSince1970) }, log: log)
+    }
+
+    /// Logs to `log`, at most `linesPerSecond` lines a second; `now` gives the second a refusal
+    /// falls in (a test's own clock).
+    package init(linesPerSecond: Int, now: @escaping @Sendable () -> Int, log: @escaping @Sendable (String) -> Void) {
         self.log = log
         self.linesPerSecond = max(1, linesPerSecond)
         self.now = now
