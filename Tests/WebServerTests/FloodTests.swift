@@ -41,10 +41,7 @@ extension BusySessions {
             let (port, task) = try await WebServerAttackTests().start(server)
             var tab = try await SessionExecutorTests.Tab.open(port)
             _ = try await tab.keystroke()
-            let button = tab.button
-            _ = try await tab.send { #"{"t":"c","id":"\#(button)","n":\#($0)}"# }
-            let started = ContinuousClock.now
-            while window.withLock({ $0 == nil }), ContinuousClock.now - started < .seconds(60) { try await Task.sleep(for: .milliseconds(5)) }
+            _ = try await tab.pressUntilBusy(window)
             #expect(window.withLock { $0 != nil }, "the press never reached the session")
 
             // The flood: binary messages (the session refuses each, in a moment: the test is of the

@@ -45,11 +45,8 @@ extension BusySessions {
             let (port, task) = try await attack.start(server)
             var tab = try await SessionExecutorTests.Tab.open(port)
             _ = try await tab.keystroke()
-            let button = tab.button
-            let press = try await tab.send { #"{"t":"c","id":"\#(button)","n":\#($0)}"# }
             // The press is with the session (its busy turn began) when the server is told to stop.
-            let started = ContinuousClock.now
-            while window.withLock({ $0 == nil }), ContinuousClock.now - started < .seconds(30) { try await Task.sleep(for: .milliseconds(5)) }
+            let press = try await tab.pressUntilBusy(window)
             let stopping = Task { await server.stop() }
             let (bytes, closed) = await tab.socket.readUntilClosed(timeout: .seconds(30))
             let received = tab.received + bytes
@@ -83,11 +80,10 @@ extension BusySessions {
             var tab = try await SessionExecutorTests.Tab.open(port)
             _ = try await tab.keystroke()
             let button = tab.button
-            let first = try await tab.send { #"{"t":"c","id":"\#(button)","n":\#($0)}"# }
             // The session is held on the first press, and ten more wait for it, when the server is
             // told to stop.
+            let first = try await tab.pressUntilBusy(window)
             let started = ContinuousClock.now
-            while window.withLock({ $0 == nil }), ContinuousClock.now - started < .seconds(30) { try await Task.sleep(for: .milliseconds(5)) }
             for _ in 1...10 { _ = try await tab.send { #"{"t":"c","id":"\#(button)","n":\#($0)}"# } }
             let stopping = Task { await server.stop() }
             while (try? await RawClient.connect(port))?.close() != nil, ContinuousClock.now - started < .seconds(60) {

@@ -125,6 +125,16 @@ extension BusySessions {
             }
 
             /// Types one more character; when it was sent and when it was acknowledged.
+            /// Presses the button (numbered next) and waits, 60 s at most, until the session's busy
+            /// turn began (`window`, a ``BusyTab``'s); the press's number.
+            mutating func pressUntilBusy(_ window: Locked<(start: ContinuousClock.Instant, end: ContinuousClock.Instant?)?>) async throws -> Int {
+                let button = self.button
+                let number = try await send { #"{"t":"c","id":"\#(button)","n":\#($0)}"# }
+                let started = ContinuousClock.now
+                while window.withLock({ $0 == nil }), ContinuousClock.now - started < .seconds(60) { try await Task.sleep(for: .milliseconds(5)) }
+                return number
+            }
+
             mutating func keystroke() async throws -> (sent: ContinuousClock.Instant, answered: ContinuousClock.Instant) {
                 let started = ContinuousClock.now
                 let field = self.field
