@@ -1,0 +1,108 @@
+# CI's steps, their budgets and timings, and the builds that run beside them (issue 57).
+# Sourced by .ci/run; bash 4 or later.
+#
+#   step ID BUDGET_SECONDS "what it checks" FUNCTION   runs FUNCTION as step ID, if the change
+#       needs it (.ci/select.py); prints when it starts; fails loudly, naming the step, when it
+#       fails or takes longer than its budget.
+#   build_beside NAME COMMAND...   starts a build at the lowest CPU and I/O priority, so that it
+#       uses only what the steps in front leave idle (a browser waiting for a page, a test
+#       sleeping, a link on one core); its output goes to a log of its own. Each such build
+#       starts when the one started before it has finished: one at a time beside the steps.
+#   wait_for_build NAME   waits for it; prints how long it took and how long the step waited,
+#       and fails with the end of its log if it failed.
+# At the end (pass or fail) a table gives every step's time against its budget.
+
+CI_STARTED=$SECONDS
+CI_LOGS="$(mktemp -d)"
+declare -a CI_ROWS=()
+declare -A CI_BUILD_PID=() CI_BUILD_START=()
+CI_CURRENT=""
+CI_CURRENT_START=0
+CI_SELECTED=""
+CI_LAST_BUILD=""
+
+clock() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+
+# Whether the change needs step ID.
+wanted() { [[ " $CI_SELECTED " == *" $1 "* ]]; }
+
+step() {
+  local id="$1" budget="$2" what="$3" fn="$4"
+  if ! wanted "$id"; then
+    printf '== [%s] %s: skipped (the change does not reach it: .ci/select.py --explain)\n' "$(clock $((SECONDS - CI_STARTED)))" "$id"
+    CI_ROWS+=("$id|-|$budget|skipped")
+    return 0
+  fi
+  printf '== [%s] %s (budget %s): %s\n' "$(clock $((SECONDS - CI_STARTED)))" "$id" "$(clock "$budget")" "$what"
+  CI_CURRENT="$id"
+  CI_CURRENT_START=$SECONDS
+  "$fn"
+  local took=$((SECONDS - CI_CURRENT_START))
+  CI_CURRENT=""
+  if ((took > budget)); then
+    CI_ROWS+=("$id|$took|$budget|OVER BUDGET")
+    echo "CI: step '$id' took $(clock "$took"), past its budget of $(clock "$budget"). Find what grew (the step's output above), or, if the step must take longer, raise its budget in .ci/run and say why in the commit."
+    exit 1
+  fi
+  CI_ROWS+=("$id|$took|$budget|passed")
+}
+
+build_beside() {
+  local name="$1"
+  shift
+  local after="$CI_LAST_BUILD"
+  CI_BUILD_START[$name]=$SECONDS
+  # nice 19 and the idle I/O class: the steps in front keep the cores whenever they want them.
+  (
+    if [ -n "$after" ]; then
+      while [ ! -e "$CI_LOGS/$after.done" ]; do sleep 1; done
+    fi
+    status=0
+    nice -n 19 ionice -c 3 "$@" >"$CI_LOGS/$name.log" 2>&1 || status=$?
+    echo "$status" >"$CI_LOGS/$name.done"
+    exit "$status"
+  ) &
+  CI_BUILD_PID[$name]=$!
+  CI_LAST_BUILD="$name"
+  printf '   [%s] building beside the steps: %s (%s)%s\n' "$(clock $((SECONDS - CI_STARTED)))" "$name" "$*" "${after:+, after $after}"
+}
+
+wait_for_build() {
+  local name="$1" waited=$SECONDS status=0
+  [ -n "${CI_BUILD_PID[$name]:-}" ] || { echo "CI: no build named $name was started"; exit 1; }
+  wait "${CI_BUILD_PID[$name]}" || status=$?
+  waited=$((SECONDS - waited))
+  if [ "$status" -ne 0 ]; then
+    grep -E "error:|Invalid SIL|Stack dump" "$CI_LOGS/$name.log" | head -n 30 || true
+    tail -n 30 "$CI_LOGS/$name.log"
+    echo "CI: the build '$name' failed (status $status, above)"
+    exit 1
+  fi
+  printf '   %s: built in %s (this step waited %s for it)\n' "$name" "$(clock $((SECONDS - CI_BUILD_START[$name])))" "$(clock "$waited")"
+  CI_BUILD_PID[$name]=""
+}
+
+# The table of the steps, and the builds beside them still running are stopped.
+ci_summary() {
+  local status=$?
+  for name in "${!CI_BUILD_PID[@]}"; do
+    if [ -n "${CI_BUILD_PID[$name]}" ]; then
+      pkill -TERM -P "${CI_BUILD_PID[$name]}" 2>/dev/null || true
+      kill "${CI_BUILD_PID[$name]}" 2>/dev/null || true
+    fi
+  done
+  if [ -n "$CI_CURRENT" ]; then
+    CI_ROWS+=("$CI_CURRENT|$((SECONDS - CI_CURRENT_START))|-|FAILED")
+    echo "CI: step '$CI_CURRENT' failed (status $status, above)"
+  fi
+  echo
+  echo "== CI's steps (status $status, $(clock $((SECONDS - CI_STARTED))) in all)"
+  printf '   %-10s %8s %8s  %s\n' step took budget result
+  local row id took budget result
+  for row in "${CI_ROWS[@]}"; do
+    IFS='|' read -r id took budget result <<<"$row"
+    [ "$took" = "-" ] || took="$(clock "$took")"
+    [ "$budget" = "-" ] || budget="$(clock "$budget")"
+    printf '   %-10s %8s %8s  %s\n' "$id" "$took" "$budget" "$result"
+  done
+}
