@@ -1464,6 +1464,9 @@ def nginx_todo(page, postgres=False):
         on(b).todo_control("Buy milk", "input[type=checkbox]").click()
         checked = rows_are(b, ["[x] Buy milk"]) and rows_are(a, ["[x] Buy milk"])
         check(f"{name}: checked in one tab, checked in the other", checked, f"A {on(a).todo_rows()}, B {on(b).todo_rows()}")
+        read, low = low_contrast(on(a), "todo-web /todo/")
+        check(f"{name}: every text of todo-web's page (its filters, a done row) has a contrast of 4.5:1 or more ({read} read)",
+              read > 5 and not low, low[:6])
         add(a, "Call mum")
         rows_are(a, ["[x] Buy milk", "[ ] Call mum"])
         on(a).todo_control("Buy milk", "button.row-button").click()
@@ -1887,6 +1890,53 @@ EVERY_PAGE = [
     "login?user=ada", "movies/top-rated", "movies/search?q=storm", "movies/popular/movie/1013", "goods", "goods/2?pages=3",
     "goods/2/item/2-7?pages=2", "goods-dc", "goods-dc/5?pages=2", "goods-dc/5/item/5-1", "todo?filter=all",
 ]
+# WCAG 2's contrast of every text the page shows against what is drawn behind it (issue 57), from
+# Chromium's computed colours: backgrounds composited up the tree (their alpha, and the element's
+# opacity), the text's colour over them. Disabled controls are exempt (WCAG 1.4.3), as is text a
+# screen reader does not get (aria-hidden).
+LOW_CONTRAST_JS = r"""
+const parse = (c) => { const m = (c.match(/[\d.]+/g) || ['0', '0', '0', '0']).map(Number);
+  return { r: m[0], g: m[1], b: m[2], a: m.length > 3 ? m[3] : 1 }; };
+const over = (top, under) => ({ r: top.r * top.a + under.r * (1 - top.a), g: top.g * top.a + under.g * (1 - top.a),
+  b: top.b * top.a + under.b * (1 - top.a), a: 1 });
+const lum = (c) => { const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b); };
+function background(el) {
+  const layers = [];
+  for (let e = el; e; e = e.parentElement) {
+    const c = parse(getComputedStyle(e).backgroundColor);
+    if (c.a > 0) { layers.push(c); if (c.a >= 1) break; }
+  }
+  let drawn = { r: 255, g: 255, b: 255, a: 1 };      // the canvas
+  for (const c of layers.reverse()) drawn = over(c, drawn);
+  return drawn;
+}
+const low = [], seen = new Set();
+const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+let counted = 0;
+while (walker.nextNode()) {
+  const el = walker.currentNode.parentElement;
+  if (!el || seen.has(el) || !walker.currentNode.textContent.trim()) continue;
+  seen.add(el);
+  if (!el.getClientRects().length || el.closest('[aria-hidden=true], [disabled], [aria-disabled=true], script, style')) continue;
+  const style = getComputedStyle(el);
+  if (style.visibility === 'hidden' || +style.opacity === 0) continue;
+  const bg = background(el), fg = over(parse(style.color), bg);
+  const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+  const ratio = (a + 0.05) / (b + 0.05);
+  counted++;
+  if (ratio < 4.5) low.push(`${ratio.toFixed(2)}:1 ${style.color} on ${JSON.stringify(bg)} "${el.textContent.trim().slice(0, 30)}" <${el.tagName.toLowerCase()} class="${el.className}">`);
+}
+return [counted, low];
+"""
+
+
+def low_contrast(page, where):
+    """The texts on the shown page under 4.5:1, each with where it was; and how many were read."""
+    counted, low = page.driver.execute_script(LOW_CONTRAST_JS)
+    return counted, [f"{where}: {line}" for line in low]
+
+
 # What a keyboard or a screen reader meets as a control.
 CONTROLS = ("button, input, select, textarea, a[href], [tabindex]:not([tabindex='-1']), [role=tab], [role=button], "
             "[role=checkbox], [role=slider], [data-click]")
@@ -1894,9 +1944,11 @@ CONTROLS = ("button, input, select, textarea, a[href], [tabindex]:not([tabindex=
 
 def accessible(page):
     """Issue 43: every control on every app's pages has an accessible role and name, as
-    Chromium computes them for a screen reader (WebDriver's computed role and label)."""
+    Chromium computes them for a screen reader (WebDriver's computed role and label). Issue 57:
+    every text on those pages is drawn at a contrast of 4.5:1 or more (computed colours)."""
     page.scenario = "Accessible"
     empty, counted = [], 0
+    low, texts = [], 0
     for address in EVERY_PAGE:
         page.driver.get(page.server.url + address)
         # Built (a deep link pushes its screens as their data comes) and answered.
@@ -1912,8 +1964,16 @@ def accessible(page):
             counted += 1
             if not name or role in ("", "generic", "none", "presentation"):
                 empty.append(f"/{address}: {role or 'no role'} {name!r} {html}")
+        try:
+            read, found = low_contrast(page, "/" + address)
+        except WebDriverException as error:                 # redrawn under the check: once more
+            read, found = low_contrast(page, "/" + address)
+        texts += read
+        low += found
     check(f"Accessible: every control on {len(EVERY_PAGE)} pages of every app has a role and a name ({counted} read)",
           counted > 100 and not empty, empty[:6])
+    check(f"Accessible: every text on {len(EVERY_PAGE)} pages of every app has a contrast of 4.5:1 or more ({texts} read)",
+          texts > 200 and not low, low[:6])
 
 
 def headers(page):
