@@ -4,7 +4,8 @@
 #   step ID BUDGET_SECONDS "what it checks" FUNCTION   runs FUNCTION as step ID, if the change
 #       needs it (.ci/select.py); prints when it starts; fails loudly, naming the step, when it
 #       fails or takes longer than its budget.
-#   build_beside NAME COMMAND...   starts a build at the lowest CPU and I/O priority, so that it
+#   build_beside NAME COMMAND...   starts a build at the lowest CPU and I/O priority (a cgroup of
+#       its own with the least CPU weight, where one can be made; else nice 19), so that it
 #       uses only what the steps in front leave idle (a browser waiting for a page, a test
 #       sleeping, a link on one core); its output goes to a log of its own. Each such build
 #       starts when the one started before it has finished: one at a time beside the steps.
@@ -20,6 +21,17 @@ CI_CURRENT=""
 CI_CURRENT_START=0
 CI_SELECTED=""
 CI_LAST_BUILD=""
+# The builds beside the steps run in a cgroup with the least CPU weight (cgroup v1's cpu.shares
+# 2 against the steps' 1024): a nice value does not reach the compilers, since SwiftPM's build
+# system starts them at priority 0 again (seen: swift-build at 19, its swift-frontends at 0,
+# taking half the cores from the steps). Where no such cgroup can be made, nice and idle I/O.
+CI_BESIDE_CGROUP=""
+for root in /sys/fs/cgroup/cpu /sys/fs/cgroup/cpu,cpuacct; do
+  if [ -w "$root" ] && mkdir -p "$root/ci-beside" 2>/dev/null && echo 2 >"$root/ci-beside/cpu.shares" 2>/dev/null; then
+    CI_BESIDE_CGROUP="$root/ci-beside"
+    break
+  fi
+done
 
 clock() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
 
@@ -54,6 +66,7 @@ build_beside() {
   CI_BUILD_START[$name]=$SECONDS
   # nice 19 and the idle I/O class: the steps in front keep the cores whenever they want them.
   (
+    if [ -n "$CI_BESIDE_CGROUP" ]; then echo "$BASHPID" >"$CI_BESIDE_CGROUP/cgroup.procs" || true; fi
     if [ -n "$after" ]; then
       while [ ! -e "$CI_LOGS/$after.done" ]; do sleep 1; done
     fi
@@ -64,7 +77,8 @@ build_beside() {
   ) &
   CI_BUILD_PID[$name]=$!
   CI_LAST_BUILD="$name"
-  printf '   [%s] building beside the steps: %s (%s)%s\n' "$(clock $((SECONDS - CI_STARTED)))" "$name" "$*" "${after:+, after $after}"
+  printf '   [%s] building beside the steps: %s (%s)%s%s\n' "$(clock $((SECONDS - CI_STARTED)))" "$name" "$*" "${after:+, after $after}" \
+    "${CI_BESIDE_CGROUP:+, in $CI_BESIDE_CGROUP}"
 }
 
 wait_for_build() {
