@@ -385,7 +385,9 @@ final class ConnectionHandler: ChannelInboundHandler {
         arm()
         let loop = context.eventLoop
         let handler = NIOLoopBound(self, eventLoop: loop)
-        session = SessionSocket(sessions: server.sessions, browser: WebAppServer.browserKey(head["cookie"]), log: server.log, send: { messages in
+        let client = server.deployment.client(peer: address, forwardedFor: head.values("x-forwarded-for"))
+        session = SessionSocket(sessions: server.sessions, browser: WebAppServer.browserKey(head["cookie"]),
+                                client: client.isEmpty ? nil : client, log: server.log, send: { messages in
             loop.execute { for message in messages { handler.value.send(message) } }
         })
     }

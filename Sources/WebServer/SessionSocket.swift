@@ -33,6 +33,10 @@ final class SessionSocket: @unchecked Sendable {
     /// The browser secret the connection presented (its cookie), checked against the session's
     /// owner.
     private let browser: String?
+    /// The client's address (behind a trusted proxy, the one it forwarded): a session this socket
+    /// opens for a page whose session ended is counted against its share, as a page's is
+    /// (``WebSessions/Limits/sessionsPerAddress``; issue 57).
+    private let client: String?
     /// Where the socket's turns run: its session's executor.
     private let executor = Locked<WebExecutor?>(nil)
     private var bound: (session: WebSession, token: Int)?
@@ -42,10 +46,11 @@ final class SessionSocket: @unchecked Sendable {
     private var outbox: [SocketMessage]?
 
     /// `send` writes messages to the page, in order.
-    init(sessions: WebSessions, browser: String? = nil, log: @escaping @Sendable (String) -> Void,
+    init(sessions: WebSessions, browser: String? = nil, client: String? = nil, log: @escaping @Sendable (String) -> Void,
          send: @escaping @Sendable ([SocketMessage]) -> Void) {
         self.sessions = sessions
         self.browser = browser
+        self.client = client
         self.log = log
         self.send = send
     }
@@ -153,10 +158,21 @@ final class SessionSocket: @unchecked Sendable {
                       // A session the hello named that closed before this turn leaves it on that
                       // session's executor, where a session for a main-actor address cannot be
                       // opened: the page is told its session ended, and opens a new page.
-                      !sessions.runsOnMainActor(at: location) || WebExecutor.main.isCurrent,
-                      case .opened(let new) = sessions.open(at: location, resuming: true, owner: browser) {
-                log("a page of an ended session resumed as a new one at \(location)")
-                session = new
+                      !sessions.runsOnMainActor(at: location) || WebExecutor.main.isCurrent {
+                // Counted as a page's session is: a hello naming made-up sessions opens no more
+                // than its address's share, and none past the total (issue 57).
+                switch sessions.open(at: location, resuming: true, owner: browser, client: client) {
+                case .opened(let new):
+                    log("a page of an ended session resumed as a new one at \(location)")
+                    session = new
+                case .full, .fullForAddress:
+                    // The open logged the refusal; the page says why and offers to try again.
+                    deliver(.text("{\"t\":\"x\",\"why\":\(Self.quoted(Self.tooManySessions))}"))
+                    deliver(.close(SocketMessage.policyViolation))
+                    return false
+                case .notFound:
+                    throw .unknownSession
+                }
             } else {
                 throw .unknownSession
             }
@@ -182,12 +198,16 @@ final class SessionSocket: @unchecked Sendable {
         }
     }
 
+    /// What a page whose session could not be opened again is told: the server holds as many
+    /// sessions as it may (for its address, or in all).
+    static let tooManySessions = "The server has as many open pages as it can hold for now. Close a tab, then reload this page."
+
     /// A socket as two streams, for tests: the page's messages in, the server's out (bounded, as
     /// a connection's are).
-    static func messages(sessions: WebSessions, browser: String? = nil, log: @escaping @Sendable (String) -> Void,
+    static func messages(sessions: WebSessions, browser: String? = nil, address: String? = nil, log: @escaping @Sendable (String) -> Void,
                                      for client: AsyncStream<SocketMessage>) -> AsyncStream<SocketMessage> {
         let (out, continuation) = AsyncStream<SocketMessage>.makeStream()
-        let socket = SessionSocket(sessions: sessions, browser: browser, log: log, send: { messages in
+        let socket = SessionSocket(sessions: sessions, browser: browser, client: address, log: log, send: { messages in
             for message in messages {
                 continuation.yield(message)
                 if case .close = message { continuation.finish() }

@@ -430,8 +430,15 @@ public final class WebAppServer: Sendable {
             }
         }
         let page = executor.isMain ? await executor.perform(open) : executor.performHere(open)
-        if page.status == 503 { return .text("Too many open sessions; close a tab and try again.", status: 503) }
-        if page.status == 429 { return .text("Your address has too many open sessions; close a tab and try again.", status: 429) }
+        if page.status == 503 || page.status == 429 {
+            // In the app's style, with a way to ask again (issue 57); Retry-After as RFC 9110 says.
+            let why = page.status == 503
+                ? "The server holds as many open pages as it can right now. Close a tab you no longer need, then try again."
+                : "Your address has too many pages of this app open. Close a tab you no longer need, then try again."
+            var response = WebResponse.html(PageShell.refused(why, address: base + location.description, head: head, base: base), status: page.status)
+            response.headers["Retry-After"] = "5"
+            return response
+        }
         var response = WebResponse.html(page.html, status: page.status)
         if cookie == nil, page.status == 200 {
             response.headers["Set-Cookie"] = "\(Self.browserCookie)=\(owner); Path=\(base.isEmpty ? "/" : base); HttpOnly; SameSite=Lax"

@@ -76,6 +76,22 @@ public enum PageShell {
         """
     }
 
+    /// The page a server answers with when it cannot open a session for a request (HTTP 429 or
+    /// 503): in the app's style, saying why, with a link that asks again for `address` (the
+    /// address asked for, as the browser shows it: the deployment's path and the app's address).
+    public static func refused(_ why: String, address: String, head: Head = Head(), base: String = "") -> String {
+        """
+        <!doctype html>
+        <html lang="\(HTML.escape(head.lang))"><head><meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>Too many open pages\(HTML.escape(head.titleSuffix))</title>
+        \(head.render(base: base))</head>
+        <body><main class="app"><div class="navigation"><header><h1>Too many open pages</h1></header>
+        <section class="page col"><p role="alert">\(HTML.escape(why))</p><p><a href="\(HTML.escape(address))" id="retry" class="button">Try again</a></p></section>
+        </div></main></body></html>
+        """
+    }
+
     /// The client: plain JavaScript, no framework and no build step (`Resources/mvvm.js`, a file
     /// of its own that editors and linters read, embedded in the module when it is built).
     public static let script = String(decoding: PackageResources.mvvm_js, as: UTF8.self)

@@ -130,13 +130,17 @@ public final class WebSession: @unchecked Sendable {
     }
 
     /// Opens a connection that sends with `send`; the page's `hello` follows. A newer connection
-    /// replaces an older one (the page reconnected before the old socket was seen closed), and
-    /// the older one is closed with `close` (its page, if still there, reconnects).
+    /// replaces an older one, which is told why and closed with `close`: either the page
+    /// reconnected before its old socket was seen closed (that socket is gone, and so is the
+    /// notice), or another tab of the same browser took the session (a duplicated tab, one that
+    /// knew its id). The old tab then says so and offers to reload, instead of reconnecting
+    /// and going on out of step with what the other tab did (issue 57).
     public func connect(send: @escaping @Sendable (String) -> Void, close: @escaping @Sendable () -> Void = {}) -> Int {
         let token = nextToken
         nextToken += 1
         if let old = connection {
             log("session \(id.prefix(8)): a new connection replaces the old one")
+            old.send(Self.replacedNotice)
             old.close()
         }
         connection = (token, send, close, false)
@@ -144,6 +148,10 @@ public final class WebSession: @unchecked Sendable {
         graceTimer += 1
         return token
     }
+
+    /// What a connection that another replaced is told (the page shows it, with Reload, and
+    /// stops).
+    static let replacedNotice = "{\"t\":\"x\",\"why\":\"This page is open in another tab or window, which has taken it over. Reload to use it here.\"}"
 
     /// The page's `hello`: sends what it missed since frame `lastFrame` (or the whole page).
     func hello(lastFrame: Int?, token: Int, newSession: Bool = false) {

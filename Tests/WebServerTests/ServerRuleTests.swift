@@ -45,6 +45,53 @@ import Testing
         await server.stop()
     }
 
+    /// Issue 57: every way a session comes to exist is counted against its client's address. A
+    /// hello naming a made-up session (a page whose session ended, resumed in a new one) opens
+    /// one only within the address's share (2 of 8 here: the second opens, the third is refused
+    /// and told why); another address still gets a page; the address's next page is refused with
+    /// the app's page, which says why and links to the same address again.
+    @Test func hellosNamingMadeUpSessionsAreCountedAgainstTheirAddress() async throws {
+        let log = Lines()
+        let sessions = await MainActor.run { WebSessions(limits: .init(sessions: 8, reconnectGrace: .seconds(60)), log: log.append) { Echo($0) } }
+        let server = try WebAppServer(port: 0, sessions: sessions, log: log.append)
+        let (port, task) = try await attack.start(server)
+        defer { task.cancel() }
+        /// A WebSocket from `source` whose hello names a session nobody opened; the first thing
+        /// the server answers (the page's reset, or the reason it was refused).
+        func hello(from source: String) async throws -> (RawClient, String) {
+            let client = try await RawClient.connect(port, from: source)
+            try await client.send(attack.upgrade(port))
+            var received: [UInt8] = []
+            while received.firstRange(of: Array("\r\n\r\n".utf8)) == nil { received += try await client.read(atMost: 1) }
+            let id = (0..<32).map { _ in String("0123456789abcdef".randomElement()!) }.joined()
+            try await client.send(clientFrame(FrameHeader.text, Array(#"{"t":"hello","s":"\#(id)","q":0,"p":"/"}"#.utf8)))
+            var answer = ""
+            while !answer.contains(#""t":"r""#) && !answer.contains(#""t":"x""#) {
+                guard let bytes = try? await client.read(atMost: 65_536) else { break }
+                answer += String(decoding: bytes, as: UTF8.self)
+            }
+            return (client, answer)
+        }
+        func page(from source: String) async throws -> String {
+            let client = try await RawClient.connect(port, from: source, sending: "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+            return String(decoding: await client.readUntilClosed().bytes, as: UTF8.self)
+        }
+        let (first, opened) = try await hello(from: "127.0.0.5")
+        let (second, alsoOpened) = try await hello(from: "127.0.0.5")
+        #expect(opened.contains(#""t":"r""#) && alsoOpened.contains(#""t":"r""#), "\(opened.prefix(80)) / \(alsoOpened.prefix(80))")
+        let (third, refused) = try await hello(from: "127.0.0.5")
+        #expect(refused.contains(#""t":"x""#) && refused.contains("as many open pages"), "\(refused.prefix(120))")
+        #expect(sessions.ids.count == 2)
+        #expect(log.all.contains { $0.contains("refused a new session for 127.0.0.5") }, "\(log.all)")
+        let other = try await page(from: "127.0.0.6")
+        #expect(other.hasPrefix("HTTP/1.1 200"), "another address still gets a page: \(other.prefix(60))")
+        let past = try await page(from: "127.0.0.5")
+        #expect(past.hasPrefix("HTTP/1.1 429") && past.contains("Retry-After: 5\r\n") && past.contains("text/html"), "\(past.prefix(300))")
+        #expect(past.contains("Your address has too many pages") && past.contains(#"<a href="/" id="retry" class="button">Try again</a>"#), "\(past.suffix(600))")
+        for client in [first, second, third] { client.close() }
+        await server.stop()
+    }
+
     /// A kept-alive connection with no new request is closed at its keep-alive timeout without a
     /// refusal line (browsers keep them for minutes); a request that is slow to arrive, on the
     /// same timeout, is still closed with one.

@@ -96,6 +96,31 @@ import Testing
         victim.input.finish()
     }
 
+    /// Issue 57: a second socket of the same browser that says hello for a tab's session (a
+    /// duplicated tab, one that knew the id) takes the session over, and the first tab is told
+    /// why it stopped before its socket is closed, so that it does not go on out of step with what
+    /// the second one does (nor reconnect and fight for it).
+    @Test func aTabWhoseSessionAnotherTookOverIsToldWhy() async throws {
+        let log = Lines()
+        let (sessions, session, field, box) = try await openEcho(log, owner: owner)
+        let id = session.id
+        var first = Page(sessions, browser: owner, log: log)
+        first.send(#"{"t":"hello","s":"\#(id)","q":0}"#)
+        first.send(#"{"t":"i","id":"\#(field)","v":"ada","n":1}"#)
+        #expect(await first.acknowledged(1))
+        var second = Page(sessions, browser: owner, log: log)
+        second.send(#"{"t":"hello","s":"\#(id)","q":0}"#)
+        second.send(#"{"t":"i","id":"\#(field)","v":"PWNED","n":2}"#)
+        #expect(await second.acknowledged(2))
+        #expect(box.echo?.text.value == "PWNED")
+        let rest = await first.rest()
+        guard case .text(let notice)? = rest.first else { Issue.record("the first tab was not told: \(rest)"); return }
+        #expect(notice.contains(#""t":"x""#) && notice.contains("open in another tab"), "\(notice)")
+        #expect(rest.last == .close(1000), "\(rest)")
+        #expect(log.all.contains { $0.contains("replaces the old one") }, "\(log.all)")
+        second.input.finish()
+    }
+
     /// The next number is the highest seen plus one: one past it is refused (not handled, not
     /// acknowledged), the next one still handled; so is one numbered 2^53−1. Resent messages
     /// (numbers already seen) stay harmless.

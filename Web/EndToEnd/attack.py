@@ -14,6 +14,9 @@ second, the server's memory must stay bounded, and the server must not crash:
   scale    1,000 idle sessions (page + WebSocket + hello): memory per session, and the latency of
            a keystroke (input sent -> its acknowledgement) with them open
   share    one address opens sessions until refused (its share: a quarter); another still gets one
+  resumed  one address's pages, then hellos naming made-up sessions until refused, and 200 more
+           closed at once: another address still gets a page and a live session, then and 20 s later
+  memory   cycles of 60 tabs opened and closed: RSS comes back within 2 MiB of where it started
   hijack   a WebSocket presenting another browser's session id (another cookie, or none) is
            refused and the victim's tab keeps working; a message numbered 2^53-1 silences nothing
 
@@ -629,6 +632,86 @@ def attack_share():
     server.stop()
 
 
+def live_page(port, source, path="/"):
+    """A page and its socket, connected: a hello without the last frame applied, which the server
+    answers at once with the whole page (the frame is returned, or None)."""
+    session, _ = session_page(port, source, path)
+    s = websocket(port, source, session)
+    s.sendall(frame(1, json.dumps({"t": "hello", "s": session}).encode()))
+    return s, first_frame(s)
+
+
+def attack_resumed():
+    print("== one address opens pages, then hellos naming made-up sessions until refused, then 200 such hellos closed at once; "
+          "another address still gets a page and a live session, at once and 20 s later (issue 57)", flush=True)
+    server = Server()
+    attacker, held = "127.0.8.3", []
+    for _ in range(20):
+        held.append(live_page(server.port, attacker)[0])
+    resumed, why = 0, None
+    for _ in range(300):
+        s = websocket(server.port, attacker)
+        # A page whose session ended says hello naming it, with its address: the server opens a
+        # new session there (counted against the address's share, as a page's).
+        s.sendall(frame(1, json.dumps({"t": "hello", "s": os.urandom(16).hex(), "q": 0, "p": "/"}).encode()))
+        answer = first_frame(s)
+        if not answer or answer.get("t") == "x":
+            why = answer and answer.get("why")
+            s.close()
+            break
+        resumed += 1
+        held.append(s)
+    figures.append(f"sessions one address opened with 20 pages and hellos naming made-up sessions: {20 + resumed} of the server's 200")
+    check(why is not None and "as many open pages" in why and 20 + resumed == 50,
+          f"hellos naming made-up sessions count against the address's share: refused after 20 pages and {resumed} hellos (goal 30), told {why!r}")
+    started = time.monotonic()
+    for _ in range(200):
+        s = websocket(server.port, attacker)
+        s.sendall(frame(1, json.dumps({"t": "hello", "s": os.urandom(16).hex(), "q": 0, "p": "/"}).encode()))
+        s.close()
+    figures.append(f"200 hellos naming made-up sessions, each socket closed at once: {time.monotonic() - started:.1f} s")
+
+    def live():
+        s, answer = live_page(server.port, "127.0.8.4")
+        s.close()
+        return answer is not None and answer.get("t") in ("p", "r")
+    check(live(), "another address gets a page and a live session at once")
+    time.sleep(20)
+    check(live(), "and 20 s later")
+    for h in held:
+        h.close()
+    check(server.alive(), "the server is alive")
+    server.stop()
+
+
+def attack_memory():
+    print("== memory comes back: cycles of 60 tabs (a page, its socket, its hello), closed, the grace passed; RSS against where it "
+          "started (issue 57)", flush=True)
+    server = Server("--offline", "--session-grace", "2")
+    fresh = server.rss_mb()
+
+    def cycle():
+        socks = []
+        for index in range(60):
+            source = "127.0.8.5" if index % 2 else "127.0.8.6"      # each address within its share (50)
+            socks.append(live_page(server.port, source, ["/", "/person", "/goods"][index % 3])[0])
+        peak = server.rss_mb()
+        for s in socks:
+            s.close()
+        time.sleep(2 + 1 + 2)                                       # the grace, the trim a second after, a margin
+        return peak, server.rss_mb()
+
+    _, warm = cycle()                                               # code and caches touched once: the start
+    after = [cycle() for _ in range(3)]
+    figures.append(f"RSS: {fresh:.1f} MiB fresh, {warm:.1f} MiB after one cycle of 60 tabs (the start), then "
+                   + ", ".join(f"{peak:.1f} with 60 open and {rss:.1f} after they closed" for peak, rss in after))
+    check(all(rss <= warm + 2 for _, rss in after),
+          f"memory comes back: after each of three cycles RSS is within 2 MiB of its start ({warm:.1f} MiB): "
+          + ", ".join(f"{rss:.1f}" for _, rss in after))
+    check(server.alive(), "the server is alive")
+    server.stop()
+
+
 def attack_hijack():
     print("== a second browser presents another browser's session id; a message numbered far ahead", flush=True)
     server = Server()
@@ -662,7 +745,7 @@ def attack_hijack():
 
 
 ATTACKS = {"frame": attack_frame, "slow": attack_slow, "cap": attack_cap, "fuzz": attack_fuzz, "flood": attack_flood, "scale": attack_scale,
-           "share": attack_share, "hijack": attack_hijack}
+           "share": attack_share, "resumed": attack_resumed, "memory": attack_memory, "hijack": attack_hijack}
 for name, attack in ATTACKS.items():
     if ONLY is None or name in ONLY:
         attack()

@@ -26,6 +26,9 @@ public final class SharedTodos: Sendable {
     private struct Lists: Sendable, Equatable {
         var todos: [Todo]
         var saved: [Todo] = []
+        /// The highest id given so far: an id is never given again, even once its to-do is
+        /// deleted (a page keys its rows by id; issue 57).
+        var lastID = 0
     }
 
     private let backing: Backing
@@ -48,7 +51,8 @@ public final class SharedTodos: Sendable {
 
     /// A list kept in this process, loaded from a store that last saved `saved` of it.
     public init(_ todos: [Todo], saved: [Todo]) {
-        let lists = MutableProperty(Lists(todos: todos, saved: saved))
+        let lastID = (todos + saved).map(\.id).max() ?? 0
+        let lists = MutableProperty(Lists(todos: todos, saved: saved, lastID: lastID))
         backing = .memory(lists)
         self.todos = lists.map(\.todos).removeDuplicates()
         savedTodos = lists.map(\.saved).removeDuplicates()
@@ -64,13 +68,15 @@ public final class SharedTodos: Sendable {
         status = store.status
     }
 
-    /// Adds a to-do titled `title` (the next free id); its value is the to-do, or its error the
-    /// reason it was not added. In memory it is added before this returns.
+    /// Adds a to-do titled `title`, with an id no to-do of this list ever had (a deleted one's is
+    /// not given again); its value is the to-do, or its error the reason it was not added. In
+    /// memory it is added before this returns.
     public func add(title: String) -> Signal<Todo, StoreError> {
         switch backing {
         case .memory(let lists):
             let todo = lists.modify { lists in
-                let todo = Todo(id: (lists.todos.map(\.id).max() ?? 0) + 1, title: title)
+                lists.lastID = max(lists.lastID, lists.todos.map(\.id).max() ?? 0) + 1
+                let todo = Todo(id: lists.lastID, title: title)
                 lists.todos.append(todo)
                 return todo
             }

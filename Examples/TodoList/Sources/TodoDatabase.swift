@@ -22,6 +22,23 @@ public enum TodoDatabase {
                 "CREATE TABLE saved_todos (id BIGINT PRIMARY KEY, title TEXT NOT NULL, done INTEGER NOT NULL)",
             ]
         ),
+        // Issue 57: an id is never handed out again once its to-do is deleted (a page keys its
+        // rows by id). SQLite's INTEGER PRIMARY KEY gives the highest id plus one, so deleting
+        // the newest to-do gave its id to the next; AUTOINCREMENT never does. SQLite cannot add it
+        // to a column: the table is made again, with its rows, and the counter starts past every
+        // id a saved list still names. PostgreSQL's identity never gives an id twice.
+        Migration(
+            "2-todo-ids-never-reused",
+            sqlite: [
+                "CREATE TABLE todos_new (id INTEGER PRIMARY KEY AUTOINCREMENT, title TEXT NOT NULL, done INTEGER NOT NULL DEFAULT 0)",
+                "INSERT INTO todos_new (id, title, done) SELECT id, title, done FROM todos",
+                "DROP TABLE todos",
+                "ALTER TABLE todos_new RENAME TO todos",
+                "INSERT INTO sqlite_sequence (name, seq) SELECT 'todos', 0 WHERE NOT EXISTS (SELECT 1 FROM sqlite_sequence WHERE name = 'todos')",
+                "UPDATE sqlite_sequence SET seq = max(seq, (SELECT coalesce(max(id), 0) FROM saved_todos)) WHERE name = 'todos'",
+            ],
+            postgres: []
+        ),
     ]
 
     /// Every to-do, in the order they were added.

@@ -61,7 +61,71 @@ import TodoList
         }
     }
 
+    /// Issue 57: an id is never given twice, even once every to-do with a higher one was deleted
+    /// (a page keys its rows by id): generated adds and deletes, in memory and in SQLite, each
+    /// add's id above every id given before it.
+    @Test func idsAreNeverGivenTwice() async throws {
+        var lists: [(String, () async throws -> SharedTodos)] = [("memory", { SharedTodos() })]
+        #if SQLite
+        lists.append(("SQLite", { SharedTodos(store: try await Store.sqliteInMemory(migrations: TodoDatabase.migrations)) }))
+        #endif
+        for (name, make) in lists {
+            for seed in UInt64(1)...6 {
+                let list = try await make()
+                // The same steps for the same seed (a linear congruential generator), so a failing
+                // case can be run again.
+                var state = seed
+                func next() -> UInt64 {
+                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    return state >> 33
+                }
+                var given: [Int] = []
+                for step in 0..<24 {
+                    let todos = list.todos.value
+                    if !todos.isEmpty, next() % 3 == 0 {
+                        // The newest to-do (the one whose id a "highest plus one" would give again), or any.
+                        let id = next() % 2 == 0 ? todos.map(\.id).max()! : todos[Int(next() % UInt64(todos.count))].id
+                        list.remove(id: id)
+                        #expect(await Self.eventually { !list.todos.value.contains { $0.id == id } })
+                    } else {
+                        let todo = try #require(try await list.add(title: "\(seed)-\(step)").firstValue())
+                        #expect(todo.id > (given.max() ?? 0), "\(name), seed \(seed): id \(todo.id) after \(given)")
+                        given.append(todo.id)
+                        #expect(await Self.eventually { list.todos.value.contains(todo) })
+                    }
+                }
+                // Every to-do deleted: the next still gets a new id.
+                for todo in list.todos.value { list.remove(id: todo.id) }
+                #expect(await Self.eventually { list.todos.value.isEmpty })
+                let last = try #require(try await list.add(title: "after all were deleted").firstValue())
+                #expect(last.id > (given.max() ?? 0), "\(name), seed \(seed): id \(last.id) after \(given)")
+            }
+        }
+    }
+
     #if SQLite
+    /// Issue 57: a list kept by the first schema (ids given again) is moved to the one that never
+    /// gives an id twice, with its rows; the counter starts past every id a saved list names.
+    @Test func aListOfTheFirstSchemaKeepsItsRowsAndGivesNoIdTwice() async throws {
+        let path = NSTemporaryDirectory() + "todos-\(UUID().uuidString).sqlite"
+        defer { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } }
+        let old = try await Store.sqlite(path: path, migrations: [TodoDatabase.migrations[0]], watchInterval: nil)
+        try await old.write { db throws(StoreError) in
+            try await db.execute("INSERT INTO todos (title, done) VALUES ('Buy milk', 1), ('Call mum', 0), ('Walk the dog', 0)")
+            try await db.execute("INSERT INTO saved_todos (id, title, done) VALUES (7, 'Saved long ago', 0)")
+        }
+        await old.close()
+        let store = try await Store.sqlite(path: path, migrations: TodoDatabase.migrations, watchInterval: nil)
+        #expect(try await store.fetch(TodoDatabase.all) == [
+            Todo(id: 1, title: "Buy milk", isDone: true), Todo(id: 2, title: "Call mum"), Todo(id: 3, title: "Walk the dog"),
+        ])
+        let list = SharedTodos(store: store)
+        list.remove(id: 3)
+        let next = try #require(try await list.add(title: "Feed the cat").firstValue())
+        #expect(next.id == 8)
+        await store.close()
+    }
+
     /// Two lists on one SQLite file (two server instances): what one changes, the other shows
     /// within its next look at the file; ids come from the database, so they never repeat.
     @Test func twoListsOnOneDatabaseFollowEachOther() async throws {
