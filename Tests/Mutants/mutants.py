@@ -991,7 +991,7 @@ MUTANTS = [
      "ShowcaseSessionsTests"),
     ("SX7", "a hello whose session closed before its turn opens a main-actor address's session on that session's executor (the server stops)",
      "Sources/WebServer/SessionSocket.swift",
-     [("                      !sessions.runsOnMainActor(at: location) || WebExecutor.main.isCurrent,\n", "")],
+     [("                      !sessions.runsOnMainActor(at: location) || WebExecutor.main.isCurrent {\n", "                      true {\n")],
      "aHelloWhoseSessionClosedMeanwhileIsNotResumedOnTheWrongExecutor"),
     ("SX8", "a page is told to load an address beginning with // (another host, to the browser)",
      "Sources/WebUI/Document.swift",
