@@ -96,14 +96,19 @@ wait_for_build() {
   CI_BUILD_PID[$name]=""
 }
 
+# A process and everything it started (a build beside the steps: the subshell, bash -c, swift
+# build and its compilers; killing the subshell alone left swift build running).
+kill_tree() {
+  local child
+  for child in $(pgrep -P "$1" 2>/dev/null); do kill_tree "$child"; done
+  kill -TERM "$1" 2>/dev/null || true
+}
+
 # The table of the steps, and the builds beside them still running are stopped.
 ci_summary() {
   local status=$?
   for name in "${!CI_BUILD_PID[@]}"; do
-    if [ -n "${CI_BUILD_PID[$name]}" ]; then
-      pkill -TERM -P "${CI_BUILD_PID[$name]}" 2>/dev/null || true
-      kill "${CI_BUILD_PID[$name]}" 2>/dev/null || true
-    fi
+    if [ -n "${CI_BUILD_PID[$name]}" ]; then kill_tree "${CI_BUILD_PID[$name]}"; fi
   done
   if [ -n "$CI_CURRENT" ]; then
     CI_ROWS+=("$CI_CURRENT|$((SECONDS - CI_CURRENT_START))|-|FAILED")
