@@ -32,6 +32,19 @@ public struct Text: ElementConvertible {
 
 /// A text field two-way bound to a property: the property's value shows in the field, and what
 /// the person types sets it. Secure fields show dots and are never sent back to a browser.
+///
+/// A field whose Enter hands its text on (a to-do's title, a chat message) says so with
+/// `clearsOnSubmit`, and its view model empties the text as it takes it:
+///
+/// ```swift
+/// TextField("New to-do", text: viewModel.newTitle, onSubmit: viewModel.add, clearsOnSubmit: true)
+/// ```
+///
+/// A browser then empties the field the moment Enter is pressed, without waiting for its server,
+/// so what is typed next is the next item however slow the connection; the field then shows
+/// whatever the view model's text is after the submit (the text comes back if the view model
+/// refused it and kept it). Make the action queue (`Action(whileExecuting: .queue)`) so an Enter
+/// pressed while the one before is still being handled waits its turn instead of being refused.
 public struct TextField: ElementConvertible {
     /// What the field is for, shown beside it; tests find the field by it.
     public let label: String
@@ -40,24 +53,32 @@ public struct TextField: ElementConvertible {
     public let isSecure: Bool
     /// Runs when the person presses Enter in the field.
     public let submit: (() -> Void)?
+    /// Whether the view model empties the text when Enter submits it, so a renderer may empty
+    /// the field at once (see above).
+    public let clearsOnSubmit: Bool
 
-    public init(_ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit submit: (() -> Void)? = nil) {
-        self.init(label: label, text: text, placeholder: placeholder, isSecure: false, submit: submit)
-    }
-
-    /// A field whose Enter applies `action` (a search's Go).
-    public init<Output: Sendable, Failure: Error>(
-        _ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit action: Action<Void, Output, Failure>
+    public init(
+        _ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit submit: (() -> Void)? = nil,
+        clearsOnSubmit: Bool = false
     ) {
-        self.init(label: label, text: text, placeholder: placeholder, isSecure: false, submit: { action.execute() })
+        self.init(label: label, text: text, placeholder: placeholder, isSecure: false, submit: submit, clearsOnSubmit: clearsOnSubmit)
     }
 
-    init(label: String, text: MutableProperty<String>, placeholder: String, isSecure: Bool, submit: (() -> Void)?) {
+    /// A field whose Enter applies `action` (a search's Go, a to-do's Add).
+    public init<Output: Sendable, Failure: Error>(
+        _ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit action: Action<Void, Output, Failure>,
+        clearsOnSubmit: Bool = false
+    ) {
+        self.init(label: label, text: text, placeholder: placeholder, isSecure: false, submit: { action.execute() }, clearsOnSubmit: clearsOnSubmit)
+    }
+
+    init(label: String, text: MutableProperty<String>, placeholder: String, isSecure: Bool, submit: (() -> Void)?, clearsOnSubmit: Bool = false) {
         self.label = label
         self.text = text
         self.placeholder = placeholder
         self.isSecure = isSecure
         self.submit = submit
+        self.clearsOnSubmit = clearsOnSubmit
     }
 
     public var element: Element { Element(.field(self)) }
@@ -97,7 +118,8 @@ public struct Button: ElementConvertible {
     ) {
         self.title = .constant(title)
         isEnabled = action.isEnabled.live
-        isBusy = action.isExecuting.live
+        // An action that queues takes a press while it runs: the button is not busy then.
+        isBusy = action.whileExecuting == .queue ? .constant(false) : action.isExecuting.live
         press = { action.execute(input()) }
     }
 

@@ -118,6 +118,7 @@ public enum ScreenRenderer {
                 ? SecureField(placeholder: field.placeholder, label: field.label)
                 : TextField(placeholder: field.placeholder, label: field.label)
             input.bind(to: field.text)
+            input.clearsOnSubmit = field.clearsOnSubmit
             if let submit = field.submit {
                 input.submissions.perform(during: input) { _ in submit() }
             }

@@ -75,6 +75,15 @@ public class TextField: Element {
         changes.send("")
     }
 
+    /// Whether the view model empties the text when Enter submits it (a to-do's title): the page
+    /// then empties the field the moment it sends the Enter, so what is typed next is never
+    /// added to the text submitted, however slow the connection. If the view model keeps the
+    /// text instead (it refused the submit), the page is given it back.
+    public var clearsOnSubmit: Bool {
+        get { attribute("data-mvvm-clears") != nil }
+        set { setAttribute("data-mvvm-clears", newValue ? "" : nil) }
+    }
+
     /// Each edit the user makes, with the whole new text.
     public var textChanges: Signal<String, Never> { changes.signal }
     /// Enter in the field, with its text.
@@ -97,7 +106,15 @@ public class TextField: Element {
             changes.send(text)
             return true
         case .submit:
+            let clears = clearsOnSubmit
+            // The page emptied the field as it sent the Enter.
+            if clears { pageValue = "" }
             submits.send(current)
+            // The view model kept the text (it refused the submit): the page shows it again.
+            if clears, current != pageValue, let document {
+                document.record(.value(id, current), for: self)
+                pageValue = current
+            }
             return true
         default:
             return false

@@ -10,6 +10,39 @@ import Testing
 // fails if a `swift` block of those articles is not found here (line for line, indentation
 // aside).
 
+final class EntryViewModel: Sendable {
+    let newTitle = MutableProperty("")
+    let add: Action<Void, String, Never>
+
+    init(save: @escaping @Sendable (String) -> Signal<String, Never>) {
+        let newTitle = self.newTitle
+        add = Action(enabledIf: newTitle.map { !$0.isEmpty }, whileExecuting: .queue) { _ in
+            let title = newTitle.value
+            newTitle.value = ""                   // the next item starts in an empty field
+            return save(title)
+        }
+    }
+}
+
+@Suite struct QueueingActionArticleExamples {
+    @Test func anAddWhileTheLastIsSavedWaitsItsTurn() {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let viewModel = EntryViewModel { title in Signal.just(title).delay(for: .seconds(1), on: scheduler) }
+        let saved = scheduler.record(viewModel.add.outputs)
+
+        viewModel.newTitle.value = "milk"
+        viewModel.add.execute()
+        viewModel.newTitle.value = "tea"                  // typed while "milk" is being saved
+        #expect(viewModel.add.isEnabled.value)            // a queueing action takes it
+        viewModel.add.execute()
+        #expect(viewModel.newTitle.value == "")
+
+        scheduler.run()
+        #expect(saved.recordedValues == ["milk", "tea"])
+    }
+}
+
 // MARK: LifecycleAndNavigation.md, Addresses
 
 struct NotesServices: Sendable {}

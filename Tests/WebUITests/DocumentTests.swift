@@ -1,3 +1,4 @@
+import Foundation
 import MVVM
 import Signals
 import SignalsTesting
@@ -75,6 +76,45 @@ import Testing
         // A value the view model sets is sent.
         property.value = "moon"
         #expect(document.pendingPatches == [.value(field.id, "moon")])
+    }
+
+    /// Issue 57: a field whose view model empties it on Enter (`clearsOnSubmit`) says so to the
+    /// page, which empties it the moment it sends the Enter: the server sends no patch when the
+    /// view model clears it, and gives the text back when the view model keeps it (refused).
+    @Test func aFieldThatClearsOnSubmitIsEmptiedByThePageAndGivenBackIfKept() throws {
+        let field = TextField(placeholder: "New to-do")
+        field.clearsOnSubmit = true
+        #expect(field.attribute("data-mvvm-clears") == "")
+        let property = MutableProperty("")
+        let document = page([field])
+        field.bind(to: property)
+        let added = Locked<[String]>([])
+        let subscription = field.submissions.sink(value: { text in
+            guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }   // refused
+            added.withLock { $0.append(text) }
+            property.value = ""
+        })
+        defer { subscription.dispose() }
+        try document.handle(.event(id: field.id, .input("milk"), sequence: 1))
+        try document.handle(.event(id: field.id, .submit, sequence: 2))
+        #expect(added.value == ["milk"])
+        #expect(document.pendingPatches.isEmpty, "the page emptied the field itself")
+        try document.handle(.event(id: field.id, .input("tea"), sequence: 3))
+        try document.handle(.event(id: field.id, .submit, sequence: 4))
+        #expect(added.value == ["milk", "tea"])
+        #expect(document.pendingPatches.isEmpty)
+        _ = document.flush()
+        try document.handle(.event(id: field.id, .input("   "), sequence: 5))
+        try document.handle(.event(id: field.id, .submit, sequence: 6))
+        #expect(added.value == ["milk", "tea"])
+        #expect(document.pendingPatches == [.value(field.id, "   ")], "a refused Enter: the text comes back")
+        _ = document.flush()
+        // Without the declaration the page keeps the text, and nothing is sent when it stays.
+        field.clearsOnSubmit = false
+        #expect(field.attribute("data-mvvm-clears") == nil)
+        _ = document.flush()
+        try document.handle(.event(id: field.id, .submit, sequence: 7))
+        #expect(document.pendingPatches.isEmpty)
     }
 
     /// A paste carrying terminal escape sequences reaches the view model as every view layer

@@ -1161,6 +1161,73 @@ def jitter(page):
         jittery.stop()
 
 
+def back_to_back(page):
+    """Issue 57: two to-dos typed back to back are two to-dos, apart, in order, however fast
+    and however slow the server. `todo-web` on a SQLite file (each add a transaction, so the
+    second Enter comes while the first add is still being stored): 15 rounds of "aK⏎bK⏎" typed
+    by selenium in one go (a few ms a key). Then the showcase with every message 200 ms late
+    plus 0-200 ms of jitter each way: 6 rounds of "milkN⏎teaN⏎" at 80 ms a key (the second item
+    typed while the first is in flight). Every item added, none merged, the field empty."""
+    page.scenario = "Back to back"
+    driver = page.driver
+    app = os.path.join(os.path.dirname(page.server.binary), "todo-web")
+    if not os.path.exists(app):
+        check("Back to back: todo-web is built beside the showcase", False, app)
+        return
+    folder = tempfile.mkdtemp(prefix="back-to-back-")
+    stored = Server(app, "--database", os.path.join(folder, "todos.sqlite"), showcase=False)
+    slow = Server(page.server.binary, "--latency", "200", "--jitter", "200")
+    home = driver.current_window_handle
+    css = "section.page input[placeholder='What needs doing?']"
+    titles = "section.page li.row .title"
+    try:
+        driver.switch_to.new_window("tab")
+        driver.get(stored.url)
+        page.wait_heading("To-dos")
+        wait_until(page.settled, timeout=20)
+        expected = []
+        for round in range(15):
+            first, second = f"a{round}K", f"b{round}K"
+            page.field(css).click()
+            page.field(css).send_keys(first + Keys.ENTER + second + Keys.ENTER)
+            expected += [first, second]
+        added = wait_until(lambda: page.settled() and page.visible_texts(titles) == expected, timeout=30)
+        rows = page.visible_texts(titles)
+        check("Back to back: todo-web, 15 rounds of two to-dos typed at selenium's speed: all 30 added, apart, in order",
+              added and page.field(css).get_attribute("value") == "",
+              f"{len(rows)} rows, first wrong: {next(((i, r, e) for i, (r, e) in enumerate(zip(rows, expected)) if r != e), None)}; "
+              f"field {page.field(css).get_attribute('value')!r}")
+
+        driver.get(slow.url + "todo")
+        page.wait_heading("To-dos", timeout=20)
+        wait_until(page.settled, timeout=20)
+        before = page.visible_texts(titles)
+        expected = []
+        for round in range(6):
+            page.field(css).click()
+            for key in [*f"milk{round}", Keys.ENTER, *f"tea{round}", Keys.ENTER]:
+                page.field(css).send_keys(key)
+                time.sleep(0.08)
+            expected += [f"milk{round}", f"tea{round}"]
+        added = wait_until(lambda: page.settled() and page.visible_texts(titles) == before + expected, timeout=30)
+        rows = page.visible_texts(titles)
+        check("Back to back: the showcase at 200 ms + 0-200 ms each way, 6 rounds of two to-dos at 80 ms a key: all 12 added, apart, in order",
+              added and page.field(css).get_attribute("value") == "",
+              f"rows {rows[len(before):]}; field {page.field(css).get_attribute('value')!r}")
+        # A refused Enter says so: blanks are not a to-do (the view model keeps them); the page
+        # emptied the field as it sent the Enter, and the server gives the text back.
+        page.field(css).send_keys("   " + Keys.ENTER)
+        back = wait_until(lambda: page.settled() and page.field(css).get_attribute("value") == "   ", timeout=20)
+        check("Back to back: an Enter the view model refuses (only blanks) gives the text back to the field, and adds nothing",
+              back and page.visible_texts(titles) == before + expected, f"field {page.field(css).get_attribute('value')!r}")
+    finally:
+        if driver.current_window_handle != home:
+            driver.close()
+            driver.switch_to.window(home)
+        slow.stop()
+        stored.stop()
+
+
 class Balancer:
     """A load balancer with no sticky sessions, at its worst: every WebSocket goes to instance B,
     everything else to instance A (bytes piped both ways, connection by connection)."""
@@ -2223,7 +2290,7 @@ def main():
     chromedriver = find_program("CHROMEDRIVER", "chromedriver")
     scenarios = {
         "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods, "todo": todo,
-        "sessions": sessions, "reconnect": reconnect, "restart": restart, "offline": offline, "keys": keys, "links": links, "accessible": accessible, "addresses": addresses, "latency": latency, "jitter": jitter, "balancer": balancer, "nginx": nginx, "nginx-todo": nginx_todo, "nginx-todo-postgres": nginx_todo_postgres, "elements": elements, "headers": headers, "untrusted": untrusted,
+        "sessions": sessions, "reconnect": reconnect, "restart": restart, "offline": offline, "keys": keys, "links": links, "accessible": accessible, "addresses": addresses, "latency": latency, "jitter": jitter, "back-to-back": back_to_back, "balancer": balancer, "nginx": nginx, "nginx-todo": nginx_todo, "nginx-todo-postgres": nginx_todo_postgres, "elements": elements, "headers": headers, "untrusted": untrusted,
     }
 
     server = Server(binary)

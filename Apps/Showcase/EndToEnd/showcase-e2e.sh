@@ -213,6 +213,20 @@ check "to-do: plain mode prints the kept list" bash -c "cd '$WORK' && env -i '$B
 open_app todo --database :memory:
 check "to-do: --database :memory: starts empty" wait_for 'Nothing to do yet.'
 quit_app
+# Issue 57: to-dos typed back to back, in one write (each Enter comes while the add before it
+# is still being stored in SQLite), are all added, apart, in the order typed.
+open_app todo --database backtoback.sqlite
+wait_for 'Nothing to do yet.'
+literal "$(for i in $(seq 0 14); do printf 'a%dK\rb%dK\r' "$i" "$i"; done)"
+check "to-do (issue 57): 15 rounds of two to-dos typed back to back in one write: all 30 added" wait_for '30 items left'
+quit_app
+back_to_back_in_order() {
+  local expected listed
+  expected="$(for i in $(seq 0 14); do printf 'a%dK b%dK ' "$i" "$i"; done)"
+  listed="$(cd "$WORK" && env -i "$BIN" todo --plain --database backtoback.sqlite | awk '/^- \[.\] / { sub(/^- \[.\] /, ""); printf "%s ", $1 }')"
+  [ "$listed" = "$expected" ] || { echo "listed:   $listed"; echo "expected: $expected"; return 1; }
+}
+check "to-do (issue 57): ... apart and in the order typed (plain mode lists them)" back_to_back_in_order
 echo 'not a database' > "$WORK/notes.txt"
 open_app todo --database notes.txt
 check "to-do: a file that is not a database is refused with its reason, the terminal untouched" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for 'showcase: cannot open the to-do list' && wait_for 'e2e$'"

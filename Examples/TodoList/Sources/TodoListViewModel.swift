@@ -68,7 +68,8 @@ public final class TodoListViewModel: Sendable {
     public let problems: Signal<StoreError, Never>
 
     /// Adds `newTitle` (trimmed) as a to-do and clears the field; enabled while the title has
-    /// text. Its values are the added to-dos; its errors why one was not added (the title then
+    /// text. Applied while an add is still being stored, it waits its turn (it queues), so two
+    /// to-dos entered back to back are both added, in order. Its values are the added to-dos; its errors why one was not added (the title then
     /// comes back to the field, if nothing new was typed there meanwhile).
     public let add: Action<Void, Todo, StoreError>
     /// Saves the list; enabled while there are unsaved changes and no save is running. Its
@@ -101,11 +102,12 @@ public final class TodoListViewModel: Sendable {
         }
         problems = list.problems
 
-        add = Action(enabledIf: canAdd) { _ in
+        add = Action(enabledIf: canAdd, whileExecuting: .queue) { _ in
             // The field is cleared at once, in the turn of the Enter that added it (what the user
-            // types next is the next to-do, even while a database takes the add); if the list
-            // could not keep it, the title comes back, unless something new was typed meanwhile
-            // (the error then names it).
+            // types next is the next to-do, even while a database takes the add); an add made
+            // while the one before is being stored waits its turn (both are added, in order). If
+            // the list could not keep it, the title comes back, unless something new was typed
+            // meanwhile (the error then names it).
             let title = Self.trimmed(newTitle.value)
             newTitle.value = ""
             return list.add(title: title).handleEvents(onCompletion: { completion in

@@ -19,7 +19,7 @@ public enum TodoScreens {
     public static func list(_ viewModel: TodoListViewModel) -> Screen {
         Screen("To-dos") {
             HStack {
-                TextField("New to-do", text: viewModel.newTitle, placeholder: "What needs doing?", onSubmit: viewModel.add)
+                TextField("New to-do", text: viewModel.newTitle, placeholder: "What needs doing?", onSubmit: viewModel.add, clearsOnSubmit: true)
                 Button("Add", action: viewModel.add)
             }
             HStack {

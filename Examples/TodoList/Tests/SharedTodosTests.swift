@@ -174,6 +174,33 @@ import TodoList
         #expect(viewModel.todos.value.map(\.title) == ["allowed"])
     }
 
+    /// Issue 57: to-dos entered back to back, each Enter while the add before it is still being
+    /// stored, are all added, apart, in the order entered; the field is empty after each
+    /// Enter. Generated: several rounds of random titles, on SQLite (each add a transaction).
+    @MainActor @Test(arguments: 0..<4) func toDosEnteredBackToBackAreAllAddedInOrder(seed: Int) async throws {
+        let store = try await Store.sqliteInMemory(migrations: TodoDatabase.migrations)
+        let viewModel = TodoListViewModel(store: NoStore(), list: SharedTodos(store: store))
+        var random = UInt64(seed + 1) &* 0x9E37_79B9_7F4A_7C15
+        var entered: [String] = []
+        for round in 0..<(3 + seed * 3) {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let title = "item \(round) " + String(repeating: "x", count: Int(random >> 61))
+            viewModel.newTitle.value = title
+            #expect(viewModel.add.isEnabled.value, "an add while another is stored is taken")
+            viewModel.add.execute()
+            #expect(viewModel.newTitle.value == "", "the field is empty at once")
+            entered.append(Self.trimmed(title))
+        }
+        let all = entered
+        #expect(await Self.eventually { viewModel.todos.value.map(\.title) == all })
+        #expect(!viewModel.add.isExecuting.value)
+        await store.close()
+    }
+
+    static func trimmed(_ text: String) -> String {
+        String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
+    }
+
     /// The JSON list an earlier version kept (`--todo-file`) is imported into an empty database
     /// once; a database with to-dos keeps its own; a file that is not a list says so.
     @Test func aJSONListIsImportedOnceIntoAnEmptyDatabase() async throws {

@@ -11,6 +11,15 @@ public enum ActionError<Failure: Error>: Error {
 
 extension ActionError: Equatable where Failure: Equatable {}
 
+/// What applying an ``Action`` does while it is already running.
+public enum WhileExecuting: Sendable, Equatable {
+    /// It fails with ``ActionError/disabled`` and starts nothing (a login pressed twice).
+    case refuse
+    /// It waits its turn: the applications run one after another, in the order they were
+    /// made (a to-do added while the one before it is still being saved).
+    case queue
+}
+
 /// A command a view triggers and a view model defines: work that runs for an input, at most once
 /// at a time, only while enabled (the successor of ReactiveCocoa's `RACCommand` and
 /// ReactiveSwift's `Action`).
@@ -30,6 +39,13 @@ extension ActionError: Equatable where Failure: Equatable {}
 /// - ``outputs`` and ``errors`` carry the outputs and failures of every execution, whoever applied.
 /// - `isExecuting` turns `true` before the work starts and `false` before the terminal event is
 ///   delivered, so an observer may apply again from its completion handler.
+///
+/// An action made with `whileExecuting: .queue` never refuses for running: what is applied
+/// while it runs waits its turn, in order (two to-dos typed back to back are both added, in the
+/// order typed). Its work's closure is called when it is applied, so it reads the view model as
+/// the person left it at that moment (the field's text as they pressed Enter); the stream it
+/// returns starts when its turn comes. `isEnabled` is then `enabledIf` alone, and `isExecuting`
+/// stays `true` until the last application waiting has finished.
 public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Sendable {
     private let work: @Sendable (Input) -> Signal<Output, Failure>
     private let enabledIf: Property<Bool>
@@ -40,6 +56,17 @@ public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Se
     private let executing = MutableProperty(false)
     private let valuesSubject = PublishSubject<Output, Never>()
     private let errorsSubject = PublishSubject<Failure, Never>()
+    /// What applying does while the work runs.
+    public let whileExecuting: WhileExecuting
+    /// With ``WhileExecuting/queue``: the applications waiting their turn, oldest first. Taken
+    /// only by whoever holds `executing` at `true` (see `startWaiting`).
+    private let waiting = Locked<[Waiting]>([])
+
+    /// An application waiting its turn: starts its stream, or, disposed meanwhile, passes the
+    /// turn on.
+    private struct Waiting: Sendable {
+        let start: @Sendable () -> Void
+    }
 
     /// Whether the work is running.
     public let isExecuting: Property<Bool>
@@ -59,20 +86,26 @@ public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Se
     /// Creates an action whose work is a stream, enabled while `enabledIf` is `true`.
     public init(
         enabledIf: Property<Bool> = Property(value: true),
+        whileExecuting: WhileExecuting = .refuse,
         execute work: @escaping @Sendable (Input) -> Signal<Output, Failure>
     ) {
         self.work = work
         self.enabledIf = enabledIf
+        self.whileExecuting = whileExecuting
         let executing = self.executing
         isExecuting = executing.readOnly
         let enabledSignal = enabledIf.signal.combineLatest(executing.signal)
             .map { enabled, executing in enabled && !executing }
             .removeDuplicates()
+        if whileExecuting == .queue {
+            isEnabled = enabledIf
+        } else {
         isEnabled = Property(
             reading: { enabledIf.value && !executing.value },
             signal: enabledSignal,
             keeping: [enabledIf, executing] as [any Sendable]
         )
+        }
         latestValue = Property(initial: nil, then: valuesSubject.signal.map { $0 })
         latestFailure = Property(initial: nil, then: Signal<Failure?, Never>.merge([
             errorsSubject.signal.map { $0 },
@@ -89,9 +122,10 @@ public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Se
     /// ```
     public convenience init(
         enabledIf: Property<Bool> = Property(value: true),
+        whileExecuting: WhileExecuting = .refuse,
         execute work: @escaping @Sendable (Input) async throws(Failure) -> Output
     ) {
-        self.init(enabledIf: enabledIf) { input in
+        self.init(enabledIf: enabledIf, whileExecuting: whileExecuting) { input in
             Signal<Output, Failure>.task { () async throws(Failure) -> Output in try await work(input) }
         }
     }
@@ -106,7 +140,8 @@ public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Se
     /// A stream that runs the work for `input` when subscribed, if the action is enabled and not
     /// executing; otherwise it fails at once with ``ActionError/disabled``.
     public func apply(_ input: Input) -> Signal<Output, ActionError<Failure>> {
-        Signal<Output, ActionError<Failure>> { [self] observer in
+        if whileExecuting == .queue { return applyInTurn(input) }
+        return Signal<Output, ActionError<Failure>> { [self] observer in
             // `enabledIf` is read before the compare-and-set, with no lock held.
             let enabled = enabledIf.value
             // Starting and `isExecuting` turning true are one atomic step: no moment exists
@@ -149,6 +184,96 @@ public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Se
                 finish()
             }
         }
+    }
+
+    /// `apply` of an action that queues: the work's closure is called now; its stream starts at
+    /// once if nothing runs, else when the applications before it have finished.
+    private func applyInTurn(_ input: Input) -> Signal<Output, ActionError<Failure>> {
+        Signal<Output, ActionError<Failure>> { [self] observer in
+            guard enabledIf.value else {
+                observer.sendFailed(.disabled)
+                return NopDisposable()
+            }
+            let stream = work(input)
+            // Waiting, started, or disposed (before it started, its turn is passed on unused).
+            let phase = Locked(0)
+            let subscription = SerialDisposable()
+            let finished = Locked(false)
+            let finish: @Sendable () -> Void = { [self] in
+                let first = finished.withLock { done -> Bool in
+                    defer { done = true }
+                    return !done
+                }
+                if first { finishInTurn() }
+            }
+            let start: @Sendable () -> Void = { [self] in
+                guard phase.withLock({ phase -> Bool in
+                    guard phase == 0 else { return false }
+                    phase = 1
+                    return true
+                }) else {
+                    finishInTurn()
+                    return
+                }
+                subscription.inner = stream.subscribe(Observer(
+                    value: { [valuesSubject] value in
+                        valuesSubject.send(value)
+                        observer.send(value)
+                    },
+                    completion: { [errorsSubject] completion in
+                        switch completion {
+                        case .completed:
+                            finish()
+                            observer.sendCompleted()
+                        case .failed(let error):
+                            errorsSubject.send(error)
+                            finish()
+                            observer.sendFailed(.failed(error))
+                        }
+                    }
+                ))
+            }
+            waiting.withLock { $0.append(Waiting(start: start)) }
+            startWaiting()
+            return AnyDisposable {
+                let started = phase.withLock { phase -> Bool in
+                    defer { phase = 2 }
+                    return phase == 1
+                }
+                subscription.dispose()
+                // Disposed while it ran: its turn ends now (the stream's own end never comes).
+                if started { finish() }
+            }
+        }
+    }
+
+    /// Starts the oldest waiting application if nothing runs. Whoever turns `executing` from
+    /// `false` to `true` takes the next one; finding none, it turns it back and looks again (an
+    /// application may have arrived between its look and its turn).
+    private func startWaiting() {
+        while waiting.withLock({ !$0.isEmpty }) {
+            guard executing.update({ running in
+                guard !running else { return false }
+                running = true
+                return true
+            }) else { return }
+            if let next = waiting.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+                next.start()
+                return
+            }
+            executing.value = false
+        }
+    }
+
+    /// The running application has ended: the next waiting one starts (`executing` stays
+    /// `true`), or, none waiting, `executing` turns `false`.
+    private func finishInTurn() {
+        if let next = waiting.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) {
+            next.start()
+            return
+        }
+        executing.value = false
+        startWaiting()
     }
 
     /// Applies the action and ignores the result stream (values and errors still reach

@@ -540,8 +540,14 @@
       }
     }
     if (event.key === 'Enter' && el.id && el.matches(FIELDS)) {
-      send({ t: 's', id: el.id });
-      submitted.set(el.id, { n: seq, value: el.value });
+      send({ t: 's', id: el.id });                  // after the field's text (see syncFields)
+      if (el.hasAttribute('data-mvvm-clears')) {
+        // The view model empties it (a to-do's title): at once, so the next keys are the next
+        // item's, even before the server answers; the server gives the text back if it kept it.
+        if (!offline) { el.value = ''; known.set(el.id, ''); }
+      } else {
+        submitted.set(el.id, { n: seq, value: el.value });
+      }
     } else if ((event.key === 'Enter' || event.key === ' ') && el.matches && el.matches('[data-click][id], [data-mvvm-on~="click"][id]')) {
       event.preventDefault();
       send({ t: 'c', id: el.id });
