@@ -257,9 +257,19 @@ final class RowElement: Element {
 
     init(row: ListView.Row, index: Int, acts: Bool, toggled: @escaping (Bool) -> Void, pressed: @escaping (Int) -> Void) {
         self.index = index
-        // A row that opens a screen with an address: its title is a link there (the page sets
-        // the href from its own address); not a stop of its own, the row is.
-        let title = acts ? row.link.map { Element("a", ["class": "title", "href": $0, "data-path": $0, "tabindex": "-1"], text: row.title) } : nil
+        // A row that acts has one keyboard stop, named by its title, with the role of what it
+        // does: its title is a link to its screen's address (the page sets the href from its
+        // own), or else a button. A row with a checkbox has that as its stop instead (a click
+        // elsewhere on the row still chooses it): one stop per action, not a row that does what
+        // its checkbox does. A click anywhere on a row that acts chooses it (`data-click`).
+        let title: Element?
+        if acts, let link = row.link {
+            title = Element("a", ["class": "title", "href": link, "data-path": link, "data-part": "title"], text: row.title)
+        } else if acts, row.checkbox == nil {
+            title = Element("button", ["type": "button", "class": "title", "data-part": "title"], text: row.title)
+        } else {
+            title = nil
+        }
         var text: [Element] = [title ?? Label(row.title, class: "title")]
         if let detail = row.detail { text.append(Label(detail, class: "detail")) }
         var children: [Element] = []
@@ -281,9 +291,7 @@ final class RowElement: Element {
             button.on(.click) { _ in pressed(number) }
             children.append(button)
         }
-        // A row that acts is a stop for the keyboard, named by its title (a list item's text
-        // is not its name).
-        let acting = acts ? ["tabindex": "0", "data-click": "", "aria-label": row.title] : [:]
+        let acting = acts ? ["data-click": ""] : [:]
         super.init("li", acting.merging(["class": "row", "data-key": row.key]) { $1 }, children: children)
         box = checkbox
     }

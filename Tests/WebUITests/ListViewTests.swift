@@ -208,12 +208,14 @@ func NSOrderedSetLike(_ keys: [Int]) -> [Int] {
     return keys.filter { seen.insert($0).inserted }
 }
 
-/// Issue 43: a row is a control (focusable, clickable, named by its title) only when choosing
-/// it does something; its checkbox and buttons act either way.
+/// Issue 43: a row is clickable only when choosing it does something; its checkbox and buttons
+/// act either way. Issue 57: a row that acts has one keyboard stop with the role of what it does,
+/// named by its title (a button, or a link to its screen), never a list item acting as one; a
+/// row with a checkbox has that as its stop (one stop per action).
 @MainActor
 @Suite struct RowsThatActTests {
-    func html(selecting: Bool) -> String {
-        let rows = Live.constant([ListRow(id: "1", title: "Buy milk", isOn: false)])
+    func html(selecting: Bool, checkbox: Bool = true) -> String {
+        let rows = Live.constant([ListRow(id: "1", title: "Buy milk", isOn: checkbox ? false : nil)])
         let screen = ScreenKit.Screen("To-dos") {
             if selecting {
                 ScreenKit.List("To-dos", rows: rows, onSelect: { _ in }, onToggle: { _, _ in }, rowButtons: [RowButton("Delete", shortcut: .control("d")) { _ in }])
@@ -227,10 +229,20 @@ func NSOrderedSetLike(_ keys: [Int]) -> [Int] {
         return document.render().html
     }
 
-    @Test func aRowThatActsIsAStopNamedByItsTitle() throws {
+    @Test func aRowThatActsIsClickableAndItsStopIsAButtonNamedByItsTitle() throws {
+        let html = html(selecting: true, checkbox: false)
+        let row = try #require(html.firstMatch(of: /<li [^>]*class="row"[^>]*>/)).output
+        #expect(row.contains("data-click") && !row.contains("tabindex") && !row.contains("aria-label"), "the list item is no stop: \(row)")
+        let title = try #require(html.firstMatch(of: /<button [^>]*class="title"[^>]*>Buy milk<\/button>/)).output
+        #expect(title.contains("type=\"button\"") && title.contains("data-part=\"title\""), "\(title)")
+    }
+
+    @Test func aRowWithACheckboxHasThatAsItsStopNotItsTitleToo() throws {
         let html = html(selecting: true)
         let row = try #require(html.firstMatch(of: /<li [^>]*class="row"[^>]*>/)).output
-        #expect(row.contains("tabindex=\"0\"") && row.contains("data-click") && row.contains("aria-label=\"Buy milk\""), "\(row)")
+        #expect(row.contains("data-click") && !row.contains("tabindex"), "\(row)")
+        #expect(!html.contains("<button type=\"button\" class=\"title\"") && !html.contains("class=\"title\" data-part"), "no second stop doing what the checkbox does: \(html)")
+        #expect(html.contains("type=\"checkbox\"") && html.contains("aria-label=\"Buy milk\""))
     }
 
     @Test func aRowThatDoesNothingIsNoControlButItsCheckboxAndButtonsAre() throws {

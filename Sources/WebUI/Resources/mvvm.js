@@ -86,16 +86,36 @@
     }
   }
 
-  function showBanner(text, reload) {
+  // A notice at the top of the page; with `reload`, a Reload button; with `dismiss`, an OK that
+  // hides it (a notice the person must read stays until they do).
+  let mustRead = null;             // a notice kept until the person says they read it (actions lost)
+  function showBanner(text, reload, dismiss) {
+    if (!text && mustRead) { text = mustRead; dismiss = true; }   // what hid a notice gives it back
     if (!text) { banner.hidden = true; banner.textContent = ''; return; }
     banner.textContent = text + ' ';
-    if (reload) {
+    const add = (label, act) => {
       const button = document.createElement('button');
-      button.textContent = 'Reload';
-      button.onclick = () => location.reload();
+      button.textContent = label;
+      button.onclick = act;
       banner.appendChild(button);
-    }
+    };
+    if (reload) add('Reload', () => location.reload());
+    if (dismiss) add('OK', () => { mustRead = null; showBanner(null); });
     banner.hidden = false;
+  }
+
+  // What an action was, in the person's words, to say which ones were lost: the control's name
+  // as it was when sent (“Delete Buy milk”, Enter in “New to-do”).
+  function describe(message) {
+    const el = document.getElementById(message.id);
+    const named = el && (el.getAttribute('aria-label') || el.textContent || el.getAttribute('placeholder') || '').trim().replace(/\s+/g, ' ');
+    const name = '\u201c' + (named ? (named.length > 40 ? named.slice(0, 39) + '\u2026' : named) : 'a control') + '\u201d';
+    switch (message.t) {
+      case 's': return 'Enter in ' + name;
+      case 'g': return 'a change to ' + name;
+      case 'k': return 'the key ' + (message.v === ' ' ? 'Space' : message.v) + ' on ' + name;
+      default: return name;
+    }
   }
 
   // While the page has no connection its controls do not pretend: a button, a checkbox, a
@@ -218,7 +238,7 @@
     // The element acted on shows that it waits for the server's answer until it comes.
     const el = (message.t === 'c' || message.t === 's') && document.getElementById(message.id);
     if (el) el.classList.add('mvvm-loading');
-    unacked.push({ n: seq, text, id: message.id, kind: message.t, sent: open, el });
+    unacked.push({ n: seq, text, id: message.id, kind: message.t, sent: open, el, what: ACTIONS.includes(message.t) ? describe(message) : null });
     sentAt.set(seq, performance.now());
     rawSend(text);
     if (open) framesSeen = frame;
@@ -351,13 +371,17 @@
       framesSeen = 0;                               // the new session numbers its frames anew
       // Actions sent just before the page knew the connection was gone: their session is
       // gone, and the new one cannot know what they meant (its screens are new). Said below.
-      const lost = unacked.filter((u) => ACTIONS.includes(u.kind)).length;
+      const lost = unacked.filter((u) => ACTIONS.includes(u.kind)).map((u) => u.what);
       unacked = unacked.filter((u) => u.kind !== 'i');
-      stats.actionsLost += lost;
-      // Said to the person using the page: what happened, and what became of what they did.
-      showBanner('Reconnected after a server restart or a long break, so the page was set up again. What you typed is still here.'
-        + (lost ? ' ' + (lost === 1 ? 'A click' : lost + ' clicks') + ' made as the connection dropped did not reach the server: please do ' + (lost === 1 ? 'it' : 'them') + ' again.' : ''));
-      setTimeout(() => { if (banner.textContent.startsWith('Reconnected')) showBanner(null); }, 4000);
+      stats.actionsLost += lost.length;
+      // Said to the person using the page: what happened, and what became of what they did,
+      // naming each action lost; that stays until they say they read it.
+      const said = 'Reconnected after a server restart or a long break, so the page was set up again. What you typed is still here.'
+        + (lost.length ? ' What you did as the connection dropped did not reach the server: ' + lost.join(', ')
+          + '. Please do ' + (lost.length === 1 ? 'it' : 'them') + ' again.' : '');
+      if (lost.length) mustRead = said;
+      showBanner(said, false, lost.length > 0);
+      if (!lost.length) setTimeout(() => { if (banner.textContent.startsWith('Reconnected')) showBanner(null); }, 4000);
     }
     const focused = document.activeElement && document.activeElement.id;
     const selection = focused && document.activeElement.selectionStart;
@@ -558,10 +582,14 @@
       const next = tabs[tabs.indexOf(el) + (event.key === 'ArrowRight' ? 1 : -1)];
       event.preventDefault();
       if (next && !next.disabled) { next.focus(); next.click(); }
-    } else if ((event.key === 'ArrowDown' || event.key === 'ArrowUp') && el.matches && el.matches('li[data-click]')) {
-      // Rows that act, as a terminal's ↑↓: the focus moves to the row above or below.
-      let next = event.key === 'ArrowDown' ? el.nextElementSibling : el.previousElementSibling;
-      while (next && !next.matches('[data-click]')) next = event.key === 'ArrowDown' ? next.nextElementSibling : next.previousElementSibling;
+    } else if ((event.key === 'ArrowDown' || event.key === 'ArrowUp') && el.matches && el.matches('li.row [data-part]')) {
+      // Rows, as a terminal's ↑↓: the focus moves to the same control (the title, the
+      // checkbox, a button) of the row above or below that has it.
+      const part = el.getAttribute('data-part');
+      let row = el.closest('li.row'), next = null;
+      while (!next && (row = event.key === 'ArrowDown' ? row.nextElementSibling : row.previousElementSibling)) {
+        next = row.querySelector('[data-part="' + part + '"]');
+      }
       event.preventDefault();
       if (next) next.focus();
     } else if (event.key === 'Escape') {
@@ -631,6 +659,7 @@
     framesSeen: () => framesSeen,
     pending: () => unacked.length,
     pendingActions: () => unacked.filter((u) => ACTIONS.includes(u.kind)).length,
+    connected: () => !!(ws && ws.readyState === 1) && !offline,
     drop: () => { if (ws) ws.close(); },
   };
 
