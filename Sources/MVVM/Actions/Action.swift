@@ -198,9 +198,9 @@ public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Se
             // Waiting, started, or disposed (before it started, its turn is passed on unused).
             let phase = Locked(0)
             let subscription = SerialDisposable()
-            let finished = Locked(false)
+            let ended = Locked(false)
             let finish: @Sendable () -> Void = { [self] in
-                let first = finished.withLock { done -> Bool in
+                let first = ended.withLock { done -> Bool in
                     defer { done = true }
                     return !done
                 }
@@ -225,10 +225,10 @@ public final class Action<Input: Sendable, Output: Sendable, Failure: Error>: Se
                         case .completed:
                             finish()
                             observer.sendCompleted()
-                        case .failed(let error):
-                            errorsSubject.send(error)
+                        case .failed(let failure):
+                            errorsSubject.send(failure)
                             finish()
-                            observer.sendFailed(.failed(error))
+                            observer.sendFailed(.failed(failure))
                         }
                     }
                 ))
