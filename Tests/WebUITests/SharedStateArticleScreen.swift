@@ -47,7 +47,7 @@ final class ShoppingListViewModel: Sendable {
 func shoppingListScreen(_ viewModel: ShoppingListViewModel) -> Screen {
     Screen("Shopping") {
         HStack {
-            TextField("Item", text: viewModel.newItem, placeholder: "Milk, eggs…", onSubmit: viewModel.add)
+            TextField("Item", text: viewModel.newItem, placeholder: "Milk, eggs…", onSubmit: viewModel.add, clearsOnSubmit: true)
             Button("Add", action: viewModel.add)
         }
         List(
