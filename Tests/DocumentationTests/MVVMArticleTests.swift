@@ -25,6 +25,29 @@ final class EntryViewModel: Sendable {
 }
 
 @Suite struct QueueingActionArticleExamples {
+    /// A user's first try (session 35): an `async` closure read the field at its turn and sent
+    /// "world" and "" for "hello", "world". Read it in the stream closure instead.
+    @Test func asyncWorkReadsTheFieldInTheStreamClosure() async throws {
+        let draft = MutableProperty("")
+        let posted = Locked<[String]>([])
+        @Sendable func post(_ text: String) async -> String {
+            try? await Task.sleep(for: .milliseconds(20))
+            posted.withLock { $0.append(text) }
+            return text
+        }
+        let send = Action<Void, String, Never>(enabledIf: draft.map { !$0.isEmpty }, whileExecuting: .queue) { _ in
+            let text = draft.value                        // now, as the person pressed Enter
+            draft.value = ""
+            return Signal<String, Never>.task { await post(text) }
+        }
+        draft.value = "hello"
+        send.execute()
+        draft.value = "world"
+        send.execute()
+        for _ in 0..<200 where posted.value.count < 2 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(posted.value == ["hello", "world"])
+    }
+
     @Test func anAddWhileTheLastIsSavedWaitsItsTurn() {
         let scheduler = TestScheduler()
         defer { scheduler.cancelAll() }

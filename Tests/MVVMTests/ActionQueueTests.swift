@@ -132,7 +132,7 @@ import Testing
         #expect(errors.recordedValues == [TestError("boom")])
     }
 
-    /// Generated: applications from several threads at once, each work finishing on another
+    /// T-BEYOND5, generated: applications from several threads at once, each work finishing on another
     /// thread after a random pause: every one runs exactly once, never two at a time, and
     /// `isExecuting` ends `false`.
     @Test(arguments: 0..<6) func concurrentApplicationsAllRunOneAtATime(seed: Int) {

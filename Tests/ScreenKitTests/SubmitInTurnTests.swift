@@ -4,7 +4,7 @@ import Signals
 import Testing
 import WebUI
 
-/// Issue 57: a field whose Enter hands its text on (`clearsOnSubmit`) and an action that queues:
+/// T-BEYOND4, T-UI4 (issue 57): a field whose Enter hands its text on (`clearsOnSubmit`) and an action that queues:
 /// in the browser the page is told to empty the field as it sends the Enter, the action's button
 /// is never busy (a press while it runs waits its turn), and Enters that come while the action
 /// runs are all applied, in order.

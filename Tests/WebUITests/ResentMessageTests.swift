@@ -2,7 +2,7 @@ import Signals
 import Testing
 @testable import WebUI
 
-/// Issue 57, the rules on the less-travelled paths: a page resends what it has not seen
+/// T-BEYOND4 (issue 57), the rules on the less-travelled paths: a page resends what it has not seen
 /// acknowledged (after a reconnect, every message since its last acknowledgement), so every kind
 /// of message must be handled once however often it comes — a click or an Enter, a Back, a
 /// navigation — and the acknowledgement never moves back, also through the paths that take a
