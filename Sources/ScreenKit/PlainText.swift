@@ -51,7 +51,7 @@ public enum PlainText {
         case .field(let field):
             let shown = field.isSecure ? String(repeating: "•", count: field.text.value.count) : field.text.value
             let value = shown.isEmpty && !field.placeholder.isEmpty ? "(\(field.placeholder))" : shown
-            return [indent + "\(field.label): \(value)"]
+            return [indent + "\(field.label): \(value)" + (field.isBusy.value ? " (busy)" : "")]
         case .button(let button):
             return [indent + line(of: button)]
         case .toggle(let toggle):

@@ -110,7 +110,7 @@ open class ScreenDriver {
     }
 
     /// Whether the screen shows work in progress: a spinner turning, a list loading, a busy
-    /// button (a script waits for this to end before it reads the screen).
+    /// button or field (a script waits for this to end before it reads the screen).
     public var isWorking: Bool {
         guard let elements = try? visibleElements() else { return false }
         return elements.contains { element in
@@ -118,6 +118,7 @@ open class ScreenDriver {
             case .spinner(let spinner): spinner.isActive.value
             case .list(let list): list.isLoading.value
             case .button(let button): button.isBusy.value
+            case .field(let field): field.isBusy.value
             default: false
             }
         }
@@ -160,9 +161,11 @@ open class ScreenDriver {
         field.text.value = TypedText.cleaned(text)
     }
 
-    /// Presses Enter in the field labelled `label`.
+    /// Presses Enter in the field labelled `label`, which must not be busy (``TextField/isBusy``:
+    /// its action refuses while it runs): a person's Enter would not be taken then.
     public func submit(_ label: String) throws(ScreenDriverError) {
         let field = try field(label)
+        guard !field.isBusy.value else { throw .busy(label) }
         field.submit?()
     }
 
@@ -389,7 +392,7 @@ public enum ScreenDriverError: Error, CustomStringConvertible, Equatable {
         case .unregistered(let why): why
         case .notFound(let what, let screen): "no \(what) on the screen:\n\(screen)"
         case .disabled(let title): "the button \"\(title)\" is disabled"
-        case .busy(let title): "the button \"\(title)\" is busy"
+        case .busy(let name): "\"\(name)\" is busy: its action is still running"
         case .covered(let alert, let title): "an alert (\(alert.title): \(alert.message)) covers the screen; press \"\(alert.dismiss)\", not \"\(title)\""
         }
     }

@@ -45,6 +45,11 @@ public struct Text: ElementConvertible {
 /// whatever the view model's text is after the submit (the text comes back if the view model
 /// refused it and kept it). Make the action queue (`Action(whileExecuting: .queue)`) so an Enter
 /// pressed while the one before is still being handled waits its turn instead of being refused.
+///
+/// A field whose action refuses while it runs (a login's password: `Action`'s default) is busy
+/// while the action runs (``isBusy``): every renderer shows it, and an Enter pressed then is not
+/// applied and says so (a browser names it in a notice, a terminal beside the field) — never
+/// silently dropped.
 public struct TextField: ElementConvertible {
     /// What the field is for, shown beside it; tests find the field by it.
     public let label: String
@@ -56,6 +61,10 @@ public struct TextField: ElementConvertible {
     /// Whether the view model empties the text when Enter submits it, so a renderer may empty
     /// the field at once (see above).
     public let clearsOnSubmit: Bool
+    /// Whether the field's Enter cannot be taken now: its action refuses while it runs, and it
+    /// is running. A renderer draws the field busy and answers an Enter with a notice instead of
+    /// submitting. Always `false` for a field whose Enter runs a closure or a queueing action.
+    public let isBusy: Live<Bool>
 
     public init(
         _ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit submit: (() -> Void)? = nil,
@@ -69,16 +78,27 @@ public struct TextField: ElementConvertible {
         _ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit action: Action<Void, Output, Failure>,
         clearsOnSubmit: Bool = false
     ) {
-        self.init(label: label, text: text, placeholder: placeholder, isSecure: false, submit: { action.execute() }, clearsOnSubmit: clearsOnSubmit)
+        self.init(
+            label: label, text: text, placeholder: placeholder, isSecure: false, submit: { action.execute() }, clearsOnSubmit: clearsOnSubmit,
+            isBusy: Self.busy(while: action))
     }
 
-    init(label: String, text: MutableProperty<String>, placeholder: String, isSecure: Bool, submit: (() -> Void)?, clearsOnSubmit: Bool = false) {
+    init(
+        label: String, text: MutableProperty<String>, placeholder: String, isSecure: Bool, submit: (() -> Void)?, clearsOnSubmit: Bool = false,
+        isBusy: Live<Bool> = .constant(false)
+    ) {
         self.label = label
         self.text = text
         self.placeholder = placeholder
         self.isSecure = isSecure
         self.submit = submit
         self.clearsOnSubmit = clearsOnSubmit
+        self.isBusy = isBusy
+    }
+
+    /// Busy while `action` runs, if it refuses meanwhile (an action that queues takes every Enter).
+    static func busy<Input, Output, Failure>(while action: Action<Input, Output, Failure>) -> Live<Bool> {
+        action.whileExecuting == .queue ? .constant(false) : action.isExecuting.live
     }
 
     public var element: Element { Element(.field(self)) }
@@ -97,7 +117,8 @@ public struct SecureField: ElementConvertible {
     public init<Output: Sendable, Failure: Error>(
         _ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit action: Action<Void, Output, Failure>
     ) {
-        self.init(label, text: text, placeholder: placeholder, onSubmit: { action.execute() })
+        field = TextField(
+            label: label, text: text, placeholder: placeholder, isSecure: true, submit: { action.execute() }, isBusy: TextField.busy(while: action))
     }
 
     public var element: Element { field.element }
@@ -119,7 +140,7 @@ public struct Button: ElementConvertible {
         self.title = .constant(title)
         isEnabled = action.isEnabled.live
         // An action that queues takes a press while it runs: the button is not busy then.
-        isBusy = action.whileExecuting == .queue ? .constant(false) : action.isExecuting.live
+        isBusy = TextField.busy(while: action)
         press = { action.execute(input()) }
     }
 

@@ -119,6 +119,7 @@ public enum ScreenRenderer {
                 : TextField(placeholder: field.placeholder, label: field.label)
             input.bind(to: field.text)
             input.clearsOnSubmit = field.clearsOnSubmit
+            follow(field.isBusy, input, \.isBusy)
             if let submit = field.submit {
                 input.submissions.perform(during: input) { _ in submit() }
             }

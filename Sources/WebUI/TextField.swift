@@ -84,6 +84,16 @@ public class TextField: Element {
         set { setAttribute("data-mvvm-clears", newValue ? "" : nil) }
     }
 
+    /// Whether the field's Enter cannot be taken now (its action refuses while it runs, and it
+    /// runs): the page shows the field busy (`aria-busy`), and an Enter pressed in it is not sent
+    /// but named in a notice. An Enter that reaches the server while the field is busy (sent
+    /// before the page knew) is not applied either, and the page is told, to say the same.
+    public var isBusy: Bool {
+        get { attribute("aria-busy") != nil }
+        set { setAttribute("aria-busy", newValue ? "true" : nil) }
+    }
+    private var refusals = 0
+
     /// Each edit the user makes, with the whole new text.
     public var textChanges: Signal<String, Never> { changes.signal }
     /// Enter in the field, with its text.
@@ -106,6 +116,19 @@ public class TextField: Element {
             changes.send(text)
             return true
         case .submit:
+            if isBusy {
+                // Not applied, and said: the page names the Enter in a notice when this attribute
+                // changes (each refusal a new value, so two in a row are two notices; a page
+                // loaded again shows none).
+                refusals += 1
+                setAttribute("data-mvvm-refused", String(refusals))
+                // The page emptied a clearing field as it sent the Enter: it gets its text back.
+                if clearsOnSubmit, let document {
+                    document.record(.value(id, current), for: self)
+                    pageValue = current
+                }
+                return true
+            }
             let clears = clearsOnSubmit
             // The page emptied the field as it sent the Enter.
             if clears { pageValue = "" }

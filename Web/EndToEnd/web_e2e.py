@@ -499,6 +499,29 @@ def login(page):
     shot, _ = page.screenshot("login-verification")
     page.check_text_drawn(shot, "section.page p.error", "the failure, in red,", colour="red")
 
+    # A second Enter while the login runs (600 ms): refused, and said. Twice at once (the second
+    # reaches the server before the page knows the field is busy: the server refuses it and tells
+    # the page), then once the page shows the field busy (the page itself says it).
+    banner = lambda: page.js("const b = document.getElementById('connection'); return b.hidden ? '' : b.textContent")
+    busy = lambda: page.field("section.page input[type=password]").get_attribute("aria-busy") == "true"
+    for round, pause in (("at once", 0), ("after the page shows it busy", 0.25)):
+        wait_until(lambda: not busy() and "was not applied" not in banner(), timeout=7)
+        password = page.field("section.page input[type=password]")
+        if pause:
+            password.send_keys(Keys.ENTER)
+            wait_until(busy, timeout=2)
+            password.send_keys(Keys.ENTER)
+        else:
+            password.send_keys(Keys.ENTER + Keys.ENTER)     # one command: the keys a few µs apart
+        said = wait_until(lambda: "was not applied" in banner(), timeout=2)
+        was_busy = busy()
+        check(f"Login: a second Enter in the password field while the login runs ({round}) is refused and said, the field busy",
+              said and was_busy and "Enter in \u201cPassword\u201d" in banner(), f"banner {banner()!r}, aria-busy {was_busy}")
+        if round == "at once":
+            shot, _ = page.screenshot("login-refused-enter")
+        done = wait_until(lambda: not busy(), timeout=3)
+        check(f"Login: the field is no longer busy once the login answered ({round})", done, f"aria-busy {busy()}")
+
     log_in("alan", "turing")
     dialog = wait_until(lambda: page.visible_texts(".dialog"))
     check("Login (LG-VM2): alan/turing shows the server error in a dialog",

@@ -85,6 +85,7 @@ public enum ScreenRenderer {
         case .field(let field):
             let input = TextField(placeholder: field.placeholder, isSecure: field.isSecure)
             input.bind(to: field.text)
+            field.isBusy.signal.bind(to: input, \.isBusy)
             if let submit = field.submit {
                 input.submissions.perform(during: input) { _ in submit() }
             }

@@ -19,6 +19,10 @@ import Signals
 /// Keys: Left, Right, Home (Ctrl-A), End (Ctrl-E), Backspace, Delete, Ctrl-U (clear), Enter
 /// (submit). The text scrolls so that the cursor is always in view, and scrolls back when the
 /// text gets shorter.
+///
+/// While ``isBusy`` (the action its Enter applies is running and takes no other), the field ends
+/// in a dim "…", and an Enter is not submitted: the field says so at its end ("… still running:
+/// Enter not taken") until the work is done.
 @MainActor
 public final class TextField: View {
     /// The text. Set by code, it puts the cursor at the end; the user's edits keep theirs.
@@ -31,6 +35,16 @@ public final class TextField: View {
     }
     public var placeholder: String { didSet { setNeedsDisplay() } }
     public let isSecure: Bool
+    /// Whether Enter cannot be taken now (see above).
+    public var isBusy = false {
+        didSet {
+            guard isBusy != oldValue else { return }
+            if !isBusy { refusedEnter = false }
+            setNeedsDisplay()
+        }
+    }
+    /// An Enter came while busy: said until the work is done.
+    private var refusedEnter = false
     /// The cursor, as a character (grapheme) offset into `text`: 0 through `text.count`.
     public private(set) var cursor = 0
     /// The first character shown, set when drawing so that the cursor is in view.
@@ -75,6 +89,11 @@ public final class TextField: View {
         case .end, .control("e"): move(to: text.count)
         case .control("u"): replace(text.startIndex..<text.endIndex, with: "")
         case .enter:
+            guard !isBusy else {
+                refusedEnter = true
+                setNeedsDisplay()
+                return true
+            }
             submits.send(text)
         default:
             return false
@@ -132,8 +151,13 @@ public final class TextField: View {
     }
 
     public override func draw(into buffer: inout ScreenBuffer) {
-        let width = frame.width
-        guard width > 0 else { return }
+        guard frame.width > 0 else { return }
+        let marker = busyMarker
+        let width = frame.width - DisplayWidth.of(marker)
+        // Drawn last, over any text that runs past `width`.
+        defer {
+            if !marker.isEmpty { buffer.write(marker, x: frame.x + width, y: frame.y, style: Style(dim: true), clip: frame) }
+        }
         let shown = Array(displayed)
         scrollToCursor(in: shown, width: width)
         if text.isEmpty && !placeholder.isEmpty {
@@ -148,6 +172,14 @@ public final class TextField: View {
                 buffer.write(String(repeating: " ", count: width - used), x: frame.x + used, y: frame.y, style: Style(underline: true), clip: frame)
             }
         }
+    }
+
+    /// What ends the field while busy: the refusal of an Enter where it fits with room for some
+    /// text, else "…"; nothing when not busy.
+    private var busyMarker: String {
+        guard isBusy, frame.width > 2 else { return "" }
+        let refusal = " … still running: Enter not taken"
+        return refusedEnter && DisplayWidth.of(refusal) <= frame.width / 2 ? refusal : " …"
     }
 
     /// Sets `scroll` so that the cursor's column is inside the field, and so that as much of
@@ -178,7 +210,7 @@ public final class TextField: View {
         let cursor = min(self.cursor, shown.count)
         let start = min(scroll, cursor)
         let column = DisplayWidth.of(String(shown[start..<cursor]))
-        return Point(x: frame.x + min(column, max(0, frame.width - 1)), y: frame.y)
+        return Point(x: frame.x + min(column, max(0, frame.width - DisplayWidth.of(busyMarker) - 1)), y: frame.y)
     }
 }
 

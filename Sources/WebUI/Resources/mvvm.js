@@ -104,6 +104,18 @@
     banner.hidden = false;
   }
 
+  // An Enter a busy field did not take (its action refuses while it runs, a login pressed
+  // twice): said in a notice that goes after a few seconds, unless the page says something more
+  // important meanwhile (connection lost, actions lost).
+  let refusedNotice = null;
+  function refusedEnter(el) {
+    if (!banner.hidden && banner.textContent && banner.textContent !== refusedNotice + ' ') return;
+    refusedNotice = describe({ t: 's', id: el.id }) + ' was not applied: what it started is still running. Press Enter again once it is done.';
+    showBanner(refusedNotice);
+    const shown = refusedNotice;
+    setTimeout(() => { if (refusedNotice === shown && banner.textContent === shown + ' ') { refusedNotice = null; showBanner(null); } }, 5000);
+  }
+
   // What an action was, in the person's words, to say which ones were lost: the control's name
   // as it was when sent (“Delete Buy milk”, Enter in “New to-do”).
   function describe(message) {
@@ -316,6 +328,7 @@
       case 'a':
         if (op[3] === null) el.removeAttribute(op[2]); else el.setAttribute(op[2], op[3]);
         if (op[2] === 'checked') el.checked = op[3] !== null;   // the attribute alone stops counting once clicked
+        if (op[2] === 'data-mvvm-refused' && op[3] !== null) refusedEnter(el);   // the server did not apply an Enter
         break;
       case 'v':
         if (!pendingInput(op[1], ack)) {
@@ -563,7 +576,9 @@
         return;
       }
     }
-    if (event.key === 'Enter' && el.id && el.matches(FIELDS)) {
+    if (event.key === 'Enter' && el.id && el.matches(FIELDS) && el.getAttribute('aria-busy') === 'true') {
+      refusedEnter(el);                             // its action runs and takes no Enter: said, not sent
+    } else if (event.key === 'Enter' && el.id && el.matches(FIELDS)) {
       send({ t: 's', id: el.id });                  // after the field's text (see syncFields)
       if (el.hasAttribute('data-mvvm-clears')) {
         // The view model empties it (a to-do's title): at once, so the next keys are the next
