@@ -316,7 +316,8 @@ final class ConnectionHandler: ChannelInboundHandler {
             return
         }
         let deployment = server.deployment, server = self.server
-        let headers = Dictionary(head.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        var headers = Dictionary(head.fields.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        headers["cookie"] = head.cookie
         let request = WebRequest(method: isHead ? "GET" : head.method, location: location, headers: headers, body: body,
                                  clientAddress: deployment.client(peer: address, forwardedFor: head.values("x-forwarded-for")),
                                  scheme: deployment.scheme(peer: address, forwardedProto: head["x-forwarded-proto"]))
@@ -386,7 +387,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         let loop = context.eventLoop
         let handler = NIOLoopBound(self, eventLoop: loop)
         let client = server.deployment.client(peer: address, forwardedFor: head.values("x-forwarded-for"))
-        session = SessionSocket(sessions: server.sessions, browser: WebAppServer.browserKey(head["cookie"]),
+        session = SessionSocket(sessions: server.sessions, browser: WebAppServer.browserKey(head.cookie),
                                 client: client.isEmpty ? nil : client, log: server.log, send: { messages in
             loop.execute { for message in messages { handler.value.send(message) } }
         })

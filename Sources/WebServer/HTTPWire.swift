@@ -54,6 +54,13 @@ struct RequestHead: Equatable, Sendable {
         return fields.filter { $0.name == name }.map(\.value)
     }
 
+    /// Every `Cookie` header's pairs as one value, as RFC 9113 §8.2.3 joins them: a client or a
+    /// proxy from HTTP/2 may send the browser's cookies split over several headers.
+    var cookie: String? {
+        let all = values("cookie")
+        return all.isEmpty ? nil : all.joined(separator: "; ")
+    }
+
     /// Whether `name`'s comma-separated values hold `token` (any case): `Connection: keep-alive, Upgrade`.
     func has(_ name: String, token: String) -> Bool {
         values(name).contains { $0.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).lowercased() == token } }
@@ -198,8 +205,9 @@ enum WebSocketHandshake {
             throw HTTPRefusal(status: 426, reason: "This address is a WebSocket: send Upgrade: websocket.")
         }
         guard head["sec-websocket-version"] == "13" else { throw HTTPRefusal(status: 426, reason: "Only WebSocket version 13 is spoken here.") }
-        guard let key = head["sec-websocket-key"], let decoded = Data(base64Encoded: key), decoded.count == 16 else {
-            throw HTTPRefusal(status: 400, reason: "The Sec-WebSocket-Key is not 16 bytes in base64.")
+        // RFC 6455 §11.3.1: the key appears once (two keys would leave which one is answered to us).
+        guard head.values("sec-websocket-key").count == 1, let key = head["sec-websocket-key"], let decoded = Data(base64Encoded: key), decoded.count == 16 else {
+            throw HTTPRefusal(status: 400, reason: "The Sec-WebSocket-Key is not one key of 16 bytes in base64.")
         }
         return acceptValue(key)
     }

@@ -12,7 +12,8 @@ public struct WebRequest: Sendable {
     public var method: String
     /// The path and query, decoded (`nil` when the browser's address could not be read).
     public var location: WebLocation?
-    /// The headers, by lower-cased name (the first of a repeated one).
+    /// The headers, by lower-cased name (the first of a repeated one; every `Cookie` header joined
+    /// with "; ", as HTTP/2 allows them split).
     public var headers: [String: String]
     /// The body (empty for GET; at most ``WebAppServer/Limits/requestBodyBytes``).
     public var body: Data
@@ -523,9 +524,10 @@ public final class WebAppServer: Sendable {
         return difference == 0
     }
 
-    /// A browser sends the page's origin; it must name the host (and port) the page came from.
+    /// A browser sends the page's origin, once; it must name the host (and port) the page came
+    /// from. Two Origins (no browser sends them) are refused, whichever matches.
     static func isSameOrigin(_ request: RequestHead) -> Bool {
-        guard let origin = request["origin"], let host = request["host"] else { return false }
+        guard request.values("origin").count == 1, let origin = request["origin"], let host = request["host"] else { return false }
         guard let schemeEnd = origin.range(of: "://") else { return false }
         return origin[schemeEnd.upperBound...].lowercased() == host.lowercased()
     }
