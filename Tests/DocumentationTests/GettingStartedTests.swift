@@ -67,6 +67,27 @@ struct SlowSearchService: SearchService {
     }
 }
 
+/// The search as the app runs it: the debounce on a queue of its own, in real time.
+func makeSearch(service: any SearchService) -> SearchViewModel {
+    SearchViewModel(service: service, scheduler: SerialQueueScheduler(label: "search"))
+}
+
+/// The app's view model, on the clock: 300 ms of real debounce, then the answer.
+@Suite struct RealTimeSearchTests {
+    struct InstantSearch: SearchService {
+        func search(_ text: String) -> Signal<[String], SearchError> { .just([text + "!"]) }
+    }
+
+    @Test func theAppsSearchAnswersInRealTime() async throws {
+        let viewModel = makeSearch(service: InstantSearch())
+        viewModel.query.value = "swift"
+        let clock = ContinuousClock(), started = clock.now
+        while viewModel.results.value.isEmpty, clock.now - started < .seconds(20) { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(viewModel.results.value == ["swift!"])
+        #expect(clock.now - started >= .milliseconds(290), "the debounce took real time")
+    }
+}
+
 // MARK: end of article
 
 @Suite struct GettingStartedArticleTests {
