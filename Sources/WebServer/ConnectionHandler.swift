@@ -86,12 +86,31 @@ final class ConnectionHandler: ChannelInboundHandler {
         deadline = .now() + server.limits.requestTimeout.timeAmount
         delayIn = DelayLine(latency: server.latency, jitter: server.jitter)
         delayOut = delayIn
+        server.handlersInMemory.add(1, ordering: .relaxed)
+    }
+
+    deinit {
+        server.handlersInMemory.subtract(1, ordering: .relaxed)
     }
 
     // MARK: Events
 
     func handlerAdded(context: ChannelHandlerContext) {
         self.context = context
+    }
+
+    /// The channel closed and its pipeline let go of the handler: the context (which holds the
+    /// handler) and the timers (whose tasks hold it too) are let go in turn, so the connection's
+    /// memory is freed (kept, every connection ever served stayed in memory: a cycle of handler
+    /// and context that LeakSanitizer found, issue 57).
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        timer?.cancel()
+        timer = nil
+        heldInTimer?.cancel()
+        heldInTimer = nil
+        heldOutTimer?.cancel()
+        heldOutTimer = nil
     }
 
     func channelActive(context: ChannelHandlerContext) {

@@ -3,6 +3,7 @@ import Foundation
 import Signals
 import NIOCore
 import NIOPosix
+import Synchronization
 import WebUI
 
 
@@ -362,6 +363,10 @@ public final class WebAppServer: Sendable {
 
     /// The connections open now.
     var connectionCount: Int { table.count }
+
+    /// The connections' handlers still in memory: each is freed once its channel closed and its
+    /// pipeline let go of it (a test's check that a closed connection keeps nothing).
+    let handlersInMemory = Atomic<Int>(0)
 
     /// Raises the process's soft limit on open files to its hard limit (as Go's runtime does,
     /// and nginx's `worker_rlimit_nofile`): each connection is a file. Returns the limit then.

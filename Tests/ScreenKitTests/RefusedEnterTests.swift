@@ -96,6 +96,7 @@ import WebUI
         model.finish.send(())
         #expect(!driver.text.contains("(busy)") && !driver.isWorking)
         try driver.submit("Password")
+        model.finish.send(())                     // nothing left running (it would outlive the test)
     }
 
     /// The browser: `aria-busy` while the action runs; an Enter that reaches the server then is not
@@ -136,6 +137,7 @@ import WebUI
         #expect(field.attribute("aria-busy") == nil)
         try send(#"{"t":"s","id":"\#(field.id)","n":N}"#)
         #expect(model.started.value == 2, "taken again once the action ended")
+        model.finish.send(())
     }
 
     /// The terminal: a dim "…" ends the field while the action runs; Enter then is not submitted
@@ -166,5 +168,6 @@ import WebUI
         #expect(!terminal.text.contains("…"), "\(terminal.text)")
         app.handle([.enter])
         #expect(model.started.value == 3)
+        model.finish.send(())
     }
 }
