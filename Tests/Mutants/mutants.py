@@ -119,7 +119,7 @@ MUTANTS = [
      "ActionQueueTests|toDosEnteredBackToBack"),
     ("AQ7", "a button of an action that queues is busy while it runs (the browser and the terminal then drop its press)",
      "Sources/ScreenKit/Vocabulary.swift",
-     [("isBusy = action.whileExecuting == .queue ? .constant(false) : action.isExecuting.live", "isBusy = action.isExecuting.live")],
+     [("        isBusy = TextField.busy(while: action)\n", "        isBusy = action.isExecuting.live\n")],
      "SubmitInTurnTests"),
     ("AQ8", "the to-do list's add refuses while the add before it is stored (issue 57's defect: a to-do typed back to back is dropped or merged)",
      "Examples/TodoList/Sources/TodoListViewModel.swift",
