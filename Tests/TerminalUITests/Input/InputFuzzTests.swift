@@ -66,7 +66,9 @@ import Testing
         print("InputFuzzTests: \(Self.count) byte strings (\(bytesSeen) bytes) parsed whole, in chunks and byte by byte, seed \(Self.seed): \(ContinuousClock.now - start)")
     }
 
-    @MainActor @Test(.timeLimit(.minutes(2)))
+    // A guard against a hang, not a speed check: on the main actor beside the whole suite, under
+    // the thread sanitizer on session 36's machine it took 171 s (past the 2 minutes it had).
+    @MainActor @Test(.timeLimit(.minutes(6)))
     func aTextFieldMatchesItsModelWhateverIsTyped() async {
         let start = ContinuousClock.now
         var field = TextField()
