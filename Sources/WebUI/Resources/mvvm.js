@@ -576,9 +576,9 @@
         return;
       }
     }
-    if (event.key === 'Enter' && el.id && el.matches(FIELDS) && el.getAttribute('aria-busy') === 'true') {
-      refusedEnter(el);                             // its action runs and takes no Enter: said, not sent
-    } else if (event.key === 'Enter' && el.id && el.matches(FIELDS)) {
+    if (event.key === 'Enter' && el.id && el.matches(FIELDS)) {
+      // Its action runs and takes no Enter: said, not sent.
+      if (el.getAttribute('aria-busy') === 'true') { refusedEnter(el); return; }
       send({ t: 's', id: el.id });                  // after the field's text (see syncFields)
       if (el.hasAttribute('data-mvvm-clears')) {
         // The view model empties it (a to-do's title): at once, so the next keys are the next
