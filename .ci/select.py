@@ -49,6 +49,8 @@ FILES = [
     (r"^Web/EndToEnd/attack\.py$", {"attack"}),
     (r"^Web/EndToEnd/tabs_bench\.py$", {"tabs"}),
     (r"^Web/EndToEnd/store_bench\.py$", set()),   # run by hand (Benchmarks/README)
+    # Benchmarks/Package.swift builds CI's release of the showcase and the echo too.
+    (r"^Benchmarks/Package\.swift$", {"bench", "keystroke", "attack", "tabs"}),
     (r"^Benchmarks/Echo/", {"tabs"}),
     (r"^Benchmarks/", {"bench"}),
     (r"^\.ci/api-(baseline|breaks-allowed\.txt)$", {"api"}),

@@ -108,8 +108,10 @@ kill_tree() {
 ci_summary() {
   local status=$?
   for name in "${!CI_BUILD_PID[@]}"; do
-    if [ -n "${CI_BUILD_PID[$name]}" ]; then kill_tree "${CI_BUILD_PID[$name]}"; fi
+    if [ -n "${CI_BUILD_PID[$name]}" ]; then kill_tree "${CI_BUILD_PID[$name]}"; wait "${CI_BUILD_PID[$name]}" 2>/dev/null || true; fi
   done
+  # The copy of the tree the builds beside ran in (their scratch folders: gigabytes).
+  rm -rf "$CI_LOGS/tree" 2>/dev/null || true
   if [ -n "$CI_CURRENT" ]; then
     CI_ROWS+=("$CI_CURRENT|$((SECONDS - CI_CURRENT_START))|-|FAILED")
     echo "CI: step '$CI_CURRENT' failed (status $status, above)"

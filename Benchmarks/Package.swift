@@ -7,8 +7,13 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         // The SQLite trait for StoreBench only: Bench and FrameBench do not link the store, and
-        // building their products compiles none of it.
-        .package(name: "MVVMKit", path: "..", traits: ["SQLite"]),
+        // building their products compiles none of it. The WebServer trait and the echo (a
+        // package of its own, Hummingbird's) for CI's one release build: `swift build -c release
+        // --product showcase` (MVVMKit's), `--product EchoServer` and `--product Bench` here
+        // compile SwiftNIO and the toolkit once for all three; building Bench alone compiles
+        // neither the server nor Hummingbird.
+        .package(name: "MVVMKit", path: "..", traits: ["SQLite", "WebServer"]),
+        .package(name: "Echo", path: "Echo"),
         .package(url: "https://github.com/OpenCombine/OpenCombine", exact: "0.14.0"),
     ],
     targets: [
