@@ -17,12 +17,36 @@ public enum PageShell {
         public var stylesheets: [String]
         /// More of the head, as HTML, written as given (the app's own, trusted text).
         public var extra: String
+        /// Text in other languages than ``lang``, told by the scripts they are written in: in
+        /// every page, each run of those scripts' letters (with the spaces and punctuation
+        /// between them) is put in a `<span lang>` of its language, as it arrives, so that a
+        /// screen reader speaks it in that language's voice and the browser picks that
+        /// language's fonts (WCAG 3.1.2, language of parts). An app in English whose data has
+        /// Chinese names says `otherLanguages: [.init("zh", .han)]`. A page's title and the text of
+        /// attributes (a field's placeholder) cannot carry a language: they keep the page's.
+        public var otherLanguages: [OtherLanguage]
 
         public init(lang: String = "en", titleSuffix: String = "", stylesheets: [String] = [], extra: String = "") {
+            self.init(lang: lang, titleSuffix: titleSuffix, stylesheets: stylesheets, extra: extra, otherLanguages: [])
+        }
+
+        /// A head whose pages mark text in `otherLanguages` (see ``otherLanguages``).
+        public init(lang: String = "en", titleSuffix: String = "", stylesheets: [String] = [], extra: String = "", otherLanguages: [OtherLanguage]) {
             self.lang = lang
             self.titleSuffix = titleSuffix
             self.stylesheets = stylesheets
             self.extra = extra
+            self.otherLanguages = otherLanguages
+        }
+
+        /// `<html>`'s attributes: the page's language and, for the page's script, the others'.
+        var htmlAttributes: String {
+            var out = "lang=\"\(HTML.escape(lang))\""
+            if !otherLanguages.isEmpty {
+                let pairs = otherLanguages.map { $0.lang + ":" + $0.scripts.map(\.rawValue).joined(separator: "+") }
+                out += " data-languages=\"\(HTML.escape(pairs.joined(separator: " ")))\""
+            }
+            return out
         }
 
         func render(base: String) -> String {
@@ -50,7 +74,7 @@ public enum PageShell {
         let suffix = head.titleSuffix.isEmpty ? "" : " data-title-suffix=\"\(HTML.escape(head.titleSuffix))\""
         return """
         <!doctype html>
-        <html lang="\(HTML.escape(head.lang))"><head><meta charset="utf-8">
+        <html \(head.htmlAttributes)><head><meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>\(HTML.escape(document.title + head.titleSuffix))</title>
         \(head.render(base: base))</head>
@@ -66,7 +90,7 @@ public enum PageShell {
     public static func notFound(head: Head = Head(), base: String = "") -> String {
         """
         <!doctype html>
-        <html lang="\(HTML.escape(head.lang))"><head><meta charset="utf-8">
+        <html \(head.htmlAttributes)><head><meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>Page not found\(HTML.escape(head.titleSuffix))</title>
         \(head.render(base: base))</head>
@@ -82,7 +106,7 @@ public enum PageShell {
     public static func refused(_ why: String, address: String, head: Head = Head(), base: String = "") -> String {
         """
         <!doctype html>
-        <html lang="\(HTML.escape(head.lang))"><head><meta charset="utf-8">
+        <html \(head.htmlAttributes)><head><meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>Too many open pages\(HTML.escape(head.titleSuffix))</title>
         \(head.render(base: base))</head>

@@ -759,6 +759,9 @@ def goods(page):
     page.open_app("Goods catalog", "分类 Categories")
     rows = page_to_end("文具 Stationery", "GD-2, bindings")
     check("Goods (GD-2): the 44 items of Stationery in pages of 15", rows == 44, f"{rows} rows")
+    # Drawn by patches (a screen pushed, pages of rows appended): marked as they arrive.
+    read, unmarked = languages_marked(page, "Stationery, paged")
+    check(f"Goods (issue 57): the Chinese in a list built by patches is marked lang=\"zh\" ({read} texts: the heading, the status the pages update)", read >= 2 and not unmarked, unmarked[:4])
     shot, _ = page.screenshot("goods-end")
     page.check_text_drawn(shot, "section.page li.row .title", "each item's name", minimum=5)
     page.visible("section.page li.row [data-part=title]")[-1].send_keys(Keys.ENTER)
@@ -2042,6 +2045,31 @@ CONTROLS = ("button, input, select, textarea, a[href], [tabindex]:not([tabindex=
 # Issue 57: each row that acts as a screen reader and a keyboard meet it: the list item itself is
 # no stop; its one stop for choosing it is its title (role and name from Chromium), or its
 # checkbox when it has one (no second stop doing what the checkbox does).
+# Issue 57: text in another language is marked as such where the app knows it (the showcase says
+# its pages have Chinese: PageShell.Head's otherLanguages). Every text of the page's content with
+# a Chinese character is in an element whose language is "zh", and no Latin letter is.
+LANG_JS = """
+const han = /\\p{Script=Han}/u, out = { read: 0, bad: [] };
+const walker = document.createTreeWalker(document.getElementById('root'), NodeFilter.SHOW_TEXT);
+for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+  const lang = n.parentNode.closest('[lang]').getAttribute('lang');
+  if (han.test(n.nodeValue)) {
+    out.read++;
+    if (lang !== 'zh') out.bad.push(lang + ': ' + n.nodeValue.slice(0, 40));
+  } else if (lang === 'zh' && /[A-Za-z]/.test(n.nodeValue)) {
+    out.bad.push('Latin under zh: ' + n.nodeValue.slice(0, 40));
+  }
+}
+return out;
+"""
+
+
+def languages_marked(page, where):
+    """(texts read, what is not marked as its language) on the page as it is now."""
+    found = page.js(LANG_JS)
+    return found["read"], [f"{where}: {b}" for b in found["bad"]]
+
+
 ROW_STOPS_JS = """
 return [...document.querySelectorAll('section.page li.row[data-click]')].filter((r) => r.getClientRects().length > 0).map((r) => {
   const stops = [...r.querySelectorAll('a[href], button, input, [tabindex]')].filter((e) => e.tabIndex >= 0 && !e.disabled);
@@ -2059,6 +2087,7 @@ def accessible(page):
     empty, counted = [], 0
     low, texts = [], 0
     bad_rows, rows_read = [], 0
+    unmarked, chinese = [], 0
     for address in EVERY_PAGE:
         page.driver.get(page.server.url + address)
         # Built (a deep link pushes its screens as their data comes) and answered.
@@ -2092,10 +2121,15 @@ def accessible(page):
             read, found = low_contrast(page, "/" + address)
         texts += read
         low += found
+        read, found = languages_marked(page, "/" + address)
+        chinese += read
+        unmarked += found
     check(f"Accessible: every control on {len(EVERY_PAGE)} pages of every app has a role and a name ({counted} read)",
           counted > 100 and not empty, empty[:6])
     check(f"Accessible: every text on {len(EVERY_PAGE)} pages of every app has a contrast of 4.5:1 or more ({texts} read)",
           texts > 200 and not low, low[:6])
+    check(f"Accessible (issue 57): every text in Chinese on {len(EVERY_PAGE)} pages is marked lang=\"zh\", its English beside it not ({chinese} read)",
+          chinese > 20 and not unmarked, unmarked[:6])
     check(f"Accessible (issue 57): every row that acts on {len(EVERY_PAGE)} pages is one stop (its title as a button or a link, named by it; or its checkbox), never a list item acting as a control ({rows_read} rows read)",
           rows_read > 30 and not bad_rows, bad_rows[:6])
 

@@ -419,3 +419,14 @@ final class Tab {
         tab.session.close()
     }
 }
+
+/// Issue 57: the goods catalog's names are partly Chinese ("茶叶 Tea"), and every page of the
+/// showcase says so, so that the page marks them `lang="zh"` (checked in Chromium: web_e2e's
+/// `accessible` and `goods` scenarios).
+@Suite struct ShowcaseLanguagesTests {
+    @Test func everyPageSaysItsChineseIsChinese() {
+        #expect(ShowcaseStyle.head.lang == "en")
+        #expect(ShowcaseStyle.head.otherLanguages == [.init("zh", .han)])
+        #expect(ShowcaseStyle.head.htmlAttributes == "lang=\"en\" data-languages=\"zh:Han\"")
+    }
+}

@@ -29,6 +29,56 @@
   }
   rememberFields();
 
+  // Text in another language than the page's, where the app knows it (PageShell.Head's
+  // otherLanguages: a language and the scripts it is written in, on <html data-languages>, as
+  // "zh:Han ja:Han+Hiragana+Katakana"): each run of those scripts' letters (with the spaces and
+  // punctuation between them) is put in a <span lang>, so a screen reader speaks it in that
+  // language's voice and the browser picks that language's fonts. Marked as it arrives: the
+  // first page, a new page, and every patch that brings text.
+  const otherLanguages = (document.documentElement.getAttribute('data-languages') || '').split(' ').filter(Boolean).map((pair) => {
+    const [lang, scripts] = pair.split(':');
+    const letter = '[' + scripts.split('+').map((s) => '\\p{Script=' + s + '}').join('') + ']';
+    return { lang, run: new RegExp(letter + '(?:[\\p{Script=Common}\\p{Script=Inherited}]*' + letter + ')*', 'gu') };
+  });
+  function markLanguages(scope) {
+    if (!otherLanguages.length || !scope) return;
+    const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+    const found = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const parent = node.parentNode;
+      if (!parent || parent.nodeName === 'SCRIPT' || parent.nodeName === 'STYLE' || parent.nodeName === 'TITLE') continue;
+      found.push(node);
+    }
+    for (const node of found) markText(node);
+  }
+  function markText(node) {
+    const within = node.parentNode.closest('[lang]');
+    const current = within ? within.getAttribute('lang') : '';
+    const text = node.nodeValue;
+    const runs = [];
+    for (const { lang, run } of otherLanguages) {
+      if (lang === current) continue;            // already in that language (a span made before)
+      run.lastIndex = 0;
+      for (let m = run.exec(text); m; m = run.exec(text)) runs.push({ at: m.index, end: m.index + m[0].length, lang });
+    }
+    if (!runs.length) return;
+    runs.sort((a, b) => a.at - b.at);
+    const parts = document.createDocumentFragment();
+    let at = 0;
+    for (const r of runs) {
+      if (r.at < at) continue;                     // two languages' scripts overlapping: the first
+      if (r.at > at) parts.appendChild(document.createTextNode(text.slice(at, r.at)));
+      const span = document.createElement('span');
+      span.setAttribute('lang', r.lang);
+      span.textContent = text.slice(r.at, r.end);
+      parts.appendChild(span);
+      at = r.end;
+    }
+    if (at < text.length) parts.appendChild(document.createTextNode(text.slice(at)));
+    node.parentNode.replaceChild(parts, node);
+  }
+  markLanguages(root);
+
   // The browser's history follows the server's screens: one entry per screen, each with its
   // address (`urls`, bottom first). `historyDepth` is the entry the browser is on (after a
   // reload, the one it was on); a traversal (history.go) is asynchronous, so while one is
@@ -324,7 +374,7 @@
     const el = document.getElementById(op[1]);
     if (!el) return;
     switch (op[0]) {
-      case 't': el.textContent = op[2]; break;
+      case 't': el.textContent = op[2]; markLanguages(el); break;
       case 'a':
         if (op[3] === null) el.removeAttribute(op[2]); else el.setAttribute(op[2], op[3]);
         if (op[2] === 'checked') el.checked = op[3] !== null;   // the attribute alone stops counting once clicked
@@ -344,12 +394,26 @@
           }
         }
         break;
-      case 'c': keepFocus(el, el, () => { el.innerHTML = op[2]; }); break;
-      case '+': el.insertAdjacentHTML('beforeend', op[2]); break;
-      case 'i': el.insertAdjacentHTML('beforebegin', op[2]); break;
-      case 'r': keepFocus(el, el.parentNode, () => { el.outerHTML = op[2]; }); break;
+      case 'c': keepFocus(el, el, () => { el.innerHTML = op[2]; }); markLanguages(el); break;
+      case '+': { const last = el.lastChild; el.insertAdjacentHTML('beforeend', op[2]); markNew(el, last, null); break; }
+      case 'i': { const before = el.previousSibling; el.insertAdjacentHTML('beforebegin', op[2]); markNew(el.parentNode, before, el); break; }
+      case 'r': {
+        const parent = el.parentNode, before = el.previousSibling, after = el.nextSibling;
+        keepFocus(el, parent, () => { el.outerHTML = op[2]; });
+        markNew(parent, before, after);
+        break;
+      }
       case '-': el.remove(); break;
       case 'f': el.focus(); break;
+    }
+  }
+
+  // The nodes of `parent` between `before` and `after` (exclusive; null: its first, its last):
+  // what a patch has just inserted, marked for their languages.
+  function markNew(parent, before, after) {
+    if (!otherLanguages.length) return;
+    for (let node = before ? before.nextSibling : parent.firstChild; node && node !== after; node = node.nextSibling) {
+      if (node.nodeType === Node.TEXT_NODE) markText(node); else markLanguages(node);
     }
   }
 
@@ -399,6 +463,7 @@
     const focused = document.activeElement && document.activeElement.id;
     const selection = focused && document.activeElement.selectionStart;
     root.innerHTML = m.html;
+    markLanguages(root);
     rememberFields();
     for (const [id, value] of keep) { const el = document.getElementById(id); if (el) el.value = value; }
     if (focused) {

@@ -4,8 +4,10 @@ import WebUI
 /// (`PageShell.Head`): WebUI styles only its own elements, so the elements the showcase makes
 /// itself (the Elements demo's stars and select) are styled here, as any app styles its own.
 public enum ShowcaseStyle {
-    /// What every page of the showcase adds to its head.
-    public static let head = PageShell.Head(titleSuffix: " · MVVMKit showcase", stylesheets: ["/showcase.css"])
+    /// What every page of the showcase adds to its head. The goods catalog's names are partly
+    /// Chinese ("茶叶 Tea"): the pages are English with Chinese in them, and say so.
+    public static let head = PageShell.Head(titleSuffix: " · MVVMKit showcase", stylesheets: ["/showcase.css"],
+                                            otherLanguages: [.init("zh", .han)])
 
     public static let css = """
     /* The showcase's own elements (WebUI does not style them). */
