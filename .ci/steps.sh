@@ -71,7 +71,10 @@ build_beside() {
       while [ ! -e "$CI_LOGS/$after.done" ]; do sleep 1; done
     fi
     status=0
+    began=$SECONDS
     nice -n 19 ionice -c 3 "$@" >"$CI_LOGS/$name.log" 2>&1 || status=$?
+    # When it started (after the one before it) and how long it took, for the step that waits.
+    echo "$((began - CI_STARTED)) $((SECONDS - began))" >"$CI_LOGS/$name.took"
     echo "$status" >"$CI_LOGS/$name.done"
     exit "$status"
   ) &
@@ -92,7 +95,10 @@ wait_for_build() {
     echo "CI: the build '$name' failed (status $status, above)"
     exit 1
   fi
-  printf '   %s: built in %s (this step waited %s for it)\n' "$name" "$(clock $((SECONDS - CI_BUILD_START[$name])))" "$(clock "$waited")"
+  local began=0 took=0
+  read -r began took <"$CI_LOGS/$name.took" || true
+  printf '   %s: built from %s to %s of the run (%s); this step waited %s for it\n' "$name" "$(clock "$began")" \
+    "$(clock $((began + took)))" "$(clock "$took")" "$(clock "$waited")"
   CI_BUILD_PID[$name]=""
 }
 
