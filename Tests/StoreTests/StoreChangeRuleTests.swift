@@ -7,6 +7,7 @@ import PostgresTestSupport
 #endif
 @testable import Store
 
+#if SQLite
 /// Issue 57, the rules on the less-travelled paths of the store's change notifications: a
 /// transaction that writes two tables, and (PostgreSQL) a listener whose connection is cut.
 @Suite struct StoreChangeRuleTests {
@@ -41,7 +42,7 @@ import PostgresTestSupport
     }
 }
 
-#if PostgreSQL && SQLite
+#if PostgreSQL
 /// PostgreSQL's listener: one connection of each store `LISTEN`s; when it is cut (a restart of
 /// a proxy, an administrator's `pg_terminate_backend`, a network blip) it connects again, and
 /// what was written meanwhile is not missed.
@@ -101,4 +102,5 @@ struct PostgresListenerRuleTests {
         await store.close()
     }
 }
+#endif
 #endif
