@@ -35,10 +35,16 @@
   // punctuation between them) is put in a <span lang>, so a screen reader speaks it in that
   // language's voice and the browser picks that language's fonts. Marked as it arrives: the
   // first page, a new page, and every patch that brings text.
-  const otherLanguages = (document.documentElement.getAttribute('data-languages') || '').split(' ').filter(Boolean).map((pair) => {
-    const [lang, scripts] = pair.split(':');
+  // A browser without Unicode property escapes (or a script it does not know) marks nothing
+  // rather than stopping the page's script.
+  const otherLanguages = (document.documentElement.getAttribute('data-languages') || '').split(' ').filter(Boolean).flatMap((pair) => {
+    const [lang, scripts = ''] = pair.split(':');
     const letter = '[' + scripts.split('+').map((s) => '\\p{Script=' + s + '}').join('') + ']';
-    return { lang, run: new RegExp(letter + '(?:[\\p{Script=Common}\\p{Script=Inherited}]*' + letter + ')*', 'gu') };
+    try {
+      return [{ lang, run: new RegExp(letter + '(?:[\\p{Script=Common}\\p{Script=Inherited}]*' + letter + ')*', 'gu') }];
+    } catch (e) {
+      return [];
+    }
   });
   function markLanguages(scope) {
     if (!otherLanguages.length || !scope) return;
