@@ -15,8 +15,10 @@
 
 CI_STARTED=$SECONDS
 CI_LOGS="$(mktemp -d)"
+# The copy of the tree the builds beside the steps run in (.ci/run makes it; removed at the end).
+CI_TREE="$CI_LOGS/tree"
 declare -a CI_ROWS=()
-declare -A CI_BUILD_PID=() CI_BUILD_START=()
+declare -A CI_BUILD_PID=()
 CI_CURRENT=""
 CI_CURRENT_START=0
 CI_SELECTED=""
@@ -63,7 +65,6 @@ build_beside() {
   local name="$1"
   shift
   local after="$CI_LAST_BUILD"
-  CI_BUILD_START[$name]=$SECONDS
   # nice 19 and the idle I/O class: the steps in front keep the cores whenever they want them.
   (
     if [ -n "$CI_BESIDE_CGROUP" ]; then echo "$BASHPID" >"$CI_BESIDE_CGROUP/cgroup.procs" || true; fi
@@ -117,7 +118,7 @@ ci_summary() {
     if [ -n "${CI_BUILD_PID[$name]}" ]; then kill_tree "${CI_BUILD_PID[$name]}"; wait "${CI_BUILD_PID[$name]}" 2>/dev/null || true; fi
   done
   # The copy of the tree the builds beside ran in (their scratch folders: gigabytes).
-  rm -rf "$CI_LOGS/tree" 2>/dev/null || true
+  rm -rf "$CI_TREE" 2>/dev/null || true
   if [ -n "$CI_CURRENT" ]; then
     CI_ROWS+=("$CI_CURRENT|$((SECONDS - CI_CURRENT_START))|-|FAILED")
     echo "CI: step '$CI_CURRENT' failed (status $status, above)"
