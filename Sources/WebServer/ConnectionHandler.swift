@@ -52,8 +52,7 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     // The WebSocket's state.
     private var session: SessionSocket?
-    private var message: [UInt8] = []
-    private var messageOpcode: UInt8?
+    private var frames: WebSocketReader
     private var inbox: [SocketMessage] = []
     /// A batch is with the session: the next waits for it (one batch in flight per connection).
     private var batchInFlight = false
@@ -84,6 +83,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         self.address = address
         self.refusal = refusal
         deadline = .now() + server.limits.requestTimeout.timeAmount
+        frames = WebSocketReader(messageBytes: server.limits.messageBytes)
         delayIn = DelayLine(latency: server.latency, jitter: server.jitter)
         delayOut = delayIn
         server.handlersInMemory.add(1, ordering: .relaxed)
@@ -412,69 +412,20 @@ final class ConnectionHandler: ChannelInboundHandler {
         })
     }
 
-    /// Reads the frames the buffer holds, each checked from its header before its payload is
-    /// waited for.
+    /// Reads the frames the buffer holds (``WebSocketReader``) and runs what they say.
     private func readFrames() {
-        let limits = server.limits
-        while case .webSocket = state, let buffer, buffer.readableBytes >= 2 {
-            let start = buffer.readerIndex
-            let size = FrameHeader.size(secondByte: buffer.getInteger(at: start + 1, as: UInt8.self) ?? 0)
-            guard buffer.readableBytes >= size, let headerBytes = buffer.getBytes(at: start, length: size),
-                  let header = FrameHeader.parse(headerBytes[...]) else { return }
-            if let problem = header.problem() {
-                server.refusals("closed a WebSocket from \(address): \(problem.reason)")
-                closeWebSocket(problem.code, broken: true)
-                return
-            }
-            if header.opcode < 8 {
-                if (header.opcode == FrameHeader.continuation) != (messageOpcode != nil) {
-                    server.refusals("closed a WebSocket from \(address): a frame out of order in a fragmented message")
-                    closeWebSocket(1002, broken: true)
-                    return
-                }
-                if UInt64(message.count) + header.length > UInt64(limits.messageBytes) {
-                    server.refusals("closed a WebSocket from \(address): a message of \(UInt64(message.count) + header.length) bytes (the limit is \(limits.messageBytes)), refused from its frame's header")
-                    closeWebSocket(1009, broken: true)
-                    return
-                }
-            }
-            // Checked above: a data frame is within the message limit, a control frame 125 bytes.
-            let length = Int(header.length)
-            guard buffer.readableBytes >= size + length else { return }
-            self.buffer!.moveReaderIndex(forwardBy: size)
-            var payload = self.buffer!.readBytes(length: length) ?? []
-            if let mask = header.mask {
-                for index in payload.indices { payload[index] ^= mask[index & 3] }
-            }
-            switch header.opcode {
-            case FrameHeader.ping:
+        guard case .webSocket = state, buffer != nil else { return }
+        for event in frames.read(&buffer!) {
+            switch event {
+            case .message(let message):
+                inbox.append(message)
+            case .ping(let payload):
                 write(opcode: FrameHeader.pong, payload)
-            case FrameHeader.pong:
-                continue
-            case FrameHeader.close:
-                if payload.count == 1 {
-                    closeWebSocket(1002, broken: true)
-                } else {
-                    closeWebSocket(payload.count >= 2 ? UInt16(payload[0]) << 8 | UInt16(payload[1]) : 1000, broken: false)
-                }
-                return
-            default:
-                if messageOpcode == nil { messageOpcode = header.opcode }
-                message += payload
-                guard header.fin else { continue }
-                let bytes = message, opcode = messageOpcode
-                message = []
-                messageOpcode = nil
-                if opcode == FrameHeader.text {
-                    guard let text = String(validating: bytes, as: UTF8.self) else {
-                        server.refusals("closed a WebSocket from \(address): a text message that is not UTF-8")
-                        closeWebSocket(1007, broken: true)
-                        return
-                    }
-                    inbox.append(.text(text))
-                } else {
-                    inbox.append(.data(Data(bytes)))
-                }
+            case .close(let code):
+                closeWebSocket(code, broken: false)
+            case .refuse(let code, let reason):
+                server.refusals("closed a WebSocket from \(address): \(reason)")
+                closeWebSocket(code, broken: true)
             }
         }
     }

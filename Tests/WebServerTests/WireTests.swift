@@ -456,7 +456,11 @@ func clientFrame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true) -> [UInt
         #expect(closeCode(pong) == 1000)
         let unmasked: [UInt8] = [0x81, 0x01, 0x61]
         let cases: [([UInt8], UInt16)] = [(unmasked, 1002), (clientFrame(FrameHeader.text, [0xC3, 0x28]), 1007), (clientFrame(3, []), 1002),
-                                          (clientFrame(FrameHeader.continuation, [0x61]), 1002)]
+                                          (clientFrame(FrameHeader.continuation, [0x61]), 1002),
+                                          // A close code a client may not send (1005: "no code") is refused; one it
+                                          // may is echoed; a reason that is not UTF-8 is refused (RFC 6455 §7.4, §8.1).
+                                          (clientFrame(FrameHeader.close, [0x03, 0xED]), 1002), (clientFrame(FrameHeader.close, [0x0B, 0xB8]), 3000),
+                                          (clientFrame(FrameHeader.close, [0x03, 0xE8, 0xC3, 0x28]), 1007)]
         for (frame, code) in cases {
             let client = try await webSocket(port)
             try await client.send(frame)
