@@ -19,10 +19,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     typealias OutboundOut = ByteBuffer
 
     enum State {
-        /// Reading a request's head; the first `searched` bytes of the buffer hold no end of it.
-        case head(searched: Int)
-        /// Reading a request's body of `length` bytes.
-        case body(RequestHead, length: Int)
+        /// Reading a request (``HTTPRequestReader``: its head, then its body).
+        case reading
         /// A route or a page is being answered; what comes meanwhile waits in the buffer.
         case answering
         /// A WebSocket.
@@ -40,7 +38,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// Why the connection was refused at once (over a cap), or `nil`.
     private let refusal: HTTPRefusal?
     private var context: ChannelHandlerContext?
-    private(set) var state = State.head(searched: 0)
+    private(set) var state = State.reading
+    private var requests: HTTPRequestReader
     private var buffer: ByteBuffer?
     /// Whether a response was written and the connection kept alive for the next request.
     private var keptAlive = false
@@ -83,6 +82,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         self.address = address
         self.refusal = refusal
         deadline = .now() + server.limits.requestTimeout.timeAmount
+        requests = HTTPRequestReader(headBytes: server.limits.requestHeadBytes, bodyBytes: server.limits.requestBodyBytes)
         frames = WebSocketReader(messageBytes: server.limits.messageBytes)
         delayIn = DelayLine(latency: server.latency, jitter: server.jitter)
         delayOut = delayIn
@@ -195,7 +195,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         guard !goingAway, let context else { return }
         goingAway = true
         switch state {
-        case .head(searched: 0) where (buffer?.readableBytes ?? 0) == 0:
+        case .reading where requests.isBetweenRequests && (buffer?.readableBytes ?? 0) == 0:
             state = .closed
             context.close(promise: nil)
         case .webSocket:
@@ -204,7 +204,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             // otherwise keep the close waiting until the grace.
             readingPaused = true
             closeIfAnswered()
-        case .head, .body, .answering, .lingering, .closed:
+        case .reading, .answering, .lingering, .closed:
             break
         }
     }
@@ -220,97 +220,25 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     // MARK: HTTP
 
-    /// Reads what the buffer holds, in the state the connection is in.
+    /// Reads what the buffer holds, in the state the connection is in: requests
+    /// (``HTTPRequestReader``), each answered before the next is read, or a WebSocket's frames.
     private func process() {
-        while true {
-            switch state {
-            case .head(let searched):
-                guard readHead(searched: searched) else { return }
-            case .body(let head, let length):
-                guard let buffer, buffer.readableBytes >= length else { return }
-                let body = self.buffer!.readData(length: length) ?? Data()
+        while case .reading = state, buffer != nil {
+            let readingHead = requests.isReadingHead
+            let event = requests.next(&buffer!)
+            // A head came: the body has the request's time from now.
+            if readingHead, !requests.isReadingHead { deadline = .now() + server.limits.requestTimeout.timeAmount }
+            switch event {
+            case nil:
+                return
+            case .request(let head, let body):
                 handle(head, body: body)
-            case .webSocket:
-                readFrames()
-                return
-            case .answering, .lingering, .closed:
-                return
-            }
-        }
-    }
-
-    /// Looks for the end of a head (an empty line) in the buffer, and handles it when found.
-    /// Returns whether it moved on (a head read or refused).
-    private func readHead(searched: Int) -> Bool {
-        guard var buffer else { return false }
-        let limits = server.limits
-        // Empty lines before a request line are skipped (RFC 9112 §2.2).
-        if searched == 0 {
-            while let byte = buffer.getInteger(at: buffer.readerIndex, as: UInt8.self), byte == 0x0D || byte == 0x0A {
-                buffer.moveReaderIndex(forwardBy: 1)
-            }
-        }
-        let found = buffer.withUnsafeReadableBytes { Self.endOfHead($0, from: searched) }
-        switch found {
-        case .found(let end):
-            let bytes = buffer.readBytes(length: end + 1) ?? []
-            self.buffer = buffer
-            deadline = .now() + limits.requestTimeout.timeAmount
-            do throws(HTTPRefusal) {
-                // A head that came whole in one read is held to the same limit.
-                if bytes.count > limits.requestHeadBytes {
-                    throw HTTPRefusal(status: 431, reason: "The request's head is longer than \(limits.requestHeadBytes) bytes.")
-                }
-                let head = try RequestHead.parse(bytes[...])
-                let length = try head.contentLength()
-                if length > limits.requestBodyBytes {
-                    throw HTTPRefusal(status: 413, reason: "The request's body is over \(limits.requestBodyBytes) bytes.")
-                }
-                state = .body(head, length: length)
-            } catch {
+            case .refuse(let error):
                 server.refusals("refused a request from \(address): \(error)")
                 refuse(WebAppServer.refusal(error))
             }
-            return true
-        case .notYet(let scanned):
-            self.buffer = buffer
-            if buffer.readableBytes > limits.requestHeadBytes {
-                let firstLine = buffer.readableBytesView.prefix(RequestHead.lineLimit + 1)
-                let error = !firstLine.contains(0x0A) && firstLine.count > RequestHead.lineLimit
-                    ? HTTPRefusal(status: 414, reason: "The request line is longer than \(RequestHead.lineLimit) bytes.")
-                    : HTTPRefusal(status: 431, reason: "The request's head is longer than \(limits.requestHeadBytes) bytes.")
-                server.refusals("refused a request from \(address): \(error)")
-                refuse(WebAppServer.refusal(error))
-                return true
-            }
-            state = .head(searched: scanned)
-            return false
         }
-    }
-
-    enum HeadEnd: Equatable {
-        /// The head ends at this offset (its last line feed).
-        case found(Int)
-        /// No end yet; the bytes before this offset need not be looked at again.
-        case notYet(Int)
-    }
-
-    /// The end of a head in `bytes` (lines end in CRLF or a bare LF), looking from `start`: one
-    /// pass over each byte, however the head arrives.
-    static func endOfHead(_ bytes: UnsafeRawBufferPointer, from start: Int) -> HeadEnd {
-        var index = start
-        while index < bytes.count {
-            if bytes[index] == 0x0A {
-                if index + 1 >= bytes.count { break }
-                if bytes[index + 1] == 0x0A { return .found(index + 1) }
-                if bytes[index + 1] == 0x0D {
-                    if index + 2 >= bytes.count { break }
-                    if bytes[index + 2] == 0x0A { return .found(index + 2) }
-                }
-            }
-            index += 1
-        }
-        return .notYet(index)
+        if case .webSocket = state { readFrames() }
     }
 
     /// A whole request: refused, upgraded to a WebSocket, or answered.
@@ -361,7 +289,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             written.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
             return
         }
-        state = .head(searched: 0)
+        state = .reading
         keptAlive = true
         deadline = .now() + server.limits.keepAliveTimeout.timeAmount
         process()
@@ -622,7 +550,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         if now >= deadline {
             if case .lingering = state {
                 context.close(promise: nil)
-            } else if case .head(searched: 0) = state, keptAlive, (buffer?.readableBytes ?? 0) == 0 {
+            } else if case .reading = state, requests.isBetweenRequests, keptAlive, (buffer?.readableBytes ?? 0) == 0 {
                 // A kept-alive connection with no new request: closed at its keep-alive timeout
                 // without a refusal line, as nginx does at its keepalive_timeout (a browser keeps
                 // such connections open for minutes; closing them is routine, not a refusal).
