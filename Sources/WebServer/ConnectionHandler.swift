@@ -71,8 +71,6 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// Frames written while the socket could not take more; past the limit the page is closed
     /// (it reconnects and catches up).
     private var framesWhileBlocked = 0
-    private var delayIn: DelayLine
-    private var delayOut: DelayLine
     /// The server is stopping (``WebAppServer/stop()``): the request being answered is the
     /// last, and a WebSocket closes with 1001 once its session has answered what was read.
     private var goingAway = false
@@ -84,8 +82,6 @@ final class ConnectionHandler: ChannelInboundHandler {
         deadline = .now() + server.limits.requestTimeout.timeAmount
         requests = HTTPRequestReader(headBytes: server.limits.requestHeadBytes, bodyBytes: server.limits.requestBodyBytes)
         frames = WebSocketReader(messageBytes: server.limits.messageBytes)
-        delayIn = DelayLine(latency: server.latency, jitter: server.jitter)
-        delayOut = delayIn
         server.handlersInMemory.add(1, ordering: .relaxed)
     }
 
@@ -107,10 +103,6 @@ final class ConnectionHandler: ChannelInboundHandler {
         self.context = nil
         timer?.cancel()
         timer = nil
-        heldInTimer?.cancel()
-        heldInTimer = nil
-        heldOutTimer?.cancel()
-        heldOutTimer = nil
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -210,11 +202,9 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     /// Going away, with no batch at the session and none waiting: the close, after every reply.
-    /// (With `--latency` the messages are held and handed over one by one, not in batches: no
-    /// answer is waited for; the page sends again what was not answered.)
     private func closeIfAnswered() {
         guard goingAway, case .webSocket = state else { return }
-        guard delayIn.isActive || !batchInFlight && inbox.isEmpty else { return }
+        guard !batchInFlight && inbox.isEmpty else { return }
         closeWebSocket(SocketMessage.goingAway, broken: true)
     }
 
@@ -360,15 +350,10 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     /// Hands the messages read so far to the session, in one hop to its executor, unless a
     /// batch is already there (then they wait for it: their order is kept, and a flood waits for
-    /// the session); with `--latency`, each after its delay.
+    /// the session).
     private func deliverInbox() {
         guard !inbox.isEmpty, let session, let context else { return }
         let loop = context.eventLoop
-        if delayIn.isActive {
-            for message in inbox { delay(message, incoming: true) }
-            inbox = []
-            return
-        }
         guard !batchInFlight else {
             if inbox.count > Self.inboxLimit { readingPaused = true }
             return
@@ -399,66 +384,8 @@ final class ConnectionHandler: ChannelInboundHandler {
         closeIfAnswered()
     }
 
-    /// A message from the session (called on this loop): a frame for the page, or the close;
-    /// with `--latency`, after its delay.
+    /// A message from the session (called on this loop): a frame for the page, or the close.
     private func send(_ message: SocketMessage) {
-        guard case .webSocket = state else { return }
-        guard delayOut.isActive else {
-            emit(message)
-            return
-        }
-        delay(message, incoming: false)
-    }
-
-    // MARK: --latency and --jitter
-
-    /// Messages held back, each way, with when each is let through (in order: never before the
-    /// one before it), and the timer for the first.
-    private var heldIn: [(at: NIODeadline, message: SocketMessage)] = []
-    private var heldOut: [(at: NIODeadline, message: SocketMessage)] = []
-    private var heldInTimer: Scheduled<Void>?
-    private var heldOutTimer: Scheduled<Void>?
-
-    private func delay(_ message: SocketMessage, incoming: Bool) {
-        let now = ContinuousClock.now
-        if incoming {
-            heldIn.append((.now() + (delayIn.release(arrived: now) - now).timeAmount, message))
-        } else {
-            heldOut.append((.now() + (delayOut.release(arrived: now) - now).timeAmount, message))
-        }
-        armHeld(incoming: incoming)
-    }
-
-    private func armHeld(incoming: Bool) {
-        guard let context, (incoming ? heldInTimer : heldOutTimer) == nil, let first = (incoming ? heldIn : heldOut).first else { return }
-        let timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: first.at) { [self] in
-            if incoming { heldInTimer = nil } else { heldOutTimer = nil }
-            releaseHeld(incoming: incoming)
-        }
-        if incoming { heldInTimer = timer } else { heldOutTimer = timer }
-    }
-
-    /// Lets through, in order, every held message that is due.
-    private func releaseHeld(incoming: Bool) {
-        guard let context else { return }
-        let now = NIODeadline.now()
-        var due: [SocketMessage] = []
-        if incoming {
-            while let first = heldIn.first, first.at <= now { due.append(heldIn.removeFirst().message) }
-            if let session, !due.isEmpty {
-                let loop = context.eventLoop, handler = NIOLoopBound(self, eventLoop: loop)
-                session.receive(due) { replies, _ in
-                    loop.execute { for reply in replies { handler.value.send(reply) } }
-                }
-            }
-        } else {
-            while let first = heldOut.first, first.at <= now { due.append(heldOut.removeFirst().message) }
-            for message in due { emit(message) }
-        }
-        armHeld(incoming: incoming)
-    }
-
-    private func emit(_ message: SocketMessage) {
         guard case .webSocket = state, let context else { return }
         switch message {
         case .text(let text):

@@ -233,30 +233,4 @@ final class SessionSocket: @unchecked Sendable {
         return data.flatMap { String(data: $0, encoding: .utf8) }.map { String($0.dropFirst().dropLast()) } ?? "\"\""
     }
 }
-
-/// When each message of a connection is let through with `--latency` and `--jitter`: `latency`
-/// after it came and up to `jitter` more at random, never before the one before it (in order,
-/// as over TCP; a slow or jittery network, simulated).
-struct DelayLine {
-    let latency: Duration
-    let jitter: Duration
-    private var previous: ContinuousClock.Instant?
-
-    init(latency: Duration, jitter: Duration) {
-        self.latency = latency
-        self.jitter = jitter
-    }
-
-    /// Whether messages are delayed at all.
-    var isActive: Bool { latency > .zero || jitter > .zero }
-
-    /// When a message that came at `arrived` is let through.
-    mutating func release(arrived: ContinuousClock.Instant) -> ContinuousClock.Instant {
-        let spread = jitter.components.seconds * 1_000_000_000 + jitter.components.attoseconds / 1_000_000_000
-        let extra = spread > 0 ? Duration.nanoseconds(Int64.random(in: 0...spread)) : .zero
-        let at = max(previous ?? arrived, arrived + latency + extra)
-        previous = at
-        return at
-    }
-}
 #endif

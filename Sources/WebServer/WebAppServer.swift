@@ -98,9 +98,10 @@ public final class WebAppServer: Sendable {
     /// Frames waiting to be written to one socket before it is closed as too slow (the page
     /// reconnects and catches up).
     static let outgoingLimit = 512
-    /// Added to every message in each direction (`--latency`): a slow network, felt.
+    /// Added to everything sent each way, the page and the WebSocket's messages (`--latency`): a
+    /// slow network, felt (``LatencyHandler``).
     let latency: Duration
-    /// Up to this much more, at random, on every message (in order, as over TCP): a jittery network.
+    /// Up to this much more, at random, on each read and write (in order, as over TCP): a jittery network.
     let jitter: Duration
     /// The token `/stats` asks for (`nil`: no `/stats`).
     let statsToken: String?
@@ -137,9 +138,9 @@ public final class WebAppServer: Sendable {
     }
 
     /// A server for `sessions` on `host`:`port` (port 0: any free port; see
-    /// ``waitUntilListening()``), within `limits`; `latency` delays every WebSocket message both
-    /// ways, and `jitter` up to that much more at random (each message still in order), to try
-    /// an app on a slow or jittery network. `/stats` answers only with `statsToken`, as
+    /// ``waitUntilListening()``), within `limits`; `latency` delays everything sent both ways
+    /// (the page, its files, the WebSocket's messages), and `jitter` up to that much more at
+    /// random (all still in order), to try an app on a slow or jittery network. `/stats` answers only with `statsToken`, as
     /// `Authorization: Bearer <token>` or `?token=<token>` (without one it is a 404). Behind a
     /// reverse proxy, `deployment` names the public host names and the proxy. `head` is what the
     /// app adds to every page: a title suffix, its stylesheets (served by its own routes).
@@ -303,6 +304,9 @@ public final class WebAppServer: Sendable {
                 let peer = channel.remoteAddress?.ipAddress ?? "unknown"
                 let refusal = table.admit(channel, from: peer)
                 return channel.eventLoop.makeCompletedFuture {
+                    if latency > .zero || jitter > .zero {
+                        try channel.pipeline.syncOperations.addHandler(LatencyHandler(latency: latency, jitter: jitter))
+                    }
                     try channel.pipeline.syncOperations.addHandler(ConnectionHandler(server: self, address: peer, refusal: refusal))
                 }
             }

@@ -1072,6 +1072,38 @@ def latency(page):
         slow.stop()
 
 
+def early(page):
+    """Issue 58 (found when --latency began to delay the page's files too): keys typed before the
+    page's script runs — a slow network, the page drawn and its script still on the way — reach
+    the server once the script runs; the tab never silently disagrees with its session. The
+    script is held back (Chromium blocks its address), the name typed, the script let through."""
+    page.scenario = "Early typing"
+    driver = page.driver
+    home = driver.current_window_handle
+    try:
+        driver.switch_to.new_window("tab")
+        driver.execute_cdp_cmd("Network.enable", {})
+        driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": ["*mvvm.js*"]})
+        driver.get(page.server.url + "login")
+        page.wait_heading("Login")
+        css = "section.page input[type=text]"
+        check("Early typing: the page is drawn and its script has not run", not page.js("return !!window.mvvm"), "")
+        page.field(css).send_keys("ada_early")
+        driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        page.js("""const held = document.querySelector('script[src*="mvvm.js"]');
+                   const again = document.createElement('script'); again.src = held.src; document.body.appendChild(again);""")
+        settled = wait_until(page.settled, timeout=20)
+        address = wait_until(lambda: "user=ada_early" in page.js("return location.search"), timeout=10)
+        check("Early typing: what was typed before the script ran reaches the server (the address says user=ada_early)",
+              settled and address and page.field(css).get_attribute("value") == "ada_early",
+              f"settled {bool(settled)}; field {page.field(css).get_attribute('value')!r}; address {page.js('return location.search')!r}")
+    finally:
+        driver.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        if driver.current_window_handle != home:
+            driver.close()
+            driver.switch_to.window(home)
+
+
 def jitter(page):
     """Issue 27: typing is never overwritten on a jittery network. Every message waits 0 to
     500 ms at random each way (in order, as over TCP: `--jitter 500`); keys come fast, with
@@ -1116,6 +1148,9 @@ def jitter(page):
         # A search field whose view model trims what it searches for.
         driver.get(jittery.url + "flickr")
         check("Jitter: the page opens on a jittery server", page.wait_heading("Flickr Search"), page.heading())
+        # The page's script comes over the same jittery network: typing starts once it runs and
+        # is connected (keys typed before it runs: the "early" scenario).
+        wait_until(page.settled, timeout=20)
         capture_socket()
         css = "section.page input[type=text]"
         page.field(css).click()
@@ -2381,7 +2416,7 @@ def main():
     chromedriver = find_program("CHROMEDRIVER", "chromedriver")
     scenarios = {
         "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods, "todo": todo,
-        "sessions": sessions, "reconnect": reconnect, "restart": restart, "offline": offline, "keys": keys, "links": links, "accessible": accessible, "addresses": addresses, "latency": latency, "jitter": jitter, "back-to-back": back_to_back, "balancer": balancer, "nginx": nginx, "nginx-todo": nginx_todo, "nginx-todo-postgres": nginx_todo_postgres, "elements": elements, "headers": headers, "untrusted": untrusted,
+        "sessions": sessions, "reconnect": reconnect, "restart": restart, "offline": offline, "keys": keys, "links": links, "accessible": accessible, "addresses": addresses, "latency": latency, "jitter": jitter, "early": early, "back-to-back": back_to_back, "balancer": balancer, "nginx": nginx, "nginx-todo": nginx_todo, "nginx-todo-postgres": nginx_todo_postgres, "elements": elements, "headers": headers, "untrusted": untrusted,
     }
 
     server = Server(binary)
@@ -2412,7 +2447,8 @@ def main():
             try:
                 scenario(page)
             except Exception as error:  # a scenario that cannot go on fails, and the next one runs
-                check(f"{page.scenario}: ran to its end", False, f"{type(error).__name__}: {error}".strip()[:300])
+                where = [f"line {frame.lineno} ({frame.name})" for frame in traceback.extract_tb(error.__traceback__) if frame.filename == __file__]
+                check(f"{page.scenario}: ran to its end", False, f"{type(error).__name__} at {', '.join(where[-2:])}: {error}".strip()[:400])
                 traceback.print_exc(limit=3, file=sys.stdout)
                 try:
                     page.screenshot(f"failed-{name}")

@@ -19,13 +19,15 @@
   let restarting = false;         // the server said it was stopping (close 1001): until connected again
   let offline = false;            // no connection: the page's controls wait (see `setOffline`)
   const listState = new Map();    // list id -> {f, l, endCount}
-  // What the server holds for each field (sent by us, or set by its patches). A field whose
-  // value differs without an event having said so (autofill, a script) is sent before a
-  // click or a submit, so the view model acts on what the user sees.
+  // What the server holds for each field (sent by us, or set by its patches; for a field the
+  // server drew, the value it drew it with). A field whose value differs without an event having
+  // said so (autofill, a script, keys typed before this script ran on a slow network) is sent
+  // before a click or a submit, and once as the page connects, so the view model acts on what
+  // the user sees.
   let known = new Map();
   function rememberFields() {
     known = new Map();
-    for (const input of root.querySelectorAll(FIELDS)) known.set(input.id, input.value);
+    for (const input of root.querySelectorAll(FIELDS)) known.set(input.id, input.defaultValue);
   }
   rememberFields();
 
@@ -279,8 +281,8 @@
   // Fields changed without an input event (autofill, a script) reach the server first.
   function syncFields() {
     for (const input of root.querySelectorAll(FIELDS)) {
-      if (!known.has(input.id)) known.set(input.id, input.value);
-      else if (known.get(input.id) !== input.value) send({ t: 'i', id: input.id, v: input.value });
+      if (!known.has(input.id)) known.set(input.id, input.defaultValue);
+      if (known.get(input.id) !== input.value) send({ t: 'i', id: input.id, v: input.value });
     }
   }
 
@@ -750,6 +752,7 @@
   };
 
   if (initialHistory) setHistory(initialHistory[0], initialHistory[1], initialHistory[2]);
+  syncFields();                                     // typed before this script ran: sent first
   connect();
   afterChange();
 })();
