@@ -320,6 +320,23 @@ check "SH-1: an option the app does not take exits 64" plain_status 64 "--list d
 check "SH-1: --database on an app without a to-do list exits 64" plain_status 64 "--database and --todo-file apply to todo, the launcher and --web only" env -i "$BIN" flickr --plain --database todos.sqlite
 check "SH-1: --todo-file in plain mode exits 64 (plain mode only reads)" plain_status 64 "plain mode only reads the list" env -i "$BIN" todo --plain --todo-file todos.json
 check "SH-1: the exit codes are in --help" bash -c "'$BIN' --help | grep -q 'EXIT STATUS' && '$BIN' --help | grep -q '78 '"
+# Issue 58: --help reads as written: every row of its lists (an indented line of the
+# discussion in ShowcaseCommand.swift) fits in 72 columns and comes out whole at 80, and no line
+# of prose is followed by another (each paragraph is one line, wrapped at the terminal's width).
+help_rows_whole() {
+  local source help
+  source="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/../Sources/Showcase/ShowcaseCommand.swift"
+  help=$("$BIN" --help)
+  awk '/discussion: """/{on=1; next} on && /^        """/{exit} on' "$source" | sed 's/^        //' > "$WORK/help-source"
+  while IFS= read -r line; do
+    case "$line" in
+      "  "*) [ "${#line}" -le 72 ] || { echo "a row longer than 72 columns: $line"; return 1; }
+             grep -qxF -- "$line" <<< "$help" || { echo "a row wrapped at 80 columns: $line"; return 1; } ;;
+    esac
+  done < "$WORK/help-source"
+  awk 'prev != "" && prev !~ /^ / && prev !~ /^[A-Z ]+$/ && $0 != "" && $0 !~ /^ / && $0 !~ /^[A-Z ]+$/ { print "two lines of prose: " prev; bad=1 } { prev=$0 } END { exit bad }' "$WORK/help-source"
+}
+check "SH-1: --help's rows come out whole at 80 columns and its paragraphs are one line each" help_rows_whole
 
 # Issue 17: options given to the interactive mode are used
 open_app flickr --search sunset

@@ -8,66 +8,63 @@ import TodoList
 
 @main
 struct ShowcaseCommand: AsyncParsableCommand {
+    // The discussion reads as written at any width: each paragraph is one line, which the
+    // argument parser wraps at the terminal's width; each row of a list (indented) fits in 72
+    // columns, so it is never wrapped at 80 (showcase-e2e.sh checks both).
     static let configuration = CommandConfiguration(
         commandName: "showcase",
         abstract: "The MVVM tutorials' apps, running in your terminal on MVVMKit.",
         discussion: """
         APPS
           flickr     Flickr search: recent searches, counts for visible rows
-          person     People loaded by a view model; Enter opens a person's details
-          login      Login enabled at 3+3 characters; success, failure, error
+          person     People loaded by a view model; Enter opens one
+          login      Login enabled at 3+3 characters
           movies     TMDb lists in tabs and a throttled search
           goods      Categories, a paged goods list and details
-          goods-dc   The same goods list without bindings: DataController
-          todo       A to-do list kept in todos.sqlite in the working directory (--database)
-          With no app, a launcher lists them.
+          goods-dc   The same goods list without bindings
+          todo       A to-do list in todos.sqlite (--database)
+        With no app, a launcher lists them.
 
         KEYS
-          Tab / Shift-Tab   next / previous field      ↑ ↓         move in lists, next field
-          Enter             press, open, search         ← →         switch tabs and segments
-          Esc               back                        PgUp/PgDn   page through lists
-          r, Ctrl-R         retry a failed movie list (the search: Ctrl-R)
-          Ctrl-C            quit (the terminal is restored)
+          Tab, Shift-Tab   the next or previous field
+          ↑ ↓              move in lists, the next field
+          ← →              switch tabs and segments
+          PgUp, PgDn       page through lists
+          Enter            press, open, search
+          Esc              back
+          r, Ctrl-R        retry a failed movie list (a search: Ctrl-R)
+          Ctrl-C           quit (the terminal is restored)
 
         ENVIRONMENT
-          Without keys every app runs on its embedded offline catalog (no network needed).
-          FLICKR_API_KEY           use the live Flickr API (also with --live; --offline ignores keys)
-          TMDB_API_KEY             a TMDb v3 key, or a v4 read token, for live movies
-          TMDB_READ_ACCESS_TOKEN   a TMDb v4 read token, sent as a bearer header
-          FLICKR_BASE_URL, TMDB_BASE_URL   other endpoints (proxies, tests)
+        Without keys every app runs on its embedded offline catalog (no network needed); --offline ignores keys, --live asks for them.
+          FLICKR_API_KEY           the live Flickr API
+          TMDB_API_KEY             a TMDb v3 key or v4 read token
+          TMDB_READ_ACCESS_TOKEN   a TMDb v4 read token (bearer)
+          FLICKR_BASE_URL          another endpoint (a proxy, tests)
+          TMDB_BASE_URL            another endpoint (a proxy, tests)
 
         IN THE BROWSER
-          --web serves every app at http://127.0.0.1:8080/ (--host, --port); each screen has
-          its own address (/flickr/results?q=sunset, /movies/top-rated, /goods/2), so a reload or a
-          bookmark opens the same screen. Needs the package's WebServer trait:
+        --web serves every app at http://127.0.0.1:8080/ (--host, --port). Each screen has its own address (/flickr/results?q=sunset, /movies/top-rated, /goods/2), so a reload or a bookmark opens the same screen. It needs the package's WebServer trait:
             swift run --traits WebServer showcase --web
-          --latency 300 adds 300 ms to every message each way (a slow network); --jitter 500
-          adds 0 to 500 ms more at random (still in order, as over TCP). /elements shows
-          WebUI's events from any element. Behind a proxy: --path, --public-host,
-          --trusted-proxy; --stats-token turns /stats on.
+        --latency 300 adds 300 ms to everything sent each way (a slow network); --jitter 500 adds 0 to 500 ms more at random (still in order, as over TCP). /elements shows WebUI's events from any element. Behind a proxy: --path, --public-host, --trusted-proxy; --stats-token turns /stats on.
 
         PLAIN MODE
-          --plain (automatic when output is not a terminal) opens the app where the options
-          say (the screens of the address they name: --search sunset is the results of that
-          search; --password signs in) and prints the screen it ends on:
+        --plain (automatic when output is not a terminal) opens the app where the options say (the screens of the address they name: --search sunset is the results of that search; --password signs in) and prints the screen it ends on:
             showcase flickr --plain --search sunset
-            showcase movies --plain --list popular        (now-playing, popular, upcoming, top-rated)
+            showcase movies --plain --list popular
             showcase movies --plain --search storm
             showcase goods --plain --category 2 --page 2
-            showcase login --plain --user ada --password lovelace     (also grace/hopper, alan/turing)
+            showcase login --plain --user ada --password lovelace
             showcase person --plain
             showcase todo --plain
-          Without --plain the same options choose where the app starts:
-            showcase flickr --search sunset   opens on the results of that search
+        The movie lists are now-playing, popular, upcoming and top-rated; the other logins grace/hopper and alan/turing. Without --plain the same options choose where the app starts (showcase flickr --search sunset opens on the results of that search).
 
         EXIT STATUS
           0    done; the screen is on stdout
-          1    the screen shows a failure (a search or list failed, a login was refused or
-               failed); the screen is on stdout, the message on stderr
-          64   bad arguments: an unknown app, list or category, an option the app does not
-               take, a search or login too short to run
-          78   live mode cannot start (no API key, a base URL that is not http(s)); nothing
-               falls back to the offline catalog unless --offline is given
+          1    the screen shows a failure (a search, a list, a login)
+          64   bad arguments (an app, list, category or option)
+          78   live mode cannot start (no API key, a bad base URL)
+        On 1 the screen is on stdout and the message on stderr. 64 is also a search or login too short to run. On 78 nothing falls back to the offline catalog unless --offline is given.
         """
     )
 
