@@ -5,7 +5,7 @@ import NIOCore
 import WebUI
 
 /// One connection, on its event loop, from its first byte to its close: requests one after
-/// another (up to 1,000, as nginx keeps one), or a WebSocket.
+/// another (up to ``WebAppServer/Limits/requestsPerConnection``, as nginx keeps one), or a WebSocket.
 ///
 /// Every length is checked before anything is read or kept for it: a request's head against
 /// ``WebAppServer/Limits/requestHeadBytes`` as it arrives, its body from its `Content-Length`, a
@@ -25,7 +25,8 @@ final class ConnectionHandler: ChannelInboundHandler {
         case answering
         /// A WebSocket.
         case webSocket
-        /// Refused: what comes is read and dropped, up to 1 MB for 2 s, so that the answer already
+        /// Refused: what comes is read and dropped (``WebAppServer/Limits/lingeringBytes``, for
+        /// ``WebAppServer/Limits/lingeringTime``), so that the answer already
         /// written is not lost to a reset (nginx's lingering close). Closing with unread bytes
         /// resets the connection, and a reset can discard the answer before the client reads it.
         case lingering(discarded: Int)
@@ -135,7 +136,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         case .lingering(let discarded):
             let total = discarded + bytes.readableBytes
             state = .lingering(discarded: total)
-            if total >= 1024 * 1024 { context.close(promise: nil) }
+            if total >= server.limits.lingeringBytes { context.close(promise: nil) }
             return
         case .webSocket:
             deadline = .now() + server.limits.webSocketIdleTimeout.timeAmount
@@ -246,7 +247,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             return
         }
         let isHead = head.method == "HEAD"
-        let keepAlive = head.keepAlive && served < 1000 && !goingAway
+        let keepAlive = head.keepAlive && served < server.limits.requestsPerConnection && !goingAway
         if received != nil, location == nil {
             let page = WebResponse.html(PageShell.notFound(head: server.pageHead, base: server.deployment.path), status: 404)
             respond(WebAppServer.finish(page, head: isHead, keepAlive: keepAlive), keepAlive: keepAlive)
@@ -285,15 +286,18 @@ final class ConnectionHandler: ChannelInboundHandler {
         process()
     }
 
-    /// Writes a refusal, stops writing, and lingers.
+    /// Writes a refusal, stops writing, and lingers (unless what came after the request already
+    /// fills ``WebAppServer/Limits/lingeringBytes``: then it closes once the refusal is written).
     private func refuse(_ response: Data) {
         guard let context else { return }
-        state = .lingering(discarded: buffer?.readableBytes ?? 0)
+        let discarded = buffer?.readableBytes ?? 0
+        state = .lingering(discarded: discarded)
         buffer = nil
-        deadline = .now() + .seconds(2)
+        deadline = .now() + server.limits.lingeringTime.timeAmount
         arm()
+        let full = discarded >= server.limits.lingeringBytes
         context.writeAndFlush(wrapOutboundOut(Self.bytes(response, context.channel.allocator))).assumeIsolated().whenComplete { _ in
-            context.close(mode: .output, promise: nil)
+            if full { context.close(promise: nil) } else { context.close(mode: .output, promise: nil) }
         }
     }
 
@@ -428,7 +432,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             state = .lingering(discarded: 0)
             buffer = nil
             readingPaused = false  // lingering reads (and discards) until the page closes too
-            deadline = .now() + .seconds(2)
+            deadline = .now() + server.limits.lingeringTime.timeAmount
             arm()
             context.close(mode: .output, promise: nil)
         } else {

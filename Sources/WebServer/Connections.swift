@@ -86,6 +86,15 @@ extension WebAppServer {
         /// being answered, a session answering what its page sent) before it closes the rest,
         /// as nginx's `worker_shutdown_timeout`.
         public var shutdownGrace: Duration = .seconds(10)
+        /// Requests answered on one kept-alive connection before it is closed after its answer
+        /// (nginx's `keepalive_requests`, 1,000): a client's connections are renewed now and then.
+        public var requestsPerConnection = 1000
+        /// After a refusal, how long the connection is read (and what is read dropped) before it
+        /// is closed, and how much at most: closing with unread bytes resets the connection, and a
+        /// reset can discard the answer before the client reads it (nginx's lingering close:
+        /// `lingering_time`, `lingering_timeout`).
+        public var lingeringTime: Duration = .seconds(2)
+        public var lingeringBytes = 1024 * 1024
 
         public init(connections: Int = .max, connectionsPerAddress: Int = 256, requestTimeout: Duration = .seconds(10),
                     keepAliveTimeout: Duration = .seconds(20), webSocketIdleTimeout: Duration = .seconds(60),

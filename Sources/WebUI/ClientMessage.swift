@@ -49,7 +49,8 @@ public enum ClientMessage: Sendable, Equatable {
         }
     }
 
-    /// The largest message accepted, in bytes.
+    /// The largest message accepted, in bytes, before the server's limit was the only one.
+    @available(*, deprecated, message: "A message's size is limited once, by its transport: WebAppServer.Limits.messageBytes (64 KB by default), checked from each frame's header")
     public static let maximumSize = 64 * 1024
     /// The longest text value accepted, in characters.
     public static let maximumValueLength = 10_000
@@ -79,14 +80,16 @@ public enum ClientMessage: Sendable, Equatable {
         }
     }
 
-    /// The message's own number (`n`), if it is a JSON object under the size limit with one.
+    /// The message's own number (`n`), if it is a JSON object with one. (Its size was limited by
+    /// its transport: the server's `Limits.messageBytes`.)
     public static func sequenceNumber(in text: String) -> Int? {
-        guard text.utf8.count <= maximumSize, var object = MessageObject(text), let n = object.integer("n") else { return nil }
+        guard var object = MessageObject(text), let n = object.integer("n") else { return nil }
         return n.flatMap { $0 >= 0 ? $0 : nil }
     }
 
     /// Parses and checks a message; `session` is the connection's session (a message naming
-    /// another is refused).
+    /// another is refused). Its size is its transport's to limit (the server's
+    /// `Limits.messageBytes`): a larger limit configured there is not overridden here.
     public static func parse(_ text: String, session: String? = nil) throws(ClientMessageError) -> ClientMessage {
         var framesSeen: Int?
         return try parse(text, session: session, framesSeen: &framesSeen)
@@ -95,7 +98,6 @@ public enum ClientMessage: Sendable, Equatable {
     /// `parse(_:session:)`, also giving the last frame the page says it applied (any message's
     /// `q` but a hello's, whose `q` is its `lastFrame`).
     static func parse(_ text: String, session: String?, framesSeen: inout Int?) throws(ClientMessageError) -> ClientMessage {
-        guard text.utf8.count <= maximumSize else { throw .tooLarge(text.utf8.count) }
         guard let wire = Wire(text) else { throw .malformed("not a JSON object with a string \"t\"") }
         if let session, let named = wire.s, named != session { throw .otherSession }
         if let n = wire.n, n < 0 { throw .malformed("negative sequence number") }
@@ -149,6 +151,8 @@ public enum ClientMessage: Sendable, Equatable {
 
 /// Why a message from the browser was refused.
 public enum ClientMessageError: Error, Equatable, CustomStringConvertible {
+    /// No longer thrown: a message's size is limited by its transport (the server's
+    /// `Limits.messageBytes`, refused from the frame's header with close code 1009).
     case tooLarge(Int)
     case malformed(String)
     case otherSession
@@ -162,7 +166,7 @@ public enum ClientMessageError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .tooLarge(let size): return "message of \(size) bytes is over the \(ClientMessage.maximumSize)-byte limit"
+        case .tooLarge(let size): return "message of \(size) bytes is over its limit"
         case .malformed(let why): return "malformed message: \(why)"
         case .otherSession: return "message names another session than its connection's"
         case .unknownElement(let id): return "no element \(JSON.string(String(id.prefix(32)))) on this page"

@@ -338,8 +338,10 @@ func clientFrame(_ opcode: UInt8, _ payload: [UInt8], fin: Bool = true) -> [UInt
     var frame: [UInt8] = [(fin ? 0x80 : 0) | opcode]
     if payload.count < 126 {
         frame.append(0x80 | UInt8(payload.count))
-    } else {
+    } else if payload.count <= 0xFFFF {
         frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+    } else {
+        frame += [0x80 | 127] + (0..<8).reversed().map { UInt8(truncatingIfNeeded: payload.count >> ($0 * 8)) }
     }
     return frame + mask + payload.enumerated().map { $0.element ^ mask[$0.offset & 3] }
 }

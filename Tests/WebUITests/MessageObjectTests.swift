@@ -34,8 +34,7 @@ import Testing
         let reference = (try? JSONDecoder().decode(Reference.self, from: Data(text.utf8))).map { w in
             fields([w.t, w.s, w.id, w.v, w.p], [w.n, w.q, w.f, w.l, w.d])
         }
-        let referenceNumber = text.utf8.count <= ClientMessage.maximumSize
-            ? (try? JSONDecoder().decode(Numbered.self, from: Data(text.utf8)))?.n.flatMap { $0 >= 0 ? $0 : nil } : nil
+        let referenceNumber = (try? JSONDecoder().decode(Numbered.self, from: Data(text.utf8)))?.n.flatMap { $0 >= 0 ? $0 : nil }
         return (wire, reference, ClientMessage.sequenceNumber(in: text), referenceNumber)
     }
 
