@@ -49,6 +49,8 @@ final class PostgresEngine: StoreEngine {
         var everListened = false
         var isListening = false
         var lastError = "not connected yet"
+        /// Who waits for the listener to listen (the store opening), by a key of their own.
+        var waiting: [UUID: CheckedContinuation<Void, Never>] = [:]
     }
 
     private let client: PostgresClient
@@ -110,10 +112,7 @@ final class PostgresEngine: StoreEngine {
         }
         startListening()
         // The first subscription before any query is observed: nothing written before it matters.
-        let deadline = ContinuousClock.now + timeout.value
-        while !listening.withLock({ $0.isListening }) && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(5))
-        }
+        await waitUntilListening(for: timeout.value)
         timeout.withLock { $0 = requestTimeout }
     }
 
@@ -187,6 +186,31 @@ final class PostgresEngine: StoreEngine {
 
     // MARK: Listening
 
+    /// Waits until the listener listens, or `limit` passes (woken by the listener, not polling).
+    private func waitUntilListening(for limit: Duration) async {
+        let listening = self.listening
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                let key = UUID()
+                await withTaskCancellationHandler {
+                    await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+                        let now = listening.withLock { state -> Bool in
+                            if state.isListening || Task.isCancelled { return true }
+                            state.waiting[key] = waiter
+                            return false
+                        }
+                        if now { waiter.resume() }
+                    }
+                } onCancel: {
+                    listening.withLock { $0.waiting.removeValue(forKey: key) }?.resume()
+                }
+            }
+            group.addTask { try? await Task.sleep(for: limit) }
+            await group.next()
+            group.cancelAll()
+        }
+    }
+
     private func startListening() {
         let configuration = self.configuration
         let listening = self.listening
@@ -202,11 +226,14 @@ final class PostgresEngine: StoreEngine {
                     defer { Task { try? await connection.close() } }
                     try await withTaskCancellationHandler {
                         try await connection.listen(on: Self.channel) { changes in
-                            listening.withLock { state in
+                            let waiting = listening.withLock { state in
                                 state.isListening = true
                                 state.missedSome = state.everListened
                                 state.everListened = true
+                                defer { state.waiting = [:] }
+                                return state.waiting
                             }
+                            for waiter in waiting.values { waiter.resume() }
                             notices.yield()
                             backoff = .milliseconds(100)
                             for try await change in changes {

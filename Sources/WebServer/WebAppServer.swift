@@ -135,6 +135,8 @@ public final class WebAppServer: Sendable {
         var finished = false
         /// ``stop()`` calls waiting for that.
         var waiting: [CheckedContinuation<Void, Never>] = []
+        /// ``waitUntilListening()`` calls waiting for the port (or the failure).
+        var listening: [CheckedContinuation<UInt16, any Error>] = []
     }
 
     /// A server for `sessions` on `host`:`port` (port 0: any free port; see
@@ -227,14 +229,22 @@ public final class WebAppServer: Sendable {
         do {
             listener = try await bootstrap().bind(host: host, port: Int(port)).get()
         } catch {
-            running.withLock { $0.failure = error }
+            let listening = running.withLock { running in
+                running.failure = error
+                defer { running.listening = [] }
+                return running.listening
+            }
+            for waiter in listening { waiter.resume(throwing: error) }
             throw error
         }
-        let stopped = running.withLock { running in
+        let port = listener.localAddress?.port.map(UInt16.init) ?? 0
+        let (stopped, listening) = running.withLock { running in
             running.listener = listener
-            running.port = listener.localAddress?.port.map(UInt16.init) ?? 0
-            return running.stopped
+            running.port = port
+            defer { running.listening = [] }
+            return (running.stopped, running.listening)
         }
+        for waiter in listening { waiter.resume(returning: port) }
         if stopped { listener.close(promise: nil) }
         await withTaskCancellationHandler {
             try? await listener.closeFuture.get()
@@ -315,11 +325,14 @@ public final class WebAppServer: Sendable {
     /// Waits until the server listens; its port then. Throws what stopped it from listening
     /// (an address in use, say).
     public func waitUntilListening() async throws -> UInt16 {
-        while true {
-            let (port, failure) = running.withLock { ($0.port, $0.failure) }
-            if let port { return port }
-            if let failure { throw failure }
-            try await Task.sleep(for: .milliseconds(5))
+        try await withCheckedThrowingContinuation { (waiter: CheckedContinuation<UInt16, any Error>) in
+            let now = running.withLock { running -> Result<UInt16, any Error>? in
+                if let port = running.port { return .success(port) }
+                if let failure = running.failure { return .failure(failure) }
+                running.listening.append(waiter)
+                return nil
+            }
+            if let now { waiter.resume(with: now) }
         }
     }
 
