@@ -1127,9 +1127,24 @@ def jitter(page):
         for index, character in enumerate(text):
             if index == reconnect_at:
                 page.js("window.e2eSocket && window.e2eSocket.close()")
-            page.field(css).send_keys(character)
+            # A field the page redrew meanwhile (a reset after a reconnect keeps its text and
+            # focus) is found again: Selenium refuses a key to the element it held before, and
+            # sends none, so the key is sent to the field as it is now.
+            for attempt in range(3):
+                try:
+                    page.field(css).send_keys(character)
+                    break
+                except StaleElementReferenceException:
+                    if attempt == 2:
+                        raise
             typed += character
-            value = page.field(css).get_attribute("value")
+            for attempt in range(3):
+                try:
+                    value = page.field(css).get_attribute("value")
+                    break
+                except StaleElementReferenceException:
+                    if attempt == 2:
+                        raise
             if value != typed and submitted and typed.startswith(submitted) and value == typed[len(submitted):]:
                 typed, submitted = value, None
             if value != typed:
@@ -1149,8 +1164,10 @@ def jitter(page):
         driver.get(jittery.url + "flickr")
         check("Jitter: the page opens on a jittery server", page.wait_heading("Flickr Search"), page.heading())
         # The page's script comes over the same jittery network: typing starts once it runs and
-        # is connected (keys typed before it runs: the "early" scenario).
+        # is connected (keys typed before it runs: the "early" scenario), and what the session
+        # sent since the page was drawn has come (up to 0.5 s each way).
         wait_until(page.settled, timeout=20)
+        time.sleep(1.2)
         capture_socket()
         css = "section.page input[type=text]"
         page.field(css).click()
