@@ -264,37 +264,29 @@ public final class WebAppServer: Sendable {
     /// Listens, as ``run()``, until one of `signals` arrives (`SIGTERM` from systemd, Docker or
     /// Kubernetes; `SIGINT` from Ctrl-C), then stops gracefully (``stop()``) and returns. A second
     /// signal while it stops ends the process at once, by that signal. The signals' own actions
-    /// are given back when it returns.
+    /// are given back when it returns. It listens once the signals are watched: a signal sent
+    /// after ``waitUntilListening()`` has returned is never missed.
     ///
     ///     try await server.run(stoppingOn: [SIGTERM, SIGINT])
     public func run(stoppingOn signals: [Int32]) async throws {
         let received = Locked(0)
-        let sources = signals.map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [self] in
-                let count = received.withLock { count in
-                    count += 1
-                    return count
-                }
-                guard count == 1 else {
-                    // To the process, not this thread: dispatch blocks the signal on its own
-                    // threads (its signal source reads it from a signalfd), so `raise` would leave
-                    // it pending here; another thread takes it, with its default action now.
-                    signal(number, SIG_DFL)
-                    kill(getpid(), number)
-                    return
-                }
-                log("stopping (signal \(number)): no new connections; \(table.count) open ones close as they finish (at most \(limits.shutdownGrace))")
-                Task { await self.stop() }
+        let watch = await ProcessSignalWatch.start(signals) { [self] number in
+            let count = received.withLock { count in
+                count += 1
+                return count
             }
-            source.resume()
-            return source
+            guard count == 1 else {
+                // To the process, not this thread: dispatch blocks the signal on its own
+                // threads (its signal source reads it from a signalfd), so `raise` would leave
+                // it pending here; another thread takes it, with its default action now.
+                signal(number, SIG_DFL)
+                kill(getpid(), number)
+                return
+            }
+            log("stopping (signal \(number)): no new connections; \(table.count) open ones close as they finish (at most \(limits.shutdownGrace))")
+            Task { await self.stop() }
         }
-        defer {
-            for source in sources { source.cancel() }
-            for number in signals { signal(number, SIG_DFL) }
-        }
+        defer { watch.end() }
         try await run()
     }
 

@@ -23,6 +23,7 @@ public final class TerminalApp {
     private var frameScheduled = false
     private var continuation: CheckedContinuation<Void, Never>?
     private var sources: [any DispatchSourceProtocol] = []
+    private var signalWatch: ProcessSignalWatch?
     private var input: (any Disposable)?
     private var escapeFlush: DispatchWorkItem?
     /// Frames drawn so far (for tests and diagnostics).
@@ -137,11 +138,13 @@ public final class TerminalApp {
         defer {
             for source in sources { source.cancel() }
             sources = []
+            signalWatch?.end()
+            signalWatch = nil
             input?.dispose()
             input = nil
             device.restore()
         }
-        if device.isProcessTerminal { installSignalHandlers() }
+        if device.isProcessTerminal { await watchSignals() }
         input = device.startReading { bytes in
             DispatchQueue.main.async {
                 MainActor.assumeIsolated { self.receive(bytes) }
@@ -154,25 +157,21 @@ public final class TerminalApp {
         }
     }
 
-    private func installSignalHandlers() {
-        for signalNumber in [SIGWINCH, SIGCONT, SIGTERM, SIGINT, SIGHUP] {
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-            source.setEventHandler { [weak self] in
-                MainActor.assumeIsolated {
-                    guard let self else { return }
-                    if signalNumber == SIGWINCH || signalNumber == SIGCONT {
-                        // Resized, or continued after a stop (the terminal was taken back by
-                        // the SIGTSTP handler; another program may have drawn meanwhile).
-                        self.redrawAll()
-                    } else {
-                        self.device.restore()
-                        exit(128 + signalNumber)
-                    }
+    /// Resized (SIGWINCH) or continued after a stop (SIGCONT: the terminal was taken back by the
+    /// SIGTSTP handler; another program may have drawn meanwhile): redrawn. Ended (SIGTERM, SIGINT,
+    /// SIGHUP): the terminal restored, then the process ends. Watched from before the first draw
+    /// until `run()` returns; the signals' default actions are given back then.
+    private func watchSignals() async {
+        signalWatch = await ProcessSignalWatch.start([SIGWINCH, SIGCONT, SIGTERM, SIGINT, SIGHUP], on: .main) { [weak self] signalNumber in
+            MainActor.assumeIsolated {
+                guard let self else { return }
+                if signalNumber == SIGWINCH || signalNumber == SIGCONT {
+                    self.redrawAll()
+                } else {
+                    self.device.restore()
+                    exit(128 + signalNumber)
                 }
             }
-            source.resume()
-            sources.append(source)
         }
     }
 
