@@ -46,17 +46,15 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var keptAlive = false
     private var served = 0
 
-    private var deadline: NIODeadline
+    private var deadline: ConnectionDeadline
     private var timer: Scheduled<Void>?
     private var timerDeadline: NIODeadline?
 
     // The WebSocket's state.
     private var session: SessionSocket?
     private var frames: WebSocketReader
-    private var inbox: [SocketMessage] = []
-    /// A batch is with the session: the next waits for it (one batch in flight per connection).
-    private var batchInFlight = false
-    /// Reading is paused: the session is behind by more than ``inboxLimit`` messages, or the
+    private var inbox = SessionInbox()
+    /// Reading is paused: the session is behind by more than ``SessionInbox/limit`` messages, or the
     /// server is going away. Setting it turns the channel's reading off or back on.
     private var readingPaused = false {
         didSet {
@@ -64,10 +62,6 @@ final class ConnectionHandler: ChannelInboundHandler {
             context?.channel.setOption(ChannelOptions.autoRead, value: !readingPaused).whenFailure { _ in }
         }
     }
-    /// Messages read and waiting for the session, past which the socket is not read: a page
-    /// that floods its session slows down to the session's pace instead of filling memory.
-    static let inboxLimit = 1024
-    private var pinged = false
     private var closeSent = false
     /// Frames written while the socket could not take more; past the limit the page is closed
     /// (it reconnects and catches up).
@@ -80,7 +74,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         self.server = server
         self.address = address
         self.refusal = refusal
-        deadline = .now() + server.limits.requestTimeout.timeAmount
+        deadline = ConnectionDeadline(limits: server.limits, now: .now())
         requests = HTTPRequestReader(headBytes: server.limits.requestHeadBytes, bodyBytes: server.limits.requestBodyBytes)
         frames = WebSocketReader(messageBytes: server.limits.messageBytes)
         server.handlersInMemory.add(1, ordering: .relaxed)
@@ -139,8 +133,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             if total >= server.limits.lingeringBytes { context.close(promise: nil) }
             return
         case .webSocket:
-            deadline = .now() + server.limits.webSocketIdleTimeout.timeAmount
-            pinged = false
+            deadline.heard(now: .now())
         default:
             break
         }
@@ -205,7 +198,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// Going away, with no batch at the session and none waiting: the close, after every reply.
     private func closeIfAnswered() {
         guard goingAway, case .webSocket = state else { return }
-        guard !batchInFlight && inbox.isEmpty else { return }
+        guard inbox.isAnswered else { return }
         closeWebSocket(SocketMessage.goingAway, broken: true)
     }
 
@@ -218,7 +211,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             let readingHead = requests.isReadingHead
             let event = requests.next(&buffer!)
             // A head came: the body has the request's time from now.
-            if readingHead, !requests.isReadingHead { deadline = .now() + server.limits.requestTimeout.timeAmount }
+            if readingHead, !requests.isReadingHead { deadline.request(now: .now()) }
             switch event {
             case nil:
                 return
@@ -262,7 +255,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         guard let context else { return }
         state = .answering
         // A slow route is not the client's fault: no deadline while it answers.
-        deadline = .distantFuture
+        deadline.answering()
         let promise = context.eventLoop.makePromise(of: Data.self)
         promise.completeWithTask { WebAppServer.finish(await server.answer(request), head: isHead, keepAlive: keepAlive) }
         promise.futureResult.assumeIsolated().whenSuccess { [self] response in
@@ -282,7 +275,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         }
         state = .reading
         keptAlive = true
-        deadline = .now() + server.limits.keepAliveTimeout.timeAmount
+        deadline.keptAlive(now: .now())
         process()
     }
 
@@ -293,7 +286,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         let discarded = buffer?.readableBytes ?? 0
         state = .lingering(discarded: discarded)
         buffer = nil
-        deadline = .now() + server.limits.lingeringTime.timeAmount
+        deadline.lingering(now: .now())
         arm()
         let full = discarded >= server.limits.lingeringBytes
         context.writeAndFlush(wrapOutboundOut(Self.bytes(response, context.channel.allocator))).assumeIsolated().whenComplete { _ in
@@ -323,7 +316,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         let handshake = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n\r\n"
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: handshake)), promise: nil)
         state = .webSocket
-        deadline = .now() + server.limits.webSocketIdleTimeout.timeAmount
+        deadline.heard(now: .now())
         arm()
         let loop = context.eventLoop
         let handler = NIOLoopBound(self, eventLoop: loop)
@@ -340,7 +333,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         for event in frames.read(&buffer!) {
             switch event {
             case .message(let message):
-                inbox.append(message)
+                inbox.read(message)
             case .ping(let payload):
                 write(opcode: FrameHeader.pong, payload)
             case .close(let code):
@@ -356,15 +349,12 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// batch is already there (then they wait for it: their order is kept, and a flood waits for
     /// the session).
     private func deliverInbox() {
-        guard !inbox.isEmpty, let session, let context else { return }
-        let loop = context.eventLoop
-        guard !batchInFlight else {
-            if inbox.count > Self.inboxLimit { readingPaused = true }
+        guard let session, let context else { return }
+        guard let batch = inbox.nextBatch() else {
+            if inbox.isFull { readingPaused = true }
             return
         }
-        let batch = inbox
-        inbox = []
-        batchInFlight = true
+        let loop = context.eventLoop
         let handler = NIOLoopBound(self, eventLoop: loop)
         session.receive(batch) { replies, _ in
             loop.execute { handler.value.batchHandled(replies) }
@@ -374,14 +364,12 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// The socket is closing: the messages still waiting go to the session (after the batch it
     /// may be handling: the session's executor keeps their order), then its end; nothing read is lost.
     private func handOver(to session: SessionSocket) {
-        let rest = inbox
-        inbox = []
-        session.end(with: rest)
+        session.end(with: inbox.takeRest())
     }
 
     /// The session handled a batch: what it sent meanwhile is written, and the next batch goes.
     private func batchHandled(_ replies: [SocketMessage]) {
-        batchInFlight = false
+        inbox.answered()
         for reply in replies { send(reply) }
         if !goingAway, case .webSocket = state { readingPaused = false }
         deliverInbox()
@@ -432,7 +420,7 @@ final class ConnectionHandler: ChannelInboundHandler {
             state = .lingering(discarded: 0)
             buffer = nil
             readingPaused = false  // lingering reads (and discards) until the page closes too
-            deadline = .now() + server.limits.lingeringTime.timeAmount
+            deadline.lingering(now: .now())
             arm()
             context.close(mode: .output, promise: nil)
         } else {
@@ -446,7 +434,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// Makes sure the timer fires by the time the deadline (or a WebSocket's ping) is due.
     private func arm() {
         guard let context else { return }
-        let due = nextCheck
+        let due = deadline.nextCheck
         if let timerDeadline, timerDeadline <= due { return }
         timer?.cancel()
         timerDeadline = due
@@ -457,15 +445,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    /// When the timer must next look: the deadline, or a quiet WebSocket's ping, after a
-    /// third of the silence it is allowed.
-    private var nextCheck: NIODeadline {
-        if case .webSocket = state, !pinged {
-            return deadline - (server.limits.webSocketIdleTimeout * 2 / 3).timeAmount
-        }
-        return deadline
-    }
-
+    /// The timer looks: what ``ConnectionDeadline`` says is due is done.
     private func check() {
         guard let context else { return }
         switch state {
@@ -477,8 +457,8 @@ final class ConnectionHandler: ChannelInboundHandler {
         default:
             break
         }
-        let now = NIODeadline.now()
-        if now >= deadline {
+        switch deadline.due(now: .now()) {
+        case .expired:
             if case .lingering = state {
                 context.close(promise: nil)
             } else if case .reading = state, requests.isBetweenRequests, keptAlive, (buffer?.readableBytes ?? 0) == 0 {
@@ -493,10 +473,10 @@ final class ConnectionHandler: ChannelInboundHandler {
                 context.close(promise: nil)
             }
             return
-        }
-        if case .webSocket = state, !pinged, now >= nextCheck {
-            pinged = true
+        case .ping:
             write(opcode: FrameHeader.ping, [])
+        case .wait:
+            break
         }
         arm()
     }

@@ -1,0 +1,70 @@
+// Issue 58: the way from a WebSocket to its session as a value (messages in, batches out), tested
+// with no socket: generated runs of reads, batches, answers and a close, and the flood limit at
+// its exact boundary.
+#if WebServer
+import Foundation
+import Testing
+@testable import WebServer
+
+@Suite struct SessionInboxTests {
+    /// T-BEYOND4: whatever order reads, answers and reads' ends come in, every message read
+    /// reaches the session exactly once and in order (in batches, then the rest at the close);
+    /// never two batches out at once; a batch goes as soon as the one before is answered; and
+    /// `isAnswered` says exactly whether anything read is still unanswered.
+    @Test func generatedRunsDeliverEveryMessageOnceInOrder() {
+        var random = SystemRandomNumberGenerator()
+        for round in 0..<500 {
+            var inbox = SessionInbox()
+            var sent = 0
+            var delivered: [SocketMessage] = []
+            var out: Int?   // the size of the batch with the session
+            for _ in 0..<Int.random(in: 0...60, using: &random) {
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0:
+                    for _ in 0..<Int.random(in: 1...5, using: &random) {
+                        inbox.read(.text("m\(sent)"))
+                        sent += 1
+                    }
+                case 1 where out != nil:
+                    inbox.answered()
+                    out = nil
+                default:
+                    break
+                }
+                // The end of a read, or an answer: what may go, goes.
+                let waiting = inbox.waiting.count
+                if let batch = inbox.nextBatch() {
+                    #expect(out == nil && batch.count == waiting, "round \(round): a batch went while one was out, or not all that waited")
+                    delivered += batch
+                    out = batch.count
+                } else {
+                    #expect(out != nil || waiting == 0, "round \(round): nothing out, \(waiting) waiting, and no batch went")
+                }
+                #expect(inbox.isAnswered == (out == nil && inbox.waiting.isEmpty), "round \(round)")
+            }
+            delivered += inbox.takeRest()
+            #expect(delivered == (0..<sent).map { .text("m\($0)") }, "round \(round): \(delivered.count) of \(sent) delivered, or out of order")
+            #expect(inbox.waiting.isEmpty)
+        }
+    }
+
+    /// The socket stops being read with more than `limit` messages behind a batch, not at
+    /// `limit`; never while no batch is out (they go at once); and reads again once answered.
+    @Test func theFloodLimitHoldsAtItsBoundary() {
+        for waiting in [SessionInbox.limit - 1, SessionInbox.limit, SessionInbox.limit + 1] {
+            var inbox = SessionInbox()
+            inbox.read(.text("first"))
+            #expect(inbox.nextBatch() == [.text("first")])
+            for index in 0..<waiting { inbox.read(.text("\(index)")) }
+            #expect(inbox.nextBatch() == nil)
+            #expect(inbox.isFull == (waiting > SessionInbox.limit), "\(waiting) waiting")
+            inbox.answered()
+            #expect(!inbox.isFull, "answered, \(waiting) waiting")
+            #expect(inbox.nextBatch()?.count == waiting)
+        }
+        var idle = SessionInbox()
+        for index in 0...SessionInbox.limit + 5 { idle.read(.text("\(index)")) }
+        #expect(!idle.isFull, "no batch out: nothing to wait for")
+    }
+}
+#endif
