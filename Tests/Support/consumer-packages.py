@@ -7,10 +7,10 @@ Usage: consumer-packages.py [WORK_DIR]
    or database package (Package.resolved, the checkouts) and its build compiles no server module
    (issues 26, 41, 42).
 2. "Counter" is 'Your first web app' (Sources/WebServer/WebServer.docc/YourFirstWebApp.md), and
-   'Deploying''s deployed server (Deploying.md), each Swift block written to the file its caption
-   names, with the WebServer trait: it builds, serves
-   its page (200, the security headers, 404 for an unknown address, HEAD without a body), and in
-   a headless Chromium +1 counts. Beside it, WebUI's BuildingAPage's app with a `@MainActor`
+   'Deploying''s deployed server (Deploying.md), each Swift (and CSS) block written to the file
+   its caption names, with the WebServer trait: it builds, serves its page (200, the security
+   headers, its stylesheet named in the head and served from Public/, 404 for an unknown address,
+   HEAD without a body), and in a headless Chromium +1 counts and the app's style wins. Beside it, WebUI's BuildingAPage's app with a `@MainActor`
    page (its Swift block, as the page gives it): in Chromium, Back after `Document.load` returns
    to the page that loaded it.
 3. "Reader" depends on MVVMKit by its git URL (this repository's HEAD), as a user's package
@@ -109,7 +109,7 @@ print(greeting.value)
 def counter(work):
     files = first_app.files_of(open(ARTICLE, encoding="utf-8").read())
     print(f"consumer-packages: {len(files)} files from 'Your first web app': {', '.join(files)}")
-    check("the article gives the package's files", set(files) == {"Package.swift", "Sources/Counter/Counter.swift", "Sources/Counter/main.swift"}, list(files))
+    check("the article gives the package's files", set(files) == {"Package.swift", "Sources/Counter/Counter.swift", "Sources/Counter/main.swift", "Public/counter.css"}, list(files))
     # 'Deploying' continues the counter: its Swift (the server as deployed) is built with it.
     deploying = first_app.files_of(open(DEPLOYING, encoding="utf-8").read())
     check("'Deploying' gives the deployed server's file", set(deploying) == {"Sources/Counter/Deployment.swift"}, list(deploying))
@@ -119,13 +119,23 @@ def counter(work):
     add_clock(package)
     run(["swift", "build"], package)
     binaries = run(["swift", "build", "--show-bin-path"], package).strip().split("\n")[-1]
-    process, url = serve(os.path.join(binaries, "Counter"))
+    # Run in the package's folder, as the article says (`Public` is found from there).
+    process, url = serve(os.path.join(binaries, "Counter"), cwd=package)
     try:
         check("'Your first web app' starts and prints its address", url, process.poll())
         with urllib.request.urlopen(url, timeout=5) as response:
             html, headers = response.read().decode(), response.headers
         check("its page is served: the counter, in a page that says its language",
               "Pressed 0 times" in html and '<html lang="en">' in html, html[:300])
+        check("its head names the app's stylesheet, after WebUI's",
+              html.find('href="/mvvm.css"') < html.find('<link rel="stylesheet" href="/static/counter.css">') and "/static/counter.css" in html, html[:600])
+        try:
+            with urllib.request.urlopen(url + "static/counter.css", timeout=5) as response:
+                sheet, sheet_type = response.read().decode(), response.headers["Content-Type"] or ""
+        except urllib.error.HTTPError as error:
+            sheet, sheet_type = f"HTTP {error.code}", ""
+        check("the stylesheet is served from Public/ as the article gives it, as CSS",
+              sheet == files["Public/counter.css"] and sheet_type.startswith("text/css"), (sheet_type, sheet[:200]))
         check("with the security headers (CSP with frame-ancestors 'none', nosniff, Referrer-Policy)",
               "frame-ancestors 'none'" in (headers["Content-Security-Policy"] or "") and headers["X-Content-Type-Options"] == "nosniff"
               and headers["Referrer-Policy"], dict(headers))
@@ -151,9 +161,9 @@ def counter(work):
         process.wait(timeout=10)
 
 
-def serve(binary):
+def serve(binary, cwd=None):
     """Starts a server that prints its address on a free port; returns it and the address."""
-    process = subprocess.Popen([binary], env={**os.environ, "PORT": "0"}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    process = subprocess.Popen([binary], cwd=cwd, env={**os.environ, "PORT": "0"}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     url = None
     deadline = time.monotonic() + 30
     while url is None and time.monotonic() < deadline:
@@ -270,6 +280,8 @@ def browser(url):
                 time.sleep(0.05)
             check(f"in Chromium, +1 counts ({presses})", f"Pressed {presses} times" in text(), text())
         check("the page's title is the screen's", driver.title == "Counter", driver.title)
+        size = driver.execute_script("return getComputedStyle(document.querySelector('section.page .headline')).fontSize")
+        check("the app's stylesheet wins over WebUI's: the headline is 2rem (32px)", size == "32px", size)
         console = [entry for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]
         check("nothing in the browser's console", not console, console[:3])
     finally:

@@ -18,7 +18,8 @@ SESSION = f"first-app-{os.getpid()}"
 
 
 def files_of(article):
-    """{path: code} from the article; every Swift block must have a caption."""
+    """{path: code} from the article; every Swift block must have a caption (a CSS block with
+    one is a file too: a web app's stylesheet)."""
     files, caption = {}, None
     lines = article.split("\n")
     index = 0
@@ -27,7 +28,7 @@ def files_of(article):
         match = re.fullmatch(r"In `([^`]+)`:", line.strip())
         if match:
             caption = match.group(1)
-        elif line.startswith("```swift"):
+        elif line.startswith("```swift") or (line.startswith("```css") and caption is not None):
             end = lines.index("```", index + 1)
             if caption is None:
                 sys.exit(f"first-app: a Swift block of the article (line {index + 1}) names no file")
