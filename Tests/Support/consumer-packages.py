@@ -128,7 +128,7 @@ def counter(work):
         check("its page is served: the counter, in a page that says its language",
               "Pressed 0 times" in html and '<html lang="en">' in html, html[:300])
         check("its head names the app's stylesheet, after WebUI's",
-              html.find('href="/mvvm.css"') < html.find('<link rel="stylesheet" href="/static/counter.css">') and "/static/counter.css" in html, html[:600])
+              0 <= html.find('href="/mvvm.css"') < html.find('<link rel="stylesheet" href="/static/counter.css">'), html[:600])
         try:
             with urllib.request.urlopen(url + "static/counter.css", timeout=5) as response:
                 sheet, sheet_type = response.read().decode(), response.headers["Content-Type"] or ""

@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
-import Synchronization
 
 /// The process's signals (SIGTERM, SIGINT, SIGWINCH…) watched by dispatch sources while a server
 /// runs (`WebAppServer.run(stoppingOn:)`) or a terminal app does (`TerminalApp.run()`), and their
@@ -19,7 +18,7 @@ import Synchronization
 /// on its signal, a terminal app run again in one process redraws on a resize.
 package struct ProcessSignalWatch {
     /// The action each signal had once its first watch was registered, by signal number.
-    private static let registered = Mutex<[Int32: sigaction]>([:])
+    private static let registered = Locked<[Int32: sigaction]>([:])
 
     private let sources: [any DispatchSourceSignal]
     private let signals: [Int32]
