@@ -297,6 +297,28 @@ class Page:
             raise LookupError(f"no field {css}")
         return fields[0]
 
+    def send_to_field(self, css, keys):
+        """Sends `keys` to the field as it is now. A field the page redrew between finding it
+        and the keys (a patch, a reset after a reconnect: each keeps its text and focus) is found
+        again: Selenium refuses keys to the element it held before and sends none, so nothing is
+        sent twice."""
+        for attempt in range(3):
+            try:
+                self.field(css).send_keys(keys)
+                return
+            except StaleElementReferenceException:
+                if attempt == 2:
+                    raise
+
+    def field_value(self, css):
+        """The field's value as it is now (found again if the page redrew it meanwhile)."""
+        for attempt in range(3):
+            try:
+                return self.field(css).get_attribute("value")
+            except StaleElementReferenceException:
+                if attempt == 2:
+                    raise
+
     def type_keys(self, element, text):
         """Types `text` one key at a time, as a person would."""
         for character in text:
@@ -1127,24 +1149,9 @@ def jitter(page):
         for index, character in enumerate(text):
             if index == reconnect_at:
                 page.js("window.e2eSocket && window.e2eSocket.close()")
-            # A field the page redrew meanwhile (a reset after a reconnect keeps its text and
-            # focus) is found again: Selenium refuses a key to the element it held before, and
-            # sends none, so the key is sent to the field as it is now.
-            for attempt in range(3):
-                try:
-                    page.field(css).send_keys(character)
-                    break
-                except StaleElementReferenceException:
-                    if attempt == 2:
-                        raise
+            page.send_to_field(css, character)
             typed += character
-            for attempt in range(3):
-                try:
-                    value = page.field(css).get_attribute("value")
-                    break
-                except StaleElementReferenceException:
-                    if attempt == 2:
-                        raise
+            value = page.field_value(css)
             if value != typed and submitted and typed.startswith(submitted) and value == typed[len(submitted):]:
                 typed, submitted = value, None
             if value != typed:
@@ -1267,7 +1274,7 @@ def back_to_back(page):
         for round in range(15):
             first, second = f"a{round}K", f"b{round}K"
             page.field(css).click()
-            page.field(css).send_keys(first + Keys.ENTER + second + Keys.ENTER)
+            page.send_to_field(css, first + Keys.ENTER + second + Keys.ENTER)
             expected += [first, second]
         added = wait_until(lambda: page.settled() and page.visible_texts(titles) == expected, timeout=30)
         rows = page.visible_texts(titles)
@@ -1284,7 +1291,7 @@ def back_to_back(page):
         for round in range(6):
             page.field(css).click()
             for key in [*f"milk{round}", Keys.ENTER, *f"tea{round}", Keys.ENTER]:
-                page.field(css).send_keys(key)
+                page.send_to_field(css, key)
                 time.sleep(0.08)
             expected += [f"milk{round}", f"tea{round}"]
         added = wait_until(lambda: page.settled() and page.visible_texts(titles) == before + expected, timeout=30)
