@@ -80,11 +80,15 @@ struct TodoWeb: AsyncParsableCommand {
             throw ExitCode(1)
         }
         let limits = WebSessions.Limits(sessions: maxSessions, reconnectGrace: .seconds(sessionGrace))
-        // Each tab's session on an executor of its own: the to-do's view models are not tied to
-        // the main actor.
+        // Each tab opens at the address it asked for (TodoAddresses, beside the screen), and the
+        // address bar follows the filter and the search. Each tab's session runs on an executor
+        // of its own: the to-do's view models are not tied to the main actor.
+        let screens: @Sendable (ScreenRegistry<NavigationStack.Page>) -> Void = { screens in
+            screens.register(TodoListViewModel.self, described: TodoScreens.list)
+        }
         let sessions = mainActor
-            ? WebSessions(limits: limits, log: log, onMainActor: { document, location in TodoTab(document: document, location: location, list: list) })
-            : WebSessions(limits: limits, log: log) { document, location in TodoTab(document: document, location: location, list: list) }
+            ? await WebSessions(onMainActor: TodoAddresses.self, services: list, limits: limits, log: log, screens: screens)
+            : WebSessions(addresses: TodoAddresses.self, services: list, limits: limits, log: log, screens: screens)
         let server = try WebAppServer(
             host: host, port: port, sessions: sessions, limits: WebAppServer.Limits(connections: maxConnections ?? .max),
             deployment: WebAppServer.Deployment(hostNames: publicHost, trustedProxies: trustedProxy, path: path),
@@ -107,29 +111,4 @@ struct TodoWeb: AsyncParsableCommand {
         throw ExitCode(64)
     }
     #endif
-}
-
-/// One tab: the list's screen at the address the browser asked for (`/`, with the filter and
-/// the search in its query: ``TodoAddresses``, beside the screen), and the address bar
-/// following them.
-final class TodoTab: WebSessionContent {
-    let navigator: Navigator
-    let stack = NavigationStack()
-
-    init?(document: Document, location: WebLocation, list: SharedTodos) {
-        let address = Address(location.segments, query: location.query.map { Address.Item($0.name, $0.value) })
-        guard let opened = TodoAddresses.stack(at: address, services: list), let viewModel = opened.first as? TodoListViewModel else { return nil }
-        navigator = Navigator(root: viewModel)
-        let registry = ScreenRegistry<NavigationStack.Page>()
-        registry.register(TodoListViewModel.self, described: TodoScreens.list)
-        document.root.setChildren([stack])
-        stack.bind(to: navigator, registry: registry)
-        document.locations = { [weak viewModel] in
-            viewModel.flatMap { TodoAddresses.address(of: $0, below: Address()) }.map { address in
-                [WebLocation(path: "/", query: address.query.map { WebLocation.QueryItem($0.name, $0.value) })]
-            }
-        }
-    }
-
-    func close() { navigator.close() }
 }

@@ -249,6 +249,20 @@ extension ScreenRegistry where Screen == NavigationStack.Page {
     ) {
         register(type) { ScreenRenderer.page(for: described($0), images: images) }
     }
+
+    /// Registers a screen described on the main actor, for a `@MainActor` view model, drawn by
+    /// ``ScreenRenderer`` there: for sessions on the main actor
+    /// (``WebSessions/init(onMainActor:services:limits:log:screens:)``). Asked for in a session
+    /// on another executor, it stops the program, saying so.
+    public func register<ViewModel: AnyObject>(
+        _ type: ViewModel.Type,
+        describedOnMainActor described: @escaping @MainActor (ViewModel) -> ScreenKit.Screen,
+        images: @escaping ScreenRenderer.ImageSource = { $0.url }
+    ) {
+        // SAFETY: called only on the main actor (the registry checks), the one caller.
+        nonisolated(unsafe) let images = images
+        register(type, onMainActor: { ScreenRenderer.page(for: described($0), images: images) })
+    }
 }
 
 extension String {

@@ -82,7 +82,7 @@ final class NoteViewModel: Sendable {
 enum NotesAddresses: AppAddresses {
     typealias Services = NotesServices
 
-    nonisolated static func stack(at address: Address, services: NotesServices) -> [any AnyObject & Sendable]? {
+    static func stack(at address: Address, services: NotesServices) -> [any AnyObject & Sendable]? {
         let list = NotesListViewModel(services: services)
         let path = address.path
         switch (path.first, path.count) {
@@ -92,7 +92,7 @@ enum NotesAddresses: AppAddresses {
         }
     }
 
-    nonisolated static func address(of viewModel: any AnyObject, below: Address) -> Address? {
+    static func address(of viewModel: any AnyObject, below: Address) -> Address? {
         switch viewModel {
         case is NotesListViewModel: return Address()
         case let note as NoteViewModel: return Address(["note", note.id])

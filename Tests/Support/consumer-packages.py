@@ -10,7 +10,8 @@ Usage: consumer-packages.py [WORK_DIR]
    'Deploying''s deployed server (Deploying.md), each Swift (and CSS) block written to the file
    its caption names, with the WebServer trait: it builds, serves its page (200, the security
    headers, its stylesheet named in the head and served from Public/, 404 for an unknown address,
-   HEAD without a body), and in a headless Chromium +1 counts and the app's style wins. Beside it, WebUI's BuildingAPage's app with a `@MainActor`
+   HEAD without a body), and in a headless Chromium +1 counts, the address bar follows the count
+   (a reload and a link keep it), and the app's style wins. Beside it, WebUI's BuildingAPage's app with a `@MainActor`
    page (its Swift block, as the page gives it): in Chromium, Back after `Document.load` returns
    to the page that loaded it.
 3. "Reader" depends on MVVMKit by its git URL (this repository's HEAD), as a user's package
@@ -109,7 +110,7 @@ print(greeting.value)
 def counter(work):
     files = first_app.files_of(open(ARTICLE, encoding="utf-8").read())
     print(f"consumer-packages: {len(files)} files from 'Your first web app': {', '.join(files)}")
-    check("the article gives the package's files", set(files) == {"Package.swift", "Sources/Counter/Counter.swift", "Sources/Counter/main.swift", "Public/counter.css"}, list(files))
+    check("the article gives the package's files", set(files) == {"Package.swift", "Sources/Counter/Counter.swift", "Sources/Counter/CounterAddresses.swift", "Sources/Counter/main.swift", "Public/counter.css"}, list(files))
     # 'Deploying' continues the counter: its Swift (the server as deployed) is built with it.
     deploying = first_app.files_of(open(DEPLOYING, encoding="utf-8").read())
     check("'Deploying' gives the deployed server's file", set(deploying) == {"Sources/Counter/Deployment.swift"}, list(deploying))
@@ -280,6 +281,21 @@ def browser(url):
                 time.sleep(0.05)
             check(f"in Chromium, +1 counts ({presses})", f"Pressed {presses} times" in text(), text())
         check("the page's title is the screen's", driver.title == "Counter", driver.title)
+        search = lambda: driver.execute_script("return location.search")
+        deadline = time.monotonic() + 5
+        while search() != "?count=3" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        check("the address bar follows the count (its AppAddresses)", search() == "?count=3", search())
+        driver.refresh()
+        deadline = time.monotonic() + 5
+        while "Pressed 3 times" not in text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        check("a reload shows the same count", "Pressed 3 times" in text(), text())
+        driver.get(url + "?count=41")
+        deadline = time.monotonic() + 5
+        while "Pressed 41 times" not in text() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        check("a link with a count opens at it", "Pressed 41 times" in text(), text())
         size = driver.execute_script("return getComputedStyle(document.querySelector('section.page .headline')).fontSize")
         check("the app's stylesheet wins over WebUI's: the headline is 2rem (32px)", size == "32px", size)
         console = [entry for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]

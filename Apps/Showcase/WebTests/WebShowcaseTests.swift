@@ -35,7 +35,7 @@ final class Tab {
         let scheduler = self.scheduler
         sessions = WebSessions(onMainActor: { document, location in
             document.flushesAutomatically = false
-            let showcase = WebShowcase(document: document, configuration: WebShowcaseConfiguration(offline: true, scheduler: scheduler, todos: todos), location: location)
+            let showcase = WebShowcase(onMainActor: document, configuration: WebShowcaseConfiguration(offline: true, scheduler: scheduler, todos: todos), location: location)
             holder.showcase = showcase
             return showcase
         })
@@ -388,7 +388,7 @@ final class Tab {
 
     @Test func anAddressNoScreenHasIsNotFound() {
         let sessions = WebSessions(onMainActor: { document, location in
-            WebShowcase(document: document, configuration: WebShowcaseConfiguration(offline: true), location: location)
+            WebShowcase(onMainActor: document, configuration: WebShowcaseConfiguration(offline: true), location: location)
         })
         for address in ["/nope", "/flickr/nope", "/movies/nope", "/goods/999", "/goods/2?pages=0", "/person/x", "/person/-1", "/person/settings/x", "/flickr/results",
                         "/movies/top-rated/movie/x", "/movies/movie/11", "/goods/2?pages=99999999999999999999", "/goods/2?pages=two", "/goods-dc/2?pages=-1"] {

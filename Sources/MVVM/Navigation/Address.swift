@@ -83,7 +83,7 @@ public struct Address: Sendable, Hashable, CustomStringConvertible {
 /// enum NotesAddresses: AppAddresses {
 ///     typealias Services = NotesServices
 ///
-///     nonisolated static func stack(at address: Address, services: NotesServices) -> [any AnyObject & Sendable]? {
+///     static func stack(at address: Address, services: NotesServices) -> [any AnyObject & Sendable]? {
 ///         let list = NotesListViewModel(services: services)
 ///         let path = address.path
 ///         switch (path.first, path.count) {
@@ -93,7 +93,7 @@ public struct Address: Sendable, Hashable, CustomStringConvertible {
 ///         }
 ///     }
 ///
-///     nonisolated static func address(of viewModel: any AnyObject, below: Address) -> Address? {
+///     static func address(of viewModel: any AnyObject, below: Address) -> Address? {
 ///         switch viewModel {
 ///         case is NotesListViewModel: return Address()
 ///         case let note as NoteViewModel: return Address(["note", note.id])
@@ -103,10 +103,16 @@ public struct Address: Sendable, Hashable, CustomStringConvertible {
 /// }
 /// ```
 ///
-/// The requirements are on the main actor so that an app whose view models are `@MainActor` can
-/// build them; an app whose view models are not implements them `nonisolated` (as above), builds
-/// its stacks on any executor (a browser session's own) and asks for their addresses there with
-/// ``Address/addresses(of:below:by:)``.
+/// An app whose view models are not `@MainActor` builds its stacks wherever its screens live (a
+/// browser session's own executor). One whose view models are `@MainActor` says so where it
+/// conforms, and implements the requirements on the main actor:
+///
+/// ```swift
+/// @MainActor enum PeopleAddresses: @MainActor AppAddresses { ... }
+/// ```
+///
+/// (Swift 6.2's main-actor default isolation infers that.) The compiler then keeps its addresses
+/// on the main actor: a view layer that builds stacks on other executors refuses them.
 public protocol AppAddresses {
     /// What the app's view models are built with.
     associatedtype Services
@@ -115,19 +121,16 @@ public protocol AppAddresses {
     /// app's screens has that address (a value it cannot read, an item that does not exist in
     /// the path). A view model may go on from there by itself (a search the address names runs,
     /// and its results open when they arrive), by the app's own calls, never by pressing buttons.
-    @MainActor
     static func stack(at address: Address, services: Services) -> [any AnyObject & Sendable]?
 
     /// The address of `viewModel`'s screen, `below` being the address of the screen under it
     /// (`/` for the first); `nil` when `viewModel` is not one of the app's.
-    @MainActor
     static func address(of viewModel: any AnyObject, below: Address) -> Address?
 }
 
 extension AppAddresses {
     /// The address of each view model on `stack`, bottom first; a view model the app does not
     /// know keeps the address below it.
-    @MainActor
     public static func addresses(of stack: [any AnyObject & Sendable], below first: Address = Address()) -> [Address] {
         Address.addresses(of: stack, below: first) { address(of: $0, below: $1) }
     }
@@ -139,9 +142,8 @@ extension Address {
     /// (`nil`) keeps the address below it.
     ///
     /// ``AppAddresses/addresses(of:below:)`` is this with the app's own
-    /// ``AppAddresses/address(of:below:)``, on the main actor. An app whose view models are not
-    /// `@MainActor` implements that requirement `nonisolated`, and calls this with it wherever
-    /// its stack lives (a browser session's own executor):
+    /// ``AppAddresses/address(of:below:)``; a view layer that keeps several apps' addresses
+    /// apart calls this with each app's function:
     ///
     /// ```swift
     /// let addresses = Address.addresses(of: navigator.stack, by: NotesAddresses.address(of:below:))

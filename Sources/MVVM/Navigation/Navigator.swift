@@ -128,6 +128,26 @@ public final class Navigator: NavigationService {
         if deliver { deliverPending() }
     }
 
+    /// Shows `viewModels` instead of the whole stack, root included, in one change (the browser
+    /// went to an address whose screens are others): each view model on the stack is reported
+    /// popped, newest first, and deactivated; then each of `viewModels` pushed, in order, the
+    /// last active, as ``push(all:)`` does. An empty `viewModels` leaves the stack as it is.
+    public func replace(with viewModels: [any AnyObject & Sendable]) {
+        guard let last = viewModels.last else { return }
+        let deliver = state.withLock { state -> Bool in
+            guard let old = state.stack else { return false }
+            for viewModel in old.reversed() {
+                state.pending.append(Pending(change: .popped(viewModel), deactivate: [viewModel], activate: nil))
+            }
+            state.stack = viewModels
+            for (index, viewModel) in viewModels.enumerated() {
+                state.pending.append(Pending(change: .pushed(viewModel), deactivate: [], activate: index == viewModels.count - 1 ? last : nil))
+            }
+            return Self.claim(&state)
+        }
+        if deliver { deliverPending() }
+    }
+
     /// Pushes if `accepts` holds for the current top (nil on an empty stack), under the lock.
     private func push(_ viewModel: any AnyObject & Sendable, if accepts: (AnyObject?) -> Bool) -> Bool {
         change { stack in
@@ -266,6 +286,26 @@ public final class ScreenRegistry<Screen> {
         factories[ObjectIdentifier(type)] = (registrations, type, { viewModel in make(unsafeDowncast(viewModel, to: ViewModel.self)) })
     }
 
+    /// Registers the screen of a `@MainActor` view model type, built on the main actor: for a
+    /// view layer that asks for it there (the terminal's, a browser session on the main actor).
+    /// Asked for on another thread, it stops the program, saying so (a browser app says which
+    /// addresses run on the main actor: WebUI's `WebSessions(onMainActor:services:screens:)`).
+    ///
+    /// ```swift
+    /// registry.register(PersonBrowserViewModel.self, onMainActor: PersonScreens.browser)
+    /// ```
+    public func register<ViewModel: AnyObject>(_ type: ViewModel.Type, onMainActor make: @escaping @MainActor (ViewModel) -> Screen) {
+        register(type) { viewModel in
+            precondition(MainScheduler.isMainThread, "the screen of \(ViewModel.self) (a @MainActor view model) was asked for off the main actor")
+            // SAFETY: the view model and the screen are made and used on the main actor, where
+            // the view layer asked for the screen (checked above).
+            nonisolated(unsafe) let viewModel = viewModel
+            nonisolated(unsafe) var screen: Screen?
+            MainActor.assumeIsolated { screen = make(viewModel) }
+            return screen!
+        }
+    }
+
     /// Registers every screen of `other`, each drawn by `draw`: one registry of screens
     /// described once (ScreenKit's) serves every view layer. Screens registered in `other`
     /// afterwards are included too; a later registration of a type here wins over `other`'s.
@@ -340,3 +380,4 @@ extension Navigator {
         return subscription
     }
 }
+

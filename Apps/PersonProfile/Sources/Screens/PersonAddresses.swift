@@ -2,7 +2,7 @@ import MVVM
 
 /// The person app's addresses, beside its screens: the people at `/`, a person at `/1` (their
 /// place in the list: they open once the people are loaded), the settings at `/settings`.
-public enum PersonAddresses: AppAddresses {
+public enum PersonAddresses: @MainActor AppAddresses {
     public typealias Services = PersonServices
 
     @MainActor

@@ -7,9 +7,7 @@ public enum PersonScreens {
     /// Registers the app's screens. The browser's is drawn only on the main actor (its view model
     /// is `@MainActor`): anywhere else it stops the program, saying so.
     public static func register(in registry: ScreenRegistry<Screen>) {
-        registry.register(PersonBrowserViewModel.self) { viewModel in
-            MainActor.assumeIsolated { MainActorScreen(browser(viewModel)) }.screen
-        }
+        registry.register(PersonBrowserViewModel.self, onMainActor: browser)
         registry.register(PersonDetailViewModel.self, detail)
         registry.register(PersonSettingsViewModel.self, settings)
     }
@@ -69,11 +67,3 @@ public enum PersonScreens {
     }
 }
 
-/// A screen described on the main actor, handed out of `MainActor.assumeIsolated` (which takes
-/// only `Sendable` results).
-private struct MainActorScreen: @unchecked Sendable {
-    // SAFETY: made on the main actor and handed straight to a caller that is on it (the
-    // registry's factory, inside `assumeIsolated`); never kept or used on another thread.
-    let screen: Screen
-    init(_ screen: Screen) { self.screen = screen }
-}

@@ -13,10 +13,21 @@ public enum ShowcaseAddresses {
     }
 
     /// The view models `address` opens in `app`, built with `factory`; `nil` when none of its
-    /// screens has that address. Throws when the app's services cannot start. Person's
-    /// (``ShowcaseApp/runsOnMainActor``) only on the main actor.
+    /// screens has that address. Throws when the app's services cannot start.
+    @MainActor
     public static func stack(of app: ShowcaseApp, at address: Address, factory: ServiceFactory) throws -> [any AnyObject & Sendable]? {
-        try app.addresses.stack(address, factory)
+        try stack(of: app, at: address, factory: factory, mainActor: MainActorStacks())
+    }
+
+    /// The same on any executor: an app whose view models are `@MainActor`
+    /// (``ShowcaseApp/runsOnMainActor``) only with `mainActor`, which only the main actor has.
+    public static func stack(of app: ShowcaseApp, at address: Address, factory: ServiceFactory,
+                             mainActor: MainActorStacks?) throws -> [any AnyObject & Sendable]? {
+        guard let stack = app.addresses.stack else {
+            guard let mainActor else { preconditionFailure("\(app.rawValue)'s stacks are built on the main actor") }
+            return mainActor.stack(of: app, at: address, factory: factory)
+        }
+        return try stack(address, factory)
     }
 
     /// The address of each view model on `stack`, bottom first: the launcher's `/`, then `app`'s

@@ -11,22 +11,47 @@ import TodoList
 // line's options ask beyond an address. Nothing else in the showcase names an app's view model.
 
 /// An app's addresses as the showcase uses them: built with a ``ServiceFactory``, on the
-/// caller's executor (a browser session's own), except Person's, whose view model is
-/// `@MainActor`: its stack is built on the main actor only (``ShowcaseApp/runsOnMainActor``).
+/// caller's executor (a browser session's own), except those of an app whose view models are
+/// `@MainActor` (Person's): their stacks are built on the main actor, by ``MainActorStacks``.
 public struct ShowcaseAppAddresses: Sendable {
     /// The view models an app's own address opens (its first screen first); `nil` when none of
     /// its screens has that address. Throws when the services cannot start (live mode, no key).
-    public let stack: @Sendable (Address, ServiceFactory) throws -> [any AnyObject & Sendable]?
+    /// `nil` for an app whose view models are `@MainActor`.
+    public let stack: (@Sendable (Address, ServiceFactory) throws -> [any AnyObject & Sendable]?)?
     /// The app's own address of each view model on a stack of its screens, bottom first
     /// (as ``AppAddresses/addresses(of:below:)`` says them).
     public let addresses: @Sendable ([any AnyObject & Sendable]) -> [Address]
 
-    /// Called with each app's own (nonisolated) implementations: ``AppAddresses``' requirements
-    /// are on the main actor, for an app like Person's.
-    init(stack: @escaping @Sendable (Address, ServiceFactory) throws -> [any AnyObject & Sendable]?,
+    /// Called with each app's own implementations (the address of a view model is always
+    /// `nonisolated`: it only reads).
+    init(stack: (@Sendable (Address, ServiceFactory) throws -> [any AnyObject & Sendable]?)?,
          address: @escaping @Sendable (any AnyObject, Address) -> Address?) {
         self.stack = stack
         addresses = { Address.addresses(of: $0, by: address) }
+    }
+}
+
+/// The stacks of the apps whose view models are `@MainActor` (Person's, whose addresses conform
+/// on the main actor), for a view layer on the main actor: the terminal's, or a browser session
+/// that runs there. Made on the main actor; not `Sendable`, so the compiler keeps it there.
+public final class MainActorStacks {
+    private let person: (Address, ServiceFactory) -> [any AnyObject & Sendable]?
+
+    @MainActor
+    public init() {
+        person = Self.stacks(of: PersonAddresses.self, services: { $0.person() })
+    }
+
+    /// `Addresses`' stacks, in the caller's isolation (the main actor's, for Person's).
+    private static func stacks<Addresses: AppAddresses>(of _: Addresses.Type, services: @escaping (ServiceFactory) -> Addresses.Services)
+        -> (Address, ServiceFactory) -> [any AnyObject & Sendable]? {
+        { address, factory in Addresses.stack(at: address, services: services(factory)) }
+    }
+
+    /// The view models `address` opens in `app`, a main-actor app.
+    func stack(of app: ShowcaseApp, at address: Address, factory: ServiceFactory) -> [any AnyObject & Sendable]? {
+        precondition(app.runsOnMainActor, "\(app.rawValue)'s view models are not @MainActor")
+        return person(address, factory)
     }
 }
 
@@ -39,10 +64,7 @@ extension ShowcaseApp {
     public var addresses: ShowcaseAppAddresses {
         switch self {
         case .flickr: return ShowcaseAppAddresses(stack: { FlickrAddresses.stack(at: $0, services: try $1.flickr()) }, address: FlickrAddresses.address(of:below:))
-        case .person:
-            return ShowcaseAppAddresses(stack: { address, factory in
-                MainActor.assumeIsolated { PersonAddresses.stack(at: address, services: factory.person()) }
-            }, address: PersonAddresses.address(of:below:))
+        case .person: return ShowcaseAppAddresses(stack: nil, address: PersonAddresses.address(of:below:))
         case .login: return ShowcaseAppAddresses(stack: { LoginAddresses.stack(at: $0, services: $1.login()) }, address: LoginAddresses.address(of:below:))
         case .movies: return ShowcaseAppAddresses(stack: { MovieAddresses.stack(at: $0, services: try $1.movies()) }, address: MovieAddresses.address(of:below:))
         case .goods: return ShowcaseAppAddresses(stack: { GoodsAddresses.stack(at: $0, services: $1.goods()) }, address: GoodsAddresses.address(of:below:))

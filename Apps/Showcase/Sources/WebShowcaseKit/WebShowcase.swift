@@ -64,11 +64,27 @@ public final class WebShowcase: WebSessionContent, @unchecked Sendable {
     /// whatever they show.
     static let patience: Duration = .seconds(10)
 
-    /// A tab opened at `location`; `nil` when no screen has that address.
-    public init?(document: Document, configuration: WebShowcaseConfiguration, location: WebLocation = .root) {
-        guard let route = ShowcaseAddresses.route(Self.address(location)) else { return nil }
+    /// The stacks of the apps whose view models are `@MainActor`, in a session on the main actor.
+    private let mainActorStacks: MainActorStacks?
+
+    /// A tab opened at `location`, in a session on its own executor; `nil` when no screen has
+    /// that address. An app whose view models are `@MainActor` is loaded as a new page, in a
+    /// session on the main actor.
+    public convenience init?(document: Document, configuration: WebShowcaseConfiguration, location: WebLocation = .root) {
+        self.init(document: document, configuration: configuration, location: location, mainActorStacks: nil)
+    }
+
+    /// A tab opened at `location` in a session on the main actor, where it shows every app.
+    @MainActor
+    public convenience init?(onMainActor document: Document, configuration: WebShowcaseConfiguration, location: WebLocation) {
+        self.init(document: document, configuration: configuration, location: location, mainActorStacks: MainActorStacks())
+    }
+
+    private init?(document: Document, configuration: WebShowcaseConfiguration, location: WebLocation, mainActorStacks: MainActorStacks?) {
+        guard let route = ShowcaseAddresses.route(Address(location)) else { return nil }
         self.document = document
         self.configuration = configuration
+        self.mainActorStacks = mainActorStacks
         let executor = document.executor
         scheduler = configuration.scheduler ?? (executor.isMain ? MainScheduler.shared : SerialQueueScheduler(queue: executor.queue))
         pages = WebPages()
@@ -91,7 +107,9 @@ public final class WebShowcase: WebSessionContent, @unchecked Sendable {
     public static func sessions(configuration: WebShowcaseConfiguration, limits: WebSessions.Limits = WebSessions.Limits(),
                                 log: @escaping @Sendable (String) -> Void = WebSessions.standardError) -> WebSessions {
         WebSessions(limits: limits, log: log, onMainActorAt: { location in
-            ShowcaseAddresses.route(address(location))?.app?.runsOnMainActor ?? false
+            ShowcaseAddresses.route(Address(location))?.app?.runsOnMainActor ?? false
+        }, mainActorRoutes: { document, location in
+            WebShowcase(onMainActor: document, configuration: configuration, location: location)
         }, routes: { document, location in
             if location.path == "/elements" { return ElementsDemo(document: document) }
             return WebShowcase(document: document, configuration: configuration, location: location)
@@ -109,10 +127,6 @@ public final class WebShowcase: WebSessionContent, @unchecked Sendable {
         return owned + navigator.stack.map { $0 as AnyObject } + stack.pages.map(\.content)
     }
 
-    static func address(_ location: WebLocation) -> Address {
-        Address(location.segments, query: location.query.map { Address.Item($0.name, $0.value) })
-    }
-
     /// Each screen's address, bottom first; `nil` while the stack is still getting to the address
     /// the tab was asked for.
     func locations() -> [WebLocation]? {
@@ -123,18 +137,14 @@ public final class WebShowcase: WebSessionContent, @unchecked Sendable {
             patienceTimer?.dispose()
             patienceTimer = nil
         }
-        return addresses.map(Self.location(of:))
-    }
-
-    static func location(of address: Address) -> WebLocation {
-        WebLocation(path: "/" + address.path.joined(separator: "/"), query: address.query.map { WebLocation.QueryItem($0.name, $0.value) })
+        return addresses.map(WebLocation.init)
     }
 
     /// The browser went to an address the screens do not show (its forward button): the
     /// launcher, then that address's screens.
     func navigate(to location: WebLocation) {
         while navigator.stack.count > 1 { navigator.pop() }
-        guard let route = ShowcaseAddresses.route(Self.address(location)), route.app.map({ open($0, at: route.address) }) ?? true else {
+        guard let route = ShowcaseAddresses.route(Address(location)), route.app.map({ open($0, at: route.address) }) ?? true else {
             document.present(title: "Page not found", message: "There is no screen at \(location).")
             return
         }
@@ -160,17 +170,17 @@ public final class WebShowcase: WebSessionContent, @unchecked Sendable {
     }
 
     private func push(_ app: ShowcaseApp, mode: ServiceMode, at address: Address) -> Bool {
-        if app.runsOnMainActor && !document.executor.isMain {
+        if app.runsOnMainActor && mainActorStacks == nil {
             // Its screens need the main actor: the browser loads its address as a new page, in a
             // session there (a moment's reload, the price of a `@MainActor` view model).
-            document.load(Self.location(of: address.under([app.rawValue])))
+            document.load(WebLocation(address.under([app.rawValue])))
             return true
         }
         pages.images = ImageSource(isLive: mode == .live)
         let factory = ServiceFactory(mode: mode, environment: configuration.environment, scheduler: scheduler, navigator: navigator, todos: configuration.todos)
         let stack: [any AnyObject & Sendable]
         do {
-            guard let opened = try ShowcaseAddresses.stack(of: app, at: address, factory: factory) else { return false }
+            guard let opened = try ShowcaseAddresses.stack(of: app, at: address, factory: factory, mainActor: mainActorStacks) else { return false }
             stack = opened
         } catch {
             document.present(title: "Could not start \(app.title)", message: "\(error)")
