@@ -78,4 +78,31 @@ struct ConnectionDeadline {
         return .wait
     }
 }
+/// The one timer of a connection's handler: armed to fire by a deadline, never later; an earlier
+/// deadline re-arms it, a later one leaves it (it looks again when it fires). On the channel's
+/// event loop only.
+struct DeadlineTimer {
+    private var scheduled: Scheduled<Void>?
+    private var due: NIODeadline?
+
+    /// Makes sure `fire` runs by `deadline`.
+    mutating func arm(by deadline: NIODeadline, on loop: any EventLoop, _ fire: @escaping () -> Void) {
+        if let due, due <= deadline { return }
+        scheduled?.cancel()
+        due = deadline
+        scheduled = loop.assumeIsolated().scheduleTask(deadline: deadline) { fire() }
+    }
+
+    /// The timer fired: the next `arm` schedules again.
+    mutating func fired() {
+        scheduled = nil
+        due = nil
+    }
+
+    mutating func cancel() {
+        scheduled?.cancel()
+        scheduled = nil
+        due = nil
+    }
+}
 #endif

@@ -4,17 +4,15 @@ import Foundation
 import NIOCore
 import WebUI
 
-/// One connection, on its event loop, from its first byte to its close: requests one after
-/// another (up to ``WebAppServer/Limits/requestsPerConnection``, as nginx keeps one), or a WebSocket.
+/// One connection's HTTP, on its event loop, from its first byte: requests one after another (up
+/// to ``WebAppServer/Limits/requestsPerConnection``, as nginx keeps one), each read by
+/// ``HTTPRequestReader`` and answered before the next is read. A request for the WebSocket puts a
+/// ``WebSocketHandler`` in this one's place; a refusal puts a ``LingeringHandler`` there.
 ///
 /// Every length is checked before anything is read or kept for it: a request's head against
-/// ``WebAppServer/Limits/requestHeadBytes`` as it arrives, its body from its `Content-Length`, a
-/// WebSocket message from its frame's header. A connection has one deadline at a time (a
-/// request's, a kept connection's, a WebSocket's silence), checked by one timer.
-///
-/// A WebSocket's messages go to its session on the session's executor, all that one read brought
-/// in one hop; the session's frames come back to this loop to be written.
-final class ConnectionHandler: ChannelInboundHandler {
+/// ``WebAppServer/Limits/requestHeadBytes`` as it arrives, its body from its `Content-Length`. A
+/// connection has one deadline at a time (a request's, a kept connection's), checked by one timer.
+final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
@@ -23,13 +21,7 @@ final class ConnectionHandler: ChannelInboundHandler {
         case reading
         /// A route or a page is being answered; what comes meanwhile waits in the buffer.
         case answering
-        /// A WebSocket.
-        case webSocket
-        /// Refused: what comes is read and dropped (``WebAppServer/Limits/lingeringBytes``, for
-        /// ``WebAppServer/Limits/lingeringTime``), so that the answer already
-        /// written is not lost to a reset (nginx's lingering close). Closing with unread bytes
-        /// resets the connection, and a reset can discard the answer before the client reads it.
-        case lingering(discarded: Int)
+        /// Closed, or handed to another handler (a WebSocket's, a lingering one).
         case closed
     }
 
@@ -47,27 +39,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     private var served = 0
 
     private var deadline: ConnectionDeadline
-    private var timer: Scheduled<Void>?
-    private var timerDeadline: NIODeadline?
-
-    // The WebSocket's state.
-    private var session: SessionSocket?
-    private var frames: WebSocketReader
-    private var inbox = SessionInbox()
-    /// Reading is paused: the session is behind by more than ``SessionInbox/limit`` messages, or the
-    /// server is going away. Setting it turns the channel's reading off or back on.
-    private var readingPaused = false {
-        didSet {
-            guard readingPaused != oldValue else { return }
-            context?.channel.setOption(ChannelOptions.autoRead, value: !readingPaused).whenFailure { _ in }
-        }
-    }
-    private var closeSent = false
-    /// Frames written while the socket could not take more; past the limit the page is closed
-    /// (it reconnects and catches up).
-    private var framesWhileBlocked = 0
-    /// The server is stopping (``WebAppServer/stop()``): the request being answered is the
-    /// last, and a WebSocket closes with 1001 once its session has answered what was read.
+    private var timer = DeadlineTimer()
+    /// The server is stopping (``WebAppServer/stop()``): the request being answered is the last.
     private var goingAway = false
 
     init(server: WebAppServer, address: String, refusal: HTTPRefusal?) {
@@ -76,7 +49,6 @@ final class ConnectionHandler: ChannelInboundHandler {
         self.refusal = refusal
         deadline = ConnectionDeadline(limits: server.limits, now: .now())
         requests = HTTPRequestReader(headBytes: server.limits.requestHeadBytes, bodyBytes: server.limits.requestBodyBytes)
-        frames = WebSocketReader(messageBytes: server.limits.messageBytes)
         server.handlersInMemory.add(1, ordering: .relaxed)
     }
 
@@ -96,8 +68,7 @@ final class ConnectionHandler: ChannelInboundHandler {
     /// and context that LeakSanitizer found, issue 57).
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
-        timer?.cancel()
-        timer = nil
+        timer.cancel()
     }
 
     func channelActive(context: ChannelHandlerContext) {
@@ -112,31 +83,13 @@ final class ConnectionHandler: ChannelInboundHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         state = .closed
-        timer?.cancel()
-        timer = nil
-        if refusal == nil { server.table.remove(context.channel, from: address) }
-        if let session {
-            self.session = nil
-            handOver(to: session)
-        }
+        timer.cancel()
         context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
-        switch state {
-        case .closed:
-            return
-        case .lingering(let discarded):
-            let total = discarded + bytes.readableBytes
-            state = .lingering(discarded: total)
-            if total >= server.limits.lingeringBytes { context.close(promise: nil) }
-            return
-        case .webSocket:
-            deadline.heard(now: .now())
-        default:
-            break
-        }
+        if case .closed = state { return }
         if buffer == nil || buffer!.readableBytes == 0 {
             buffer = bytes
         } else {
@@ -146,16 +99,6 @@ final class ConnectionHandler: ChannelInboundHandler {
         // A read's buffer is as big as the reads before it were (up to 64 KB): an idle
         // connection keeps none.
         if buffer?.readableBytes == 0 { buffer = nil }
-    }
-
-    func channelReadComplete(context: ChannelHandlerContext) {
-        deliverInbox()
-        context.fireChannelReadComplete()
-    }
-
-    func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if context.channel.isWritable { framesWhileBlocked = 0 }
-        context.fireChannelWritabilityChanged()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -172,11 +115,8 @@ final class ConnectionHandler: ChannelInboundHandler {
     }
 
     /// The server is stopping. A connection between requests closes now; one reading or
-    /// answering a request closes after its response; a WebSocket closes with 1001 ("going
-    /// away") as soon as no message it read waits for its session's answer: what the page sent
-    /// before is answered, what it sends after is not read (the grace bounds a session that
-    /// never answers). Its session then waits for the page, as after any close; the page
-    /// reconnects to the server it finds and sends again whatever was not answered.
+    /// answering a request closes after its response (a WebSocket's handler closes with 1001:
+    /// ``WebSocketHandler``).
     private func goAway() {
         guard !goingAway, let context else { return }
         goingAway = true
@@ -184,28 +124,15 @@ final class ConnectionHandler: ChannelInboundHandler {
         case .reading where requests.isBetweenRequests && (buffer?.readableBytes ?? 0) == 0:
             state = .closed
             context.close(promise: nil)
-        case .webSocket:
-            // What the page sends from now on is not read (it sends it again to the server it
-            // reconnects to): a page that keeps typing faster than its session answers would
-            // otherwise keep the close waiting until the grace.
-            readingPaused = true
-            closeIfAnswered()
-        case .reading, .answering, .lingering, .closed:
+        case .reading, .answering, .closed:
             break
         }
     }
 
-    /// Going away, with no batch at the session and none waiting: the close, after every reply.
-    private func closeIfAnswered() {
-        guard goingAway, case .webSocket = state else { return }
-        guard inbox.isAnswered else { return }
-        closeWebSocket(SocketMessage.goingAway, broken: true)
-    }
-
     // MARK: HTTP
 
-    /// Reads what the buffer holds, in the state the connection is in: requests
-    /// (``HTTPRequestReader``), each answered before the next is read, or a WebSocket's frames.
+    /// Reads the requests the buffer holds (``HTTPRequestReader``), each answered before the
+    /// next is read.
     private func process() {
         while case .reading = state, buffer != nil {
             let readingHead = requests.isReadingHead
@@ -222,7 +149,6 @@ final class ConnectionHandler: ChannelInboundHandler {
                 refuse(WebAppServer.refusal(error))
             }
         }
-        if case .webSocket = state { readFrames() }
     }
 
     /// A whole request: refused, upgraded to a WebSocket, or answered.
@@ -279,23 +205,27 @@ final class ConnectionHandler: ChannelInboundHandler {
         process()
     }
 
-    /// Writes a refusal, stops writing, and lingers (unless what came after the request already
-    /// fills ``WebAppServer/Limits/lingeringBytes``: then it closes once the refusal is written).
+    /// Writes a refusal, stops writing, and lingers (``LingeringHandler``; unless what came
+    /// after the request already fills ``WebAppServer/Limits/lingeringBytes``: then it closes
+    /// once the refusal is written).
     private func refuse(_ response: Data) {
         guard let context else { return }
         let discarded = buffer?.readableBytes ?? 0
-        state = .lingering(discarded: discarded)
+        state = .closed
         buffer = nil
-        deadline.lingering(now: .now())
-        arm()
+        timer.cancel()
         let full = discarded >= server.limits.lingeringBytes
-        context.writeAndFlush(wrapOutboundOut(Self.bytes(response, context.channel.allocator))).assumeIsolated().whenComplete { _ in
-            if full { context.close(promise: nil) } else { context.close(mode: .output, promise: nil) }
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(Self.bytes(response, channel.allocator))).whenComplete { _ in
+            if full { channel.close(promise: nil) } else { channel.close(mode: .output, promise: nil) }
         }
+        LingeringHandler.take(over: self, context: context, limits: server.limits, discarded: discarded)
     }
 
     // MARK: WebSocket
 
+    /// Answers a WebSocket handshake and puts a ``WebSocketHandler`` in this handler's place,
+    /// with what came after the request.
     private func upgrade(_ head: RequestHead) {
         guard let context else { return }
         guard WebAppServer.isSameOrigin(head) else {
@@ -315,137 +245,38 @@ final class ConnectionHandler: ChannelInboundHandler {
         }
         let handshake = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n\r\n"
         context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(string: handshake)), promise: nil)
-        state = .webSocket
-        deadline.heard(now: .now())
-        arm()
-        let loop = context.eventLoop
-        let handler = NIOLoopBound(self, eventLoop: loop)
+        state = .closed
+        timer.cancel()
+        let rest = buffer
+        buffer = nil
+        let server = self.server, address = self.address
         let client = server.deployment.client(peer: address, forwardedFor: head.values("x-forwarded-for"))
-        session = SessionSocket(sessions: server.sessions, browser: WebAppServer.browserKey(head.cookie),
-                                client: client.isEmpty ? nil : client, log: server.log, send: { messages in
-            loop.execute { for message in messages { handler.value.send(message) } }
-        })
-    }
-
-    /// Reads the frames the buffer holds (``WebSocketReader``) and runs what they say.
-    private func readFrames() {
-        guard case .webSocket = state, buffer != nil else { return }
-        for event in frames.read(&buffer!) {
-            switch event {
-            case .message(let message):
-                inbox.read(message)
-            case .ping(let payload):
-                write(opcode: FrameHeader.pong, payload)
-            case .close(let code):
-                closeWebSocket(code, broken: false)
-            case .refuse(let code, let reason):
-                server.refusals("closed a WebSocket from \(address): \(reason)")
-                closeWebSocket(code, broken: true)
-            }
+        let browser = WebAppServer.browserKey(head.cookie)
+        let webSocket = WebSocketHandler(server: server, address: address, after: rest, goingAway: goingAway) { send in
+            SessionSocket(sessions: server.sessions, browser: browser, client: client.isEmpty ? nil : client, log: server.log, send: send)
         }
-    }
-
-    /// Hands the messages read so far to the session, in one hop to its executor, unless a
-    /// batch is already there (then they wait for it: their order is kept, and a flood waits for
-    /// the session).
-    private func deliverInbox() {
-        guard let session, let context else { return }
-        guard let batch = inbox.nextBatch() else {
-            if inbox.isFull { readingPaused = true }
+        let pipeline = context.pipeline.syncOperations
+        do {
+            try pipeline.addHandler(webSocket, position: .after(self))
+        } catch {
+            context.close(promise: nil)
             return
         }
-        let loop = context.eventLoop
-        let handler = NIOLoopBound(self, eventLoop: loop)
-        session.receive(batch) { replies, _ in
-            loop.execute { handler.value.batchHandled(replies) }
-        }
-    }
-
-    /// The socket is closing: the messages still waiting go to the session (after the batch it
-    /// may be handling: the session's executor keeps their order), then its end; nothing read is lost.
-    private func handOver(to session: SessionSocket) {
-        session.end(with: inbox.takeRest())
-    }
-
-    /// The session handled a batch: what it sent meanwhile is written, and the next batch goes.
-    private func batchHandled(_ replies: [SocketMessage]) {
-        inbox.answered()
-        for reply in replies { send(reply) }
-        if !goingAway, case .webSocket = state { readingPaused = false }
-        deliverInbox()
-        closeIfAnswered()
-    }
-
-    /// A message from the session (called on this loop): a frame for the page, or the close.
-    private func send(_ message: SocketMessage) {
-        guard case .webSocket = state, let context else { return }
-        switch message {
-        case .text(let text):
-            if !context.channel.isWritable {
-                framesWhileBlocked += 1
-                if framesWhileBlocked > WebAppServer.outgoingLimit {
-                    server.log("closed a connection that stopped reading (\(WebAppServer.outgoingLimit) frames waiting)")
-                    context.close(promise: nil)
-                    return
-                }
-            }
-            write(opcode: FrameHeader.text, Array(text.utf8))
-        case .data(let data):
-            write(opcode: FrameHeader.binary, Array(data))
-        case .close(let code):
-            closeWebSocket(code, broken: false)
-        }
-    }
-
-    private func write(opcode: UInt8, _ payload: [UInt8]) {
-        guard let context, !closeSent else { return }
-        var frame = context.channel.allocator.buffer(capacity: payload.count + 10)
-        FrameHeader.write(opcode: opcode, length: payload.count, into: &frame)
-        frame.writeBytes(payload)
-        context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
-    }
-
-    /// Sends a close frame with `code`; then closes, or, when the client broke the protocol
-    /// (it may still be sending), lingers so the close is not lost to a reset.
-    private func closeWebSocket(_ code: UInt16, broken: Bool) {
-        guard let context else { return }
-        if let session {
-            self.session = nil
-            handOver(to: session)
-        }
-        if closeSent { return }
-        write(opcode: FrameHeader.close, [UInt8(code >> 8), UInt8(code & 0xFF)])
-        closeSent = true
-        if broken {
-            state = .lingering(discarded: 0)
-            buffer = nil
-            readingPaused = false  // lingering reads (and discards) until the page closes too
-            deadline.lingering(now: .now())
-            arm()
-            context.close(mode: .output, promise: nil)
-        } else {
-            state = .closed
-            context.close(promise: nil)
-        }
+        pipeline.removeHandler(context: context, promise: nil)
     }
 
     // MARK: Deadlines
 
-    /// Makes sure the timer fires by the time the deadline (or a WebSocket's ping) is due.
+    /// Makes sure the timer fires by the time the deadline is due.
     private func arm() {
         guard let context else { return }
-        let due = deadline.nextCheck
-        if let timerDeadline, timerDeadline <= due { return }
-        timer?.cancel()
-        timerDeadline = due
-        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: due) { [self] in
-            timer = nil
-            timerDeadline = nil
+        timer.arm(by: deadline.nextCheck, on: context.eventLoop) { [self] in
+            timer.fired()
             check()
         }
     }
 
-    /// The timer looks: what ``ConnectionDeadline`` says is due is done.
+    /// The timer looks: a request or a kept connection past its deadline is closed.
     private func check() {
         guard let context else { return }
         switch state {
@@ -454,31 +285,23 @@ final class ConnectionHandler: ChannelInboundHandler {
         case .answering:
             arm()
             return
-        default:
+        case .reading:
             break
         }
-        switch deadline.due(now: .now()) {
-        case .expired:
-            if case .lingering = state {
-                context.close(promise: nil)
-            } else if case .reading = state, requests.isBetweenRequests, keptAlive, (buffer?.readableBytes ?? 0) == 0 {
-                // A kept-alive connection with no new request: closed at its keep-alive timeout
-                // without a refusal line, as nginx does at its keepalive_timeout (a browser keeps
-                // such connections open for minutes; closing them is routine, not a refusal).
-                state = .closed
-                context.close(promise: nil)
-            } else {
-                server.refusals("closed a connection from \(address) that took too long (a request over \(server.limits.requestTimeout), idle over \(server.limits.keepAliveTimeout), or a silent WebSocket)")
-                state = .closed
-                context.close(promise: nil)
-            }
+        guard deadline.due(now: .now()) == .expired else {
+            arm()
             return
-        case .ping:
-            write(opcode: FrameHeader.ping, [])
-        case .wait:
-            break
         }
-        arm()
+        state = .closed
+        if requests.isBetweenRequests, keptAlive, (buffer?.readableBytes ?? 0) == 0 {
+            // A kept-alive connection with no new request: closed at its keep-alive timeout
+            // without a refusal line, as nginx does at its keepalive_timeout (a browser keeps
+            // such connections open for minutes; closing them is routine, not a refusal).
+            context.close(promise: nil)
+        } else {
+            server.refusals("closed a connection from \(address) that took too long (a request over \(server.limits.requestTimeout), idle over \(server.limits.keepAliveTimeout))")
+            context.close(promise: nil)
+        }
     }
 
     // MARK: Helpers

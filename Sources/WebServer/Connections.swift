@@ -95,6 +95,12 @@ extension WebAppServer {
         /// `lingering_time`, `lingering_timeout`).
         public var lingeringTime: Duration = .seconds(2)
         public var lingeringBytes = 1024 * 1024
+        /// Bytes a WebSocket's page may leave unread past what the socket's buffers hold (the
+        /// frames its session sent while the page did not read: a frozen tab, a client that
+        /// never reads); past it the page is closed, and when it reads again it reconnects and
+        /// catches up (from its session's kept frames, or the whole page). The default is what a
+        /// session keeps for a page that reconnects (WebUI's `WebSessions.Limits.bytesKept`).
+        public var outgoingBytes = 1024 * 1024
 
         public init(connections: Int = .max, connectionsPerAddress: Int = 256, requestTimeout: Duration = .seconds(10),
                     keepAliveTimeout: Duration = .seconds(20), webSocketIdleTimeout: Duration = .seconds(60),

@@ -95,9 +95,6 @@ public final class WebAppServer: Sendable {
     private let routes = Locked<[(method: String, path: String, prefix: Bool, handler: @Sendable (WebRequest) async -> WebResponse)]>([])
     /// The host names requests may use (`nil`: any, when listening on every address).
     let allowedHosts: Set<String>?
-    /// Frames waiting to be written to one socket before it is closed as too slow (the page
-    /// reconnects and catches up).
-    static let outgoingLimit = 512
     /// Added to everything sent each way, the page and the WebSocket's messages (`--latency`): a
     /// slow network, felt (``LatencyHandler``).
     let latency: Duration
@@ -305,6 +302,12 @@ public final class WebAppServer: Sendable {
             .childChannelInitializer { [self] channel in
                 let peer = channel.remoteAddress?.ipAddress ?? "unknown"
                 let refusal = table.admit(channel, from: peer)
+                // Counted until it closes, whichever handler it has then (a request's, a
+                // WebSocket's, a lingering one).
+                if refusal == nil {
+                    let table = self.table
+                    channel.closeFuture.whenComplete { _ in table.remove(channel, from: peer) }
+                }
                 return channel.eventLoop.makeCompletedFuture {
                     if latency > .zero || jitter > .zero {
                         try channel.pipeline.syncOperations.addHandler(LatencyHandler(latency: latency, jitter: jitter))

@@ -114,6 +114,9 @@ def counter(work):
     # 'Deploying' continues the counter: its Swift (the server as deployed) is built with it.
     deploying = first_app.files_of(open(DEPLOYING, encoding="utf-8").read())
     check("'Deploying' gives the deployed server's file", set(deploying) == {"Sources/Counter/Deployment.swift"}, list(deploying))
+    check("the app is written with its addresses alone: no WebLocation in its code (issue 58)",
+          not [path for path, code in files.items() if "WebLocation" in code] and "AppAddresses" in files["Sources/Counter/CounterAddresses.swift"],
+          [path for path, code in files.items() if "WebLocation" in code])
     files.update(deploying)
     package = os.path.join(work, "Counter")
     write(package, files)

@@ -3,6 +3,7 @@
 // and its time). The message limit's boundary: FrameLimitTests and WebSocketReaderTests.
 #if WebServer
 import Foundation
+import NIOCore
 import Testing
 @testable import WebServer
 @testable import WebUI
@@ -73,6 +74,87 @@ import Testing
         }
     }
 
+    /// A page that stops reading while its session talks (a frozen tab, a client that never
+    /// reads): once `outgoingBytes` wait past the socket's buffers, the server closes it and says
+    /// why; a page that reads the same frames is never closed. 200 frames of 64 KB, one every
+    /// 2 ms (about 13 MB: past the loopback socket's buffers, 4 MB and a little).
+    @Test func aPageThatStopsReadingIsClosedPastTheOutgoingLimit() async throws {
+        for reading in [true, false] {
+            let log = Lines()
+            var limits = WebAppServer.Limits()
+            limits.outgoingBytes = 256 * 1024
+            let sessions = WebSessions(limits: .init(sessions: 4, reconnectGrace: .seconds(60)), log: log.append) { Talker($0) }
+            let server = try WebAppServer(port: 0, sessions: sessions, limits: limits, log: log.append)
+            let (port, task) = try await attack.start(server)
+            defer { task.cancel() }
+            var tab = try await BusySessions.SessionExecutorTests.Tab.open(port)
+            _ = try await tab.keystroke()
+            if !reading { try await tab.socket.channel.setOption(ChannelOptions.autoRead, value: false).get() }
+            let button = tab.button
+            _ = try await tab.send { #"{"t":"c","id":"\#(button)","n":\#($0)}"# }
+            let started = ContinuousClock.now
+            if reading {
+                var text = ""
+                while !text.contains("frame 199 "), ContinuousClock.now - started < .seconds(30) {
+                    // The last 70 KB read: a frame's mark starts 64 KB before its end.
+                text = String(String(decoding: Array(text.utf8) + (try await tab.socket.read(atMost: 1 << 20)), as: UTF8.self).suffix(70_000))
+                }
+                let whole = text.contains("frame 199 ")
+                #expect(whole, "a page that reads gets every frame")
+                #expect(!log.all.contains { $0.contains("stopped reading") }, "\(log.all)")
+                #expect(server.table.count == 1, "and stays open")
+            } else {
+                while !log.all.contains(where: { $0.contains("stopped reading") }), ContinuousClock.now - started < .seconds(30) {
+                    try await Task.sleep(for: .milliseconds(20))
+                }
+                #expect(log.all.contains { $0.contains("stopped reading (over 262144 bytes waiting)") }, "\(log.all)")
+                while server.table.count > 0, ContinuousClock.now - started < .seconds(30) { try await Task.sleep(for: .milliseconds(10)) }
+                #expect(server.table.count == 0, "a page that stopped reading is closed")
+            }
+            tab.socket.close()
+            await server.stop()
+        }
+    }
+
+    /// What waited counts no more once it was sent on: a page that falls behind by bursts its
+    /// session sends (6 MB each, past the socket's buffers but under the limit of 8 MB) and then
+    /// reads them all is never closed, however many bursts, while the bursts' waiting bytes
+    /// together pass the limit after the second to fifth.
+    @Test func aPageThatCatchesUpIsNotHeldToWhatWaitedBefore() async throws {
+        let log = Lines()
+        var limits = WebAppServer.Limits()
+        limits.outgoingBytes = 8 << 20
+        let sessions = WebSessions(limits: .init(sessions: 4, reconnectGrace: .seconds(60)), log: log.append) { Talker($0, burst: 96) }
+        let server = try WebAppServer(port: 0, sessions: sessions, limits: limits, log: log.append)
+        let (port, task) = try await attack.start(server)
+        defer { task.cancel() }
+        var tab = try await BusySessions.SessionExecutorTests.Tab.open(port)
+        _ = try await tab.keystroke()
+        let channel = tab.socket.channel
+        // The page's receive buffer held small (no autotuning up to 32 MB): what a burst leaves
+        // waiting in the server is then the burst less the server's send buffer (4 MB at most).
+        try await channel.setOption(ChannelOptions.socketOption(.so_rcvbuf), value: 256 * 1024).get()
+        let button = tab.button
+        for burst in 0..<6 {
+            try await channel.setOption(ChannelOptions.autoRead, value: false).get()
+            _ = try await tab.send { #"{"t":"c","id":"\#(button)","n":\#($0)}"# }
+            try await Task.sleep(for: .milliseconds(300))
+            try await channel.setOption(ChannelOptions.autoRead, value: true).get()
+            let started = ContinuousClock.now
+            var text = ""
+            while !text.contains("burst \(burst) frame 95 "), ContinuousClock.now - started < .seconds(30) {
+                // The last 70 KB read: a frame's mark starts 64 KB before its end.
+                text = String(String(decoding: Array(text.utf8) + (try await tab.socket.read(atMost: 1 << 20)), as: UTF8.self).suffix(70_000))
+            }
+            let whole = text.contains("burst \(burst) frame 95 ")
+            #expect(whole, "burst \(burst) read whole")
+        }
+        #expect(!log.all.contains { $0.contains("stopped reading") }, "\(log.all)")
+        #expect(server.table.count == 1)
+        tab.socket.close()
+        await server.stop()
+    }
+
     /// One message limit: a server configured for messages of 200,000 bytes takes one of about
     /// 120 KB (10,000 characters, each written as a JSON escape pair), which the session applies;
     /// the page layer's own 64 KB cap once refused it whatever the server allowed.
@@ -106,5 +188,46 @@ import Testing
         #expect(!log.all.contains { $0.contains("refused") }, "\(log.all.suffix(3))")
         await server.stop()
     }
+}
+/// A tab whose button makes its session send 200 frames of 64 KB, one every 2 ms (a page that
+/// reads keeps up; one that does not falls behind).
+final class Talker: WebSessionContent {
+    let label = Label("quiet")
+    let field = TextField()
+    let button = Button("Talk")
+    weak var document: Document?
+    let filler = String(repeating: "x", count: 64 * 1024)
+
+    /// Bursts pressed so far.
+    var bursts = 0
+
+    /// Each press: 200 frames one every 2 ms, or, with `burst`, that many in one turn.
+    init(_ document: Document, burst: Int? = nil) {
+        self.document = document
+        document.root.setChildren([field, button, label])
+        button.onPress = { [weak self] in
+            guard let self else { return }
+            if let burst { self.burst(burst) } else { self.talk(0) }
+        }
+    }
+
+    func burst(_ count: Int) {
+        for index in 0..<count {
+            label.text = "burst \(bursts) frame \(index) " + filler
+            _ = document?.flush()
+        }
+        bursts += 1
+    }
+
+    func talk(_ index: Int) {
+        guard index < 200, let document else { return }
+        label.text = "frame \(index) " + filler
+        _ = document.flush()
+        // SAFETY: the timer runs on the session's executor, where the tab lives.
+        nonisolated(unsafe) weak let talker = self
+        _ = document.executor.run(after: .milliseconds(2)) { talker?.talk(index + 1) }
+    }
+
+    func close() {}
 }
 #endif

@@ -1145,7 +1145,7 @@ def jitter(page):
         `submitted` (the text Enter just sent), the server's clear may arrive meanwhile: it
         applies to that text, and the field then shows the keys typed since (that is no
         overwrite)."""
-        typed = page.field(css).get_attribute("value") or ""
+        typed = page.field_value(css) or ""
         for index, character in enumerate(text):
             if index == reconnect_at:
                 page.js("window.e2eSocket && window.e2eSocket.close()")
@@ -1181,8 +1181,8 @@ def jitter(page):
         typed = type_checked(css, "  sunset ")
         settled = wait_until(page.settled, timeout=20)
         check("Jitter: typing fast at 0-500 ms each way: no key is ever overwritten, and the field ends as typed",
-              not overwritten and settled and page.field(css).get_attribute("value") == "  sunset ",
-              f"overwritten: {overwritten[:3]}; the field shows {page.field(css).get_attribute('value')!r}; settled {bool(settled)}")
+              not overwritten and settled and page.field_value(css) == "  sunset ",
+              f"overwritten: {overwritten[:3]}; the field shows {page.field_value(css)!r}; settled {bool(settled)}")
         page.button("Go").click()
         check("Jitter: the view model got every key (it searches the trimmed text)", page.wait_heading("sunset", timeout=20), page.heading())
 
@@ -1195,14 +1195,14 @@ def jitter(page):
         css = "section.page input[type=text]"
         page.field(css).click()
         page.js("window.e2eSocket = null")
-        page.field(css).send_keys("a")
+        page.send_to_field(css, "a")
         overwritten.clear()
         typed = type_checked(css, "da_lovelace", reconnect_at=4)
         settled = wait_until(page.settled, timeout=30)
         address = wait_until(lambda: "user=ada_lovelace" in page.js("return location.search") and page.js("return location.search"), timeout=20)
         check("Jitter: the socket closed mid-word: no key overwritten, the page reconnects and the server has every key (the address says user=ada_lovelace)",
-              not overwritten and settled and page.field(css).get_attribute("value") == "ada_lovelace" and address,
-              f"overwritten: {overwritten[:3]}; field {page.field(css).get_attribute('value')!r}; address {page.js('return location.search')!r}")
+              not overwritten and settled and page.field_value(css) == "ada_lovelace" and address,
+              f"overwritten: {overwritten[:3]}; field {page.field_value(css)!r}; address {page.js('return location.search')!r}")
 
         # A view model that rewrites the field: Enter adds the to-do and clears the field. The
         # next word is typed at once, while the clear is still on its way (0-1 s): a clear that
@@ -1216,19 +1216,19 @@ def jitter(page):
         overwritten.clear()
         page.field(css).click()
         type_checked(css, "milk")
-        page.field(css).send_keys(Keys.ENTER)
+        page.send_to_field(css, Keys.ENTER)
         expected, seen = ["milk"], []
         sent = "milk"
         for word in ("eggs and ham", "bread and jam", "tea"):
             type_checked(css, word, submitted=sent)
             wait_until(page.settled, timeout=20)
-            shown = page.field(css).get_attribute("value")
+            shown = page.field_value(css)
             seen.append(shown)
             if not shown.endswith(word):
                 overwritten.append(f"{word!r} typed after Enter; the field shows {shown!r}")
             expected.append(shown.strip())
             sent = shown
-            page.field(css).send_keys(Keys.ENTER)
+            page.send_to_field(css, Keys.ENTER)
         settled = wait_until(lambda: page.settled() and len(page.visible_texts("section.page li.row .title")) == 4, timeout=20)
         rows = page.visible_texts("section.page li.row .title")
         check("Jitter: a view model's rewrite (the field cleared on Enter) never wipes keys typed after it was sent, and Enter adds what the field shows",
