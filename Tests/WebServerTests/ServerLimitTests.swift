@@ -4,6 +4,7 @@
 #if WebServer
 import Foundation
 import NIOCore
+import Signals
 import Testing
 @testable import WebServer
 @testable import WebUI
@@ -124,7 +125,8 @@ import Testing
         let log = Lines()
         var limits = WebAppServer.Limits()
         limits.outgoingBytes = 8 << 20
-        let sessions = WebSessions(limits: .init(sessions: 4, reconnectGrace: .seconds(60)), log: log.append) { Talker($0, burst: 96) }
+        let sent = Locked(0)
+        let sessions = WebSessions(limits: .init(sessions: 4, reconnectGrace: .seconds(60)), log: log.append) { Talker($0, burst: 96, sent: sent) }
         let server = try WebAppServer(port: 0, sessions: sessions, limits: limits, log: log.append)
         let (port, task) = try await attack.start(server)
         defer { task.cancel() }
@@ -138,9 +140,12 @@ import Testing
         for burst in 0..<6 {
             try await channel.setOption(ChannelOptions.autoRead, value: false).get()
             _ = try await tab.send { #"{"t":"c","id":"\#(button)","n":\#($0)}"# }
-            try await Task.sleep(for: .milliseconds(300))
-            try await channel.setOption(ChannelOptions.autoRead, value: true).get()
+            // The whole burst handed to the server before the page reads any of it (on a loaded
+            // machine the session takes a while to make 96 frames of 64 KB).
             let started = ContinuousClock.now
+            while sent.withLock({ $0 }) <= burst, ContinuousClock.now - started < .seconds(30) { try await Task.sleep(for: .milliseconds(10)) }
+            try await Task.sleep(for: .milliseconds(100))
+            try await channel.setOption(ChannelOptions.autoRead, value: true).get()
             var text = ""
             while !text.contains("burst \(burst) frame 95 "), ContinuousClock.now - started < .seconds(30) {
                 // The last 70 KB read: a frame's mark starts 64 KB before its end.
@@ -202,8 +207,12 @@ final class Talker: WebSessionContent {
     var bursts = 0
 
     /// Each press: 200 frames one every 2 ms, or, with `burst`, that many in one turn.
-    init(_ document: Document, burst: Int? = nil) {
+    /// Bursts sent in all, for the test to see.
+    let sent: Locked<Int>?
+
+    init(_ document: Document, burst: Int? = nil, sent: Locked<Int>? = nil) {
         self.document = document
+        self.sent = sent
         document.root.setChildren([field, button, label])
         button.onPress = { [weak self] in
             guard let self else { return }
@@ -217,6 +226,7 @@ final class Talker: WebSessionContent {
             _ = document?.flush()
         }
         bursts += 1
+        sent?.withLock { $0 += 1 }
     }
 
     func talk(_ index: Int) {
