@@ -106,6 +106,7 @@ func shelfScreens(_ screens: ScreenRegistry<NavigationStack.Page>) {
     /// browser's history gets each screen's address; an address no screen has is a 404.
     @Test func anAddressOpensItsScreensAndTheHistoryFollows() throws {
         let (sessions, navigator) = sessions()
+        defer { sessions.closeAll() }   // a tab's navigator and view models hold each other until closed
         let session = try open(sessions, "/item/7")
         #expect(session.document.bodyHTML.contains("Item number 7"))
         #expect(navigator()?.stack.count == 2)
@@ -121,6 +122,7 @@ func shelfScreens(_ screens: ScreenRegistry<NavigationStack.Page>) {
     /// The address bar follows the view models' state, as they change (a search typed).
     @Test func theAddressFollowsTheState() throws {
         let (sessions, navigator) = sessions()
+        defer { sessions.closeAll() }   // a tab's navigator and view models hold each other until closed
         let session = try open(sessions, "/?q=milk")
         let list = try #require(navigator()?.top(ShelfList.self))
         #expect(list.query.value == "milk")
@@ -135,6 +137,7 @@ func shelfScreens(_ screens: ScreenRegistry<NavigationStack.Page>) {
     /// nothing.
     @Test func forwardAndBackMoveTheScreens() throws {
         let (sessions, navigator) = sessions()
+        defer { sessions.closeAll() }   // a tab's navigator and view models hold each other until closed
         let session = try open(sessions, "/?q=milk")
         let first = try #require(navigator()?.top(ShelfList.self))
         try session.document.handle(.navigate(depth: 2, address: "/item/9", sequence: 1))
@@ -162,6 +165,7 @@ func shelfScreens(_ screens: ScreenRegistry<NavigationStack.Page>) {
     /// item's address to the list's.
     @Test func theHistoryWaitsForScreensThatOpenLater() throws {
         let (sessions, navigator) = sessions()
+        defer { sessions.closeAll() }   // a tab's navigator and view models hold each other until closed
         let session = try open(sessions, "/later/7")
         #expect(session.document.sentLocations == nil, "the list alone is not what was asked for")
         try #require(navigator()?.top(ShelfList.self)).loaded()
@@ -194,6 +198,7 @@ func shelfScreens(_ screens: ScreenRegistry<NavigationStack.Page>) {
     /// Closing a tab frees its navigator, view models and pages.
     @Test func aClosedTabIsFreed() throws {
         let (sessions, navigator) = sessions()
+        defer { sessions.closeAll() }   // a tab's navigator and view models hold each other until closed
         let tracker = LeakTracker()
         do {
             let session = try open(sessions, "/item/7")
@@ -216,6 +221,7 @@ func shelfScreens(_ screens: ScreenRegistry<NavigationStack.Page>) {
                 Screen("Clock") { ScreenKit.Text(clock.time) }
             })
         }
+        defer { sessions.closeAll() }
         #expect(sessions.runsOnMainActor)
         let session = try open(sessions, "/?zone=UTC")
         #expect(session.executor.isMain)
