@@ -90,15 +90,9 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
         if case .closed = state { return }
-        if buffer == nil || buffer!.readableBytes == 0 {
-            buffer = bytes
-        } else {
-            buffer!.writeBuffer(&bytes)
-        }
+        buffer.keep(&bytes)
         process()
-        // A read's buffer is as big as the reads before it were (up to 64 KB): an idle
-        // connection keeps none.
-        if buffer?.readableBytes == 0 { buffer = nil }
+        buffer.dropIfRead()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -318,6 +312,23 @@ extension Duration {
     var timeAmount: TimeAmount {
         let (seconds, attoseconds) = components
         return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+    }
+}
+
+extension Optional where Wrapped == ByteBuffer {
+    /// Keeps a read's bytes after what is kept (the read's own buffer when nothing is).
+    mutating func keep(_ read: inout ByteBuffer) {
+        if self == nil || self!.readableBytes == 0 {
+            self = read
+        } else {
+            self!.writeBuffer(&read)
+        }
+    }
+
+    /// Lets go of a buffer that was read to its end: a read's buffer is as big as the reads
+    /// before it were (up to 64 KB), and an idle connection keeps none.
+    mutating func dropIfRead() {
+        if self?.readableBytes == 0 { self = nil }
     }
 }
 

@@ -99,15 +99,9 @@ final class WebSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
         guard open else { return }
         var bytes = unwrapInboundIn(data)
         deadline.heard(now: .now())
-        if buffer == nil || buffer!.readableBytes == 0 {
-            buffer = bytes
-        } else {
-            buffer!.writeBuffer(&bytes)
-        }
+        buffer.keep(&bytes)
         readFrames()
-        // A read's buffer is as big as the reads before it were (up to 64 KB): an idle
-        // connection keeps none.
-        if buffer?.readableBytes == 0 { buffer = nil }
+        buffer.dropIfRead()
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
