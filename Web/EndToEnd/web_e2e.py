@@ -310,6 +310,27 @@ class Page:
                 if attempt == 2:
                     raise
 
+    def click_field(self, css):
+        """Clicks the field as it is now (found again if the page redrew it meanwhile: a patch,
+        a page sent again after a reconnect)."""
+        for attempt in range(3):
+            try:
+                self.field(css).click()
+                return
+            except StaleElementReferenceException:
+                if attempt == 2:
+                    raise
+
+    def click_button(self, text):
+        """Clicks the button titled `text` as it is now (found again if it was redrawn)."""
+        for attempt in range(3):
+            try:
+                self.button(text).click()
+                return
+            except StaleElementReferenceException:
+                if attempt == 2:
+                    raise
+
     def field_value(self, css):
         """The field's value as it is now (found again if the page redrew it meanwhile)."""
         for attempt in range(3):
@@ -1177,13 +1198,13 @@ def jitter(page):
         time.sleep(1.2)
         capture_socket()
         css = "section.page input[type=text]"
-        page.field(css).click()
+        page.click_field(css)
         typed = type_checked(css, "  sunset ")
         settled = wait_until(page.settled, timeout=20)
         check("Jitter: typing fast at 0-500 ms each way: no key is ever overwritten, and the field ends as typed",
               not overwritten and settled and page.field_value(css) == "  sunset ",
               f"overwritten: {overwritten[:3]}; the field shows {page.field_value(css)!r}; settled {bool(settled)}")
-        page.button("Go").click()
+        page.click_button("Go")
         check("Jitter: the view model got every key (it searches the trimmed text)", page.wait_heading("sunset", timeout=20), page.heading())
 
         # The socket closed in the middle of typing: the page reconnects, resends what was not
@@ -1193,7 +1214,7 @@ def jitter(page):
         wait_until(page.settled, timeout=20)
         capture_socket()
         css = "section.page input[type=text]"
-        page.field(css).click()
+        page.click_field(css)
         page.js("window.e2eSocket = null")
         page.send_to_field(css, "a")
         overwritten.clear()
@@ -1214,7 +1235,7 @@ def jitter(page):
         wait_until(page.settled, timeout=20)
         css = "section.page input[placeholder='What needs doing?']"
         overwritten.clear()
-        page.field(css).click()
+        page.click_field(css)
         type_checked(css, "milk")
         page.send_to_field(css, Keys.ENTER)
         expected, seen = ["milk"], []
