@@ -42,11 +42,25 @@ public final class WebExecutor: Sendable {
         queue.setSpecific(key: Self.key, value: QueueOwner(self))
     }
 
-    /// The executor the caller runs on: a session's while it handles its page, otherwise the
-    /// main one (the main actor, or a test's thread, which builds elements as if it were there).
+    /// The executor the caller runs on: a session's while it handles its page, or the main one
+    /// on the main thread (the main actor).
+    ///
+    /// Anywhere else (a detached task, a thread of Swift's pool, a queue of the app's own) it
+    /// stops the program with a message that says so: an element built there would belong to no
+    /// thread that ever uses it, and its page would be touched from two threads. Build a page's
+    /// elements in its session's turn, or on the main actor (a test marked `@MainActor`).
     public static var current: WebExecutor {
-        DispatchQueue.getSpecific(key: key)?.executor ?? main
+        if let owner = DispatchQueue.getSpecific(key: key)?.executor { return owner }
+        precondition(MainScheduler.isMainThread, strayThreadMessage)
+        return main
     }
+
+    /// What ``current`` says on a thread that is neither a session's executor nor the main thread.
+    static let strayThreadMessage = """
+        WebExecutor.current was asked on a thread that is neither a session's executor nor the \
+        main thread: a page's elements are built in their session's turn or on the main actor \
+        (in a test, mark it @MainActor)
+        """
 
     /// Whether the caller runs on this executor.
     public var isCurrent: Bool {

@@ -7,6 +7,7 @@ import Testing
 /// of message must be handled once however often it comes — a click or an Enter, a Back, a
 /// navigation — and the acknowledgement never moves back, also through the paths that take a
 /// message without handling it (a refused one, a resumed page's).
+@MainActor
 @Suite struct ResentMessageTests {
     /// Generated: 40 messages of random kinds, each either new (the next number) or one sent
     /// before, again (a resend after a reconnect, or a duplicate on the wire).

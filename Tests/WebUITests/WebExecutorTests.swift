@@ -78,4 +78,18 @@ extension WebExecutorTests {
             _ = confined.get
         }
     }
+
+    /// A page's executor asked for on a stray thread (neither a session's executor nor the main
+    /// thread) stops the program with the message that says why, instead of taking the main
+    /// one's: the element would be built on one thread and used on another (issue 58). On the
+    /// main thread and on a session's executor it answers (the test above).
+    @Test func theCurrentExecutorOnAStrayThreadStopsTheProgram() async {
+        await #expect(processExitsWith: .failure) {
+            let stray = DispatchQueue(label: "stray")
+            stray.sync { _ = WebExecutor.current }
+        }
+        await #expect(processExitsWith: .failure) {
+            await Task.detached { _ = Document() }.value
+        }
+    }
 }
