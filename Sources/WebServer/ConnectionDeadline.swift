@@ -6,8 +6,8 @@ import NIOCore
 /// its first byte, its body's from the head's end); none while a route answers; a kept
 /// connection's wait for its next request (``WebAppServer/Limits/keepAliveTimeout``); a
 /// WebSocket's silence (``WebAppServer/Limits/webSocketIdleTimeout``: the page is pinged after a
-/// third of it and closed at its end, and anything heard from the page starts it again); a
-/// refused connection's lingering close (``WebAppServer/Limits/lingeringTime``).
+/// third of it and closed at its end, and anything heard from the page starts it again). A
+/// refused connection's lingering close keeps its own time (``LingeringHandler``).
 struct ConnectionDeadline {
     /// What the timer does when it looks.
     enum Due: Equatable {
@@ -46,12 +46,6 @@ struct ConnectionDeadline {
     /// A response was written and the connection kept: the wait for the next request.
     mutating func keptAlive(now: NIODeadline) {
         at = now + limits.keepAliveTimeout.timeAmount
-    }
-
-    /// Refused: the lingering close's time.
-    mutating func lingering(now: NIODeadline) {
-        isWebSocket = false
-        at = now + limits.lingeringTime.timeAmount
     }
 
     /// A WebSocket opened, or its page was heard: its silence starts again.

@@ -101,6 +101,11 @@ extension WebAppServer {
         /// catches up (from its session's kept frames, or the whole page). The default is what a
         /// session keeps for a page that reconnects (WebUI's `WebSessions.Limits.bytesKept`).
         public var outgoingBytes = 1024 * 1024
+        /// Messages a WebSocket's page may have waiting while its session handles the ones it
+        /// sent before; past it the socket is not read until the session has answered, so a page
+        /// that floods a busy session is slowed to the session's pace (TCP holds the rest in the
+        /// page's buffers) and nothing it sent is dropped or held in the server's memory.
+        public var messagesWaiting = 1024
 
         public init(connections: Int = .max, connectionsPerAddress: Int = 256, requestTimeout: Duration = .seconds(10),
                     keepAliveTimeout: Duration = .seconds(20), webSocketIdleTimeout: Duration = .seconds(60),

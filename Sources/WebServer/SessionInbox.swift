@@ -1,13 +1,18 @@
 #if WebServer
 /// A WebSocket's messages on their way to its session, as a value (no socket, no session, no
 /// executor): what the page sent waits here in order; one batch at a time is with the session,
-/// and the next waits for its answer. Past ``limit`` messages waiting behind a batch, the socket
+/// and the next waits for its answer. Past ``limit`` messages waiting behind a batch
+/// (``WebAppServer/Limits/messagesWaiting``), the socket
 /// is not read (``isFull``): a page that floods a busy session slows to the session's pace
 /// instead of filling memory. When the socket closes, what still waits goes to the session's end
 /// (``takeRest()``), so nothing read is lost.
 struct SessionInbox {
     /// Messages waiting behind a batch, past which the socket is not read.
-    static let limit = 1024
+    let limit: Int
+
+    init(limit: Int) {
+        self.limit = limit
+    }
 
     private(set) var waiting: [SocketMessage] = []
     /// A batch is with the session and has not been answered.
@@ -33,7 +38,7 @@ struct SessionInbox {
     }
 
     /// A batch is out and more than ``limit`` messages wait behind it: stop reading the socket.
-    var isFull: Bool { batchOut && waiting.count > Self.limit }
+    var isFull: Bool { batchOut && waiting.count > limit }
 
     /// Every message read has been answered: no batch out, none waiting.
     var isAnswered: Bool { !batchOut && waiting.isEmpty }

@@ -21,11 +21,11 @@ final class WebSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var deadline: ConnectionDeadline
     private var timer = DeadlineTimer()
     private var frames: WebSocketReader
-    private var inbox = SessionInbox()
+    private(set) var inbox: SessionInbox
     private var session: SessionSocket?
     /// Made in ``handlerAdded(context:)``, when the loop is known.
     private let makeSession: (_ send: @escaping @Sendable ([SocketMessage]) -> Void) -> SessionSocket
-    /// Reading is paused: the session is behind by more than ``SessionInbox/limit`` messages, or the
+    /// Reading is paused: the session is behind by more than ``WebAppServer/Limits/messagesWaiting`` messages, or the
     /// server is going away. Setting it turns the channel's reading off or back on.
     private var readingPaused = false {
         didSet {
@@ -50,6 +50,7 @@ final class WebSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
         deadline = ConnectionDeadline(limits: server.limits, now: .now())
         frames = WebSocketReader(messageBytes: server.limits.messageBytes)
         backlog = OutgoingBacklog(limit: server.limits.outgoingBytes)
+        inbox = SessionInbox(limit: server.limits.messagesWaiting)
         server.handlersInMemory.add(1, ordering: .relaxed)
     }
 

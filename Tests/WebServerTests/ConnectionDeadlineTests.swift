@@ -17,13 +17,12 @@ import Testing
     func seconds(_ value: Int64) -> Int64 { value * 1_000_000_000 }
 
     /// Each limit expires at its exact length from when it started, not a nanosecond before:
-    /// a request's, a kept connection's, a lingering close's, and a WebSocket's silence.
+    /// a request's, a kept connection's, and a WebSocket's silence.
     @Test func eachTimeExpiresAtItsExactBoundary() {
         let start = seconds(1000)
         let cases: [(String, Int64, (inout ConnectionDeadline) -> Void)] = [
             ("a request", seconds(10), { $0.request(now: time(start)) }),
             ("a kept connection", seconds(75), { $0.keptAlive(now: time(start)) }),
-            ("a lingering close", seconds(2), { $0.lingering(now: time(start)) }),
             ("a WebSocket's silence", seconds(60), { $0.heard(now: time(start)) }),
         ]
         for (name, length, begin) in cases {
@@ -81,16 +80,6 @@ import Testing
                 }
             }
         }
-    }
-
-    /// Once refused, a WebSocket's connection lingers: no ping, its lingering time only.
-    @Test func aLingeringWebSocketIsNotPinged() {
-        var deadline = ConnectionDeadline(limits: limits, now: time(0))
-        deadline.heard(now: time(0))
-        deadline.lingering(now: time(seconds(1)))
-        #expect(deadline.nextCheck == time(seconds(3)))
-        #expect(deadline.due(now: time(seconds(3) - 1)) == .wait)
-        #expect(deadline.due(now: time(seconds(3))) == .expired)
     }
 }
 #endif

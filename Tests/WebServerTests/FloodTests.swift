@@ -1,6 +1,6 @@
 // T-BEYOND4 (the browser view layer: its server; input from the page is untrusted): a page that
 // sends faster than its session answers is read at the session's pace. Past
-// `SessionInbox.limit` messages waiting, the server stops reading its socket, so TCP
+// `Limits.messagesWaiting` messages waiting, the server stops reading its socket, so TCP
 // holds the rest in the page's own buffers instead of the server's memory; reading resumes as the
 // session catches up, and nothing the page sent is lost. Mutants FL1 and FL2 break each half.
 #if WebServer
@@ -26,7 +26,7 @@ extension BusySessions {
 
         /// The page sends 8 KB messages as fast as its socket takes them, then a keystroke, while its
         /// session is busy (a press holds it until the test lets go). The server takes no more than
-        /// its inbox (`SessionInbox.limit` messages), what a read brings in past it, and what the kernel
+        /// its inbox (`Limits.messagesWaiting` messages), what a read brings in past it, and what the kernel
         /// buffers hold: the page's socket stops taking its writes well before the flood (twice
         /// that) is sent. Let go, every message reaches the session, in order: the keystroke is
         /// acknowledged, and the refusals of the others are all counted in the log.
@@ -47,7 +47,7 @@ extension BusySessions {
             // The flood: binary messages (the session refuses each, in a moment: the test is of the
             // server's reading, not of the session's work), then one keystroke.
             let size = 8 * 1024
-            let bound = (SessionInbox.limit + 64) * size + Self.kernelBuffers() + 4 << 20
+            let bound = (server.limits.messagesWaiting + 64) * size + Self.kernelBuffers() + 4 << 20
             let count = 2 * bound / size
             let channel = tab.socket.channel
             let written = Locked(0)

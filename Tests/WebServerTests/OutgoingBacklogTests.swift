@@ -1,6 +1,7 @@
-// Issue 58: the outgoing limit in bytes, as a value (frames and the channel's writability in, a
-// verdict out), tested with no socket: generated runs against a model, and the limit at its exact
-// boundary from both sides. The server's side (a page that stops reading is closed) is in
+// Issue 58, T-BEYOND4 (the browser view layer's server; a page is untrusted, also in what it
+// does not read): the outgoing limit in bytes, as a value (frames and the channel's writability
+// in, a verdict out), tested with no socket: generated runs against a model, and the limit at its
+// exact boundary from both sides. The server's side (a page that stops reading is closed) is in
 // ServerLimitTests.
 #if WebServer
 import Testing

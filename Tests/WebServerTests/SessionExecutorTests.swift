@@ -217,11 +217,12 @@ extension BusySessions {
             await first.perform { opened.close() }
         }
 
-        /// An app with a few `@MainActor` screens (`onMainActorAt:`): a page at an address it names
+        /// An app with a few `@MainActor` screens (`onMainActorAt:mainActorRoutes:routes:`): a page at an address it names
         /// gets a session on the main actor, any other page one on an executor of its own, whether
         /// the page is asked for or resumed after its session ended (its hello says the address).
         @Test func sessionsAtTheAddressesNamedAreOnTheMainActor() async throws {
             let sessions = WebSessions(limits: .init(sessions: 20, reconnectGrace: .seconds(60)), log: { _ in }, onMainActorAt: { $0.segments.first == "main" },
+                                       mainActorRoutes: { document, _ in BusyTab(document, busyFor: .zero) },
                                        routes: { document, _ in BusyTab(document, busyFor: .zero) })
             #expect(!sessions.runsOnMainActor)
             #expect(sessions.runsOnMainActor(at: WebLocation(path: "/main/1")) && !sessions.runsOnMainActor(at: WebLocation(path: "/other")))
@@ -287,6 +288,7 @@ extension BusySessions {
         /// refused (the page is told its session ended), not opened there; the server goes on.
         @Test func aHelloWhoseSessionClosedMeanwhileIsNotResumedOnTheWrongExecutor() async throws {
             let sessions = WebSessions(limits: .init(sessions: 20, reconnectGrace: .seconds(60)), log: { _ in }, onMainActorAt: { $0.segments.first == "main" },
+                                       mainActorRoutes: { document, _ in BusyTab(document, busyFor: .zero) },
                                        routes: { document, _ in BusyTab(document, busyFor: .zero) })
             let executor = sessions.executorForNewSession(at: .root)
             let opened = await executor.perform { () -> WebSession? in

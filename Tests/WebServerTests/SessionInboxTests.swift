@@ -4,6 +4,7 @@
 #if WebServer
 import Foundation
 import Testing
+import WebUI
 @testable import WebServer
 
 @Suite struct SessionInboxTests {
@@ -14,7 +15,7 @@ import Testing
     @Test func generatedRunsDeliverEveryMessageOnceInOrder() {
         var random = SystemRandomNumberGenerator()
         for round in 0..<500 {
-            var inbox = SessionInbox()
+            var inbox = SessionInbox(limit: 1024)
             var sent = 0
             var delivered: [SocketMessage] = []
             var out: Int?   // the size of the batch with the session
@@ -50,21 +51,36 @@ import Testing
 
     /// The socket stops being read with more than `limit` messages behind a batch, not at
     /// `limit`; never while no batch is out (they go at once); and reads again once answered.
-    @Test func theFloodLimitHoldsAtItsBoundary() {
-        for waiting in [SessionInbox.limit - 1, SessionInbox.limit, SessionInbox.limit + 1] {
-            var inbox = SessionInbox()
+    @Test(arguments: [1, 2, 17, WebAppServer.Limits().messagesWaiting])
+    func theFloodLimitHoldsAtItsBoundary(limit: Int) {
+        for waiting in [limit - 1, limit, limit + 1] {
+            var inbox = SessionInbox(limit: limit)
             inbox.read(.text("first"))
             #expect(inbox.nextBatch() == [.text("first")])
             for index in 0..<waiting { inbox.read(.text("\(index)")) }
             #expect(inbox.nextBatch() == nil)
-            #expect(inbox.isFull == (waiting > SessionInbox.limit), "\(waiting) waiting")
+            #expect(inbox.isFull == (waiting > limit), "\(waiting) waiting of \(limit)")
             inbox.answered()
             #expect(!inbox.isFull, "answered, \(waiting) waiting")
-            #expect(inbox.nextBatch()?.count == waiting)
+            #expect(inbox.nextBatch()?.count ?? 0 == waiting)
         }
-        var idle = SessionInbox()
-        for index in 0...SessionInbox.limit + 5 { idle.read(.text("\(index)")) }
+        var idle = SessionInbox(limit: limit)
+        for index in 0...limit + 5 { idle.read(.text("\(index)")) }
         #expect(!idle.isFull, "no batch out: nothing to wait for")
+    }
+
+    /// A WebSocket's inbox holds what the server's `Limits.messagesWaiting` says, not a constant
+    /// of its own (the flood test's bound is the kernel's buffers, which a limit of 1,024 small
+    /// messages hides).
+    @Test(arguments: [1, 7, WebAppServer.Limits().messagesWaiting])
+    func aWebSocketsInboxHasTheServersLimit(messagesWaiting: Int) throws {
+        var limits = WebAppServer.Limits()
+        limits.messagesWaiting = messagesWaiting
+        let server = try WebAppServer(port: 0, sessions: WebSessions(routes: { _, _ in nil }), limits: limits, log: { _ in })
+        let handler = WebSocketHandler(server: server, address: "127.0.0.1", after: nil, goingAway: false) { _ in
+            preconditionFailure("no session is made before the handler is in a pipeline")
+        }
+        #expect(handler.inbox.limit == messagesWaiting)
     }
 }
 #endif
