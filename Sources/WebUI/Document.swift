@@ -168,7 +168,7 @@ public final class Document {
 
     /// Asks the page to load `location` as a new page, in place of the browser's current entry.
     /// Its session is a new one, opened for that address: for a screen that needs a session of
-    /// another kind than this one (``WebSessions/init(limits:log:onMainActorAt:routes:)``).
+    /// another kind than this one (``WebSessions/init(limits:log:onMainActorAt:mainActorRoutes:routes:)``).
     /// Back from the new page returns to this page's address, loaded again as a page (a new
     /// session), unless the new page's own screens put that address just below its first (as
     /// the showcase's Person puts the launcher): then Back goes to that screen of the new page.

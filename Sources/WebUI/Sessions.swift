@@ -74,7 +74,7 @@ public final class WebSessions: Sendable {
     }
 
     /// Whether a session opened at `location` runs on the main actor: all of them for an app on
-    /// the main actor; those the app names (``init(limits:log:onMainActorAt:routes:)``) for one
+    /// the main actor; those the app names (``init(limits:log:onMainActorAt:mainActorRoutes:routes:)``) for one
     /// whose sessions run each on an executor of its own.
     public func runsOnMainActor(at location: WebLocation) -> Bool {
         switch make {
@@ -116,6 +116,14 @@ public final class WebSessions: Sendable {
     /// and for one that gets there by navigating: a session on its own executor that is to show
     /// a main-actor screen asks the page to load it as a new page (``Document/load(_:)``),
     /// whose session is opened on the main actor.
+    ///
+    /// Deprecated: `routes` is `@Sendable`, so the compiler cannot check that it builds a
+    /// `@MainActor` view model only on the main actor (the app had to write
+    /// `MainActor.assumeIsolated`). ``init(limits:log:onMainActorAt:mainActorRoutes:routes:)``
+    /// makes those sessions' content in a `@MainActor` closure; an app with addresses uses
+    /// ``init(addresses:services:limits:log:screens:)`` and registers its main-actor screens
+    /// with `register(_:describedOnMainActor:)`.
+    @available(*, deprecated, message: "use init(limits:log:onMainActorAt:mainActorRoutes:routes:), whose mainActorRoutes is checked by the compiler to run on the main actor, or init(addresses:services:screens:)")
     public init(limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void = WebSessions.standardError,
                 onMainActorAt onMainActor: @escaping @Sendable (WebLocation) -> Bool,
                 routes: @escaping @Sendable (Document, WebLocation) -> (any WebSessionContent)?) {

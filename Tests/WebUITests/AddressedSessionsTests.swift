@@ -1,3 +1,7 @@
+// Issue 58, T-UI6 (navigation from view models, views map it) and T-BEYOND4 (the browser view
+// layer): one session API that knows the app's addresses runs the loop between the browser's
+// address bar and history and the navigator's stack: deep links, 404s, Back and Forward, a
+// reload, and a deep link whose screens arrive later.
 import MVVM
 import ScreenKit
 import Signals
