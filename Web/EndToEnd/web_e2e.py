@@ -297,48 +297,33 @@ class Page:
             raise LookupError(f"no field {css}")
         return fields[0]
 
-    def send_to_field(self, css, keys):
-        """Sends `keys` to the field as it is now. A field the page redrew between finding it
-        and the keys (a patch, a reset after a reconnect: each keeps its text and focus) is found
-        again: Selenium refuses keys to the element it held before and sends none, so nothing is
-        sent twice."""
+    @staticmethod
+    def fresh(find, act):
+        """`act(find())`, found again if the page redrew the element between the two (a patch, a
+        page sent again after a reconnect, each keeping its text and focus): Selenium refuses an
+        action on the element it held before and does none, so nothing is done twice."""
         for attempt in range(3):
             try:
-                self.field(css).send_keys(keys)
-                return
+                return act(find())
             except StaleElementReferenceException:
                 if attempt == 2:
                     raise
+
+    def send_to_field(self, css, keys):
+        """Sends `keys` to the field as it is now."""
+        self.fresh(lambda: self.field(css), lambda e: e.send_keys(keys))
 
     def click_field(self, css):
-        """Clicks the field as it is now (found again if the page redrew it meanwhile: a patch,
-        a page sent again after a reconnect)."""
-        for attempt in range(3):
-            try:
-                self.field(css).click()
-                return
-            except StaleElementReferenceException:
-                if attempt == 2:
-                    raise
+        """Clicks the field as it is now."""
+        self.fresh(lambda: self.field(css), lambda e: e.click())
 
     def click_button(self, text):
-        """Clicks the button titled `text` as it is now (found again if it was redrawn)."""
-        for attempt in range(3):
-            try:
-                self.button(text).click()
-                return
-            except StaleElementReferenceException:
-                if attempt == 2:
-                    raise
+        """Clicks the button titled `text` as it is now."""
+        self.fresh(lambda: self.button(text), lambda e: e.click())
 
     def field_value(self, css):
-        """The field's value as it is now (found again if the page redrew it meanwhile)."""
-        for attempt in range(3):
-            try:
-                return self.field(css).get_attribute("value")
-            except StaleElementReferenceException:
-                if attempt == 2:
-                    raise
+        """The field's value as it is now."""
+        return self.fresh(lambda: self.field(css), lambda e: e.get_attribute("value"))
 
     def type_keys(self, element, text):
         """Types `text` one key at a time, as a person would."""
