@@ -45,16 +45,27 @@ let kind = Options.kind
 
 @Sendable func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 
-/// The first decimal number after `key` in `bytes`, if any.
-@Sendable func decimal(after key: [UInt8], in bytes: ArraySlice<UInt8>) -> Int? {
-    guard let range = bytes.firstRange(of: key) else { return nil }
-    var value = 0, any = false
-    for byte in bytes[range.upperBound...] {
-        guard byte >= 48 && byte <= 57 else { break }
-        value = value * 10 + Int(byte - 48)
-        any = true
+/// The first decimal number after `"key":` in `bytes`, if any (`key` one byte, as the page's
+/// frames name their fields: `"a":12`, `"s":7`). A plain scan: the client reads one or two
+/// frames a keystroke, and a generic search (Foundation's `firstRange(of:)`) cost it more CPU a
+/// keystroke for the showcase than for the echo, on a thread that is near a core's worth.
+@Sendable func decimal(after key: UInt8, in bytes: ArraySlice<UInt8>) -> Int? {
+    var i = bytes.startIndex
+    let end = bytes.endIndex
+    while i + 4 <= end {
+        if bytes[i] == 0x22, bytes[i + 1] == key, bytes[i + 2] == 0x22, bytes[i + 3] == 0x3A {
+            var value = 0, any = false
+            var j = i + 4
+            while j < end, bytes[j] >= 48, bytes[j] <= 57 {
+                value = value * 10 + Int(bytes[j] - 48)
+                any = true
+                j += 1
+            }
+            return any ? value : nil
+        }
+        i += 1
     }
-    return any ? value : nil
+    return nil
 }
 
 /// A connection's bytes: raw HTTP before the upgrade, then WebSocket text frames.
@@ -70,7 +81,27 @@ final class Connection: ChannelInboundHandler, @unchecked Sendable {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var bytes = unwrapInboundIn(data)
         buffer += bytes.readBytes(length: bytes.readableBytes) ?? []
-        onData?()
+        if let onData { onData() } else if upgraded { answerPings() }
+    }
+
+    /// The pong for a ping: its payload back (RFC 6455 §5.5.3; Hummingbird ignores a pong that
+    /// does not match, and closes the connection a ping period later), masked with zeros.
+    func pong(_ payload: ArraySlice<UInt8>) {
+        write([0x8A, 0x80 | UInt8(payload.count), 0, 0, 0, 0] + payload)
+    }
+
+    /// The connection is a WebSocket (its frames follow).
+    var upgraded = false
+
+    /// Answers the pings among the frames received while nobody waits, as a browser does at
+    /// once: a tab idle past a server's ping would otherwise be closed as gone (Hummingbird's echo
+    /// closes a connection that left a ping unanswered for 30 s). The other frames stay.
+    func answerPings() {
+        var kept: [UInt8] = []
+        let end = walkFrames { opcode, payload, frame in
+            if opcode == 9 { pong(payload) } else { kept += frame }
+        }
+        if end > 0 { buffer = kept + buffer[end...] }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -111,6 +142,17 @@ final class Connection: ChannelInboundHandler, @unchecked Sendable {
     /// The whole text frames received so far (taken out of the buffer); pings answered.
     func takeFrames() -> [ArraySlice<UInt8>] {
         var frames: [ArraySlice<UInt8>] = []
+        let end = walkFrames { opcode, payload, _ in
+            if opcode == 1 { frames.append(payload) }
+            if opcode == 9 { pong(payload) }
+        }
+        if end > 0 { buffer.removeSubrange(..<end) }  // the slices keep the bytes they show
+        return frames
+    }
+
+    /// Calls `each` with every whole frame at the buffer's start (its opcode, its payload, the
+    /// whole frame), in order; returns where the first incomplete frame begins.
+    private func walkFrames(_ each: (UInt8, ArraySlice<UInt8>, ArraySlice<UInt8>) -> Void) -> Int {
         var start = 0
         while buffer.count - start >= 2 {
             var length = Int(buffer[start + 1] & 0x7F), offset = 2
@@ -122,14 +164,10 @@ final class Connection: ChannelInboundHandler, @unchecked Sendable {
                 length = buffer[(start + 2)..<(start + 10)].reduce(0) { $0 << 8 | Int($1) }; offset = 10
             }
             guard buffer.count - start >= offset + length else { break }
-            let opcode = buffer[start] & 0x0F
-            let payload = buffer[(start + offset)..<(start + offset + length)]
-            if opcode == 1 { frames.append(payload) }
-            if opcode == 9 { write([0x8A, 0x80, 0, 0, 0, 0]) }
+            each(buffer[start] & 0x0F, buffer[(start + offset)..<(start + offset + length)], buffer[start..<(start + offset + length)])
             start += offset + length
         }
-        if start > 0 { buffer.removeSubrange(..<start) }  // the slices keep the bytes they show
-        return frames
+        return start
     }
 }
 
@@ -140,7 +178,16 @@ let loop = Options.loop
     return ClientBootstrap(group: loop)
         .channelOption(.tcpOption(.tcp_nodelay), value: 1)
         .bind(to: try! SocketAddress(ipAddress: source, port: 0))
-        .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(connection) } }
+        .channelInitializer { channel in
+            // Closed with a reset, never left in TIME_WAIT, on either side (a server that closes
+            // first, as after a page with `Connection: close`, gets the reset in FIN_WAIT and
+            // ends there too): the kernel ends TIME_WAITs 60 s later in batches (its timers that
+            // far out are seconds apart), and 15,000 page loads' batches fell on the typing
+            // phase, which the echo (no pages) does not have.
+            (channel as? any SocketOptionProvider)?.setSoLinger(linger(l_onoff: 1, l_linger: 0)).flatMapThrowing {
+                try channel.pipeline.syncOperations.addHandler(connection)
+            } ?? channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(connection) }
+        }
         .connect(host: "127.0.0.1", port: port)
         .map { channel in
             connection.channel = channel
@@ -262,7 +309,7 @@ final class Tab: @unchecked Sendable {
                 self.number = 1
                 return self.wait(socket) { () -> Bool? in
                     for payload in socket.takeFrames() {
-                        self.frame = max(self.frame, decimal(after: Array(#""s":"#.utf8), in: payload) ?? 0)
+                        self.frame = max(self.frame, decimal(after: UInt8(ascii: "s"), in: payload) ?? 0)
                         if self.field.isEmpty, let match = String(decoding: payload, as: UTF8.self).firstMatch(of: /\\u003cinput id=\\"(e\d+)\\"/) {
                             self.field = String(match.1)
                         }
@@ -283,6 +330,7 @@ final class Tab: @unchecked Sendable {
                 + (cookie.map { "Cookie: \($0)\r\n" } ?? "") + "\r\n").utf8))
             return self.wait(socket) { socket.takeHead() }.flatMapThrowing { head in
                 guard head.hasPrefix("HTTP/1.1 101") else { throw TabError(why: String(head.prefix(60))) }
+                socket.upgraded = true
                 return socket
             }
         }
@@ -303,8 +351,8 @@ final class Tab: @unchecked Sendable {
         if debug { FileHandle.standardError.write("sent \(sent) field \(field) buffer \(socket.buffer.count) closed \(socket.closed)\n".data(using: .utf8)!) }
         return wait(socket) { () -> Double? in
             for payload in socket.takeFrames() {
-                self.acknowledged = max(self.acknowledged, decimal(after: Array(#""a":"#.utf8), in: payload) ?? 0)
-                self.frame = max(self.frame, decimal(after: Array(#""s":"#.utf8), in: payload) ?? 0)
+                self.acknowledged = max(self.acknowledged, decimal(after: UInt8(ascii: "a"), in: payload) ?? 0)
+                self.frame = max(self.frame, decimal(after: UInt8(ascii: "s"), in: payload) ?? 0)
             }
             return self.acknowledged >= sent ? now() - started : nil
         }
@@ -354,6 +402,59 @@ func openAll() throws -> (opened: Int, failed: Int) {
     }.wait()
 }
 
+/// The tabs' next keys by when they are due, and one timer for the earliest: on the client's
+/// event loop only.
+final class KeySchedule: @unchecked Sendable {
+    // SAFETY: made and used on the client's one event loop only.
+    private var heap: [(at: Double, tab: Tab)] = []
+    private var timer: Scheduled<Void>?
+    private var timerAt = Double.infinity
+    /// Called with each tab when its key is due, and the time it was due.
+    var type: (Tab, Double) -> Void = { _, _ in }
+
+    func add(_ tab: Tab, at time: Double) {
+        heap.append((time, tab))
+        var child = heap.count - 1
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard heap[child].at < heap[parent].at else { break }
+            heap.swapAt(child, parent)
+            child = parent
+        }
+        if time < timerAt { arm(at: time) }
+    }
+
+    private func arm(at time: Double) {
+        timer?.cancel()
+        timerAt = time
+        timer = loop.scheduleTask(in: .nanoseconds(Int64(max(0, time - now()) * 1e9))) { self.fire() }
+    }
+
+    private func fire() {
+        timer = nil
+        timerAt = .infinity
+        let time = now()
+        while let first = heap.first, first.at <= time {
+            let last = heap.removeLast()
+            if !heap.isEmpty {
+                heap[0] = last
+                var parent = 0
+                while true {
+                    let left = 2 * parent + 1, right = left + 1
+                    var least = parent
+                    if left < heap.count, heap[left].at < heap[least].at { least = left }
+                    if right < heap.count, heap[right].at < heap[least].at { least = right }
+                    if least == parent { break }
+                    heap.swapAt(parent, least)
+                    parent = least
+                }
+            }
+            type(first.tab, first.at)
+        }
+        if let first = heap.first, first.at < timerAt { arm(at: first.at) }
+    }
+}
+
 /// Every open tab types: RATE keys a second each (spread over the second), or as fast as
 /// acknowledged with RATE 0, from START_AT until START_AT + SECONDS.
 func typeAll(rate: Double, seconds: Double, startAt: Double) throws -> (edits: Int, lost: Int, latencies: [Double]) {
@@ -372,26 +473,31 @@ func typeAll(rate: Double, seconds: Double, startAt: Double) throws -> (edits: I
             run.finished += 1
             if run.finished == open.count { promise.succeed((run.edits, run.lost, run.latencies)) }
         }
+        // Every tab's next key in one schedule with one timer, not a scheduled task each: NIO
+        // keeps scheduled tasks in a heap of closures, and with 15,000 tabs waiting to type its
+        // sifting (a retain and a release a level) was the client's largest cost.
+        let keys = KeySchedule()
         @Sendable func typeNext(_ tab: Tab, at time: Double) {
             guard time < deadline else { return done() }
-            loop.scheduleTask(in: .nanoseconds(Int64(max(0, time - now()) * 1e9))) {
-                let began = now()
-                guard began < deadline else { return done() }
-                tab.keystroke().whenComplete { result in
-                    switch result {
-                    case .success(let latency):
-                        run.edits += 1
-                        run.latencies.append(latency)
-                        // The next key a second after this one was due, not after it was sent:
-                        // a moment's delay on the client does not bunch the tabs it delayed.
-                        typeNext(tab, at: rate > 0 ? max(time + 1 / rate, now()) : now())
-                    case .failure:
-                        run.lost += 1
-                        done()
-                    }
+            keys.add(tab, at: time)
+        }
+        keys.type = { tab, time in
+            guard now() < deadline else { return done() }
+            tab.keystroke().whenComplete { result in
+                switch result {
+                case .success(let latency):
+                    run.edits += 1
+                    run.latencies.append(latency)
+                    // The next key a second after this one was due, not after it was sent:
+                    // a moment's delay on the client does not bunch the tabs it delayed.
+                    typeNext(tab, at: rate > 0 ? max(time + 1 / rate, now()) : now())
+                case .failure:
+                    run.lost += 1
+                    done()
                 }
             }
         }
+        promise.futureResult.whenComplete { _ in keys.type = { _, _ in } }  // the cycle through typeNext, broken
         if open.isEmpty { promise.succeed((0, 0, [])) }
         for (i, tab) in open.enumerated() {
             typeNext(tab, at: start + (rate > 0 ? Double(i) / Double(open.count) / rate : 0))
@@ -415,6 +521,8 @@ while let line = readLine() {
         let (edits, lost, latencies) = try typeAll(rate: Double(words[1])!, seconds: Double(words[2])!, startAt: Double(words[3])!)
         say("typed \(edits) \(lost) " + latencies.map { String(format: "%.3f", $0 * 1000) }.joined(separator: " "))
     case "close":
+        // Each a reset (SO_LINGER 0, set when it was opened): none is left in TIME_WAIT to end
+        // during the next run.
         try? loop.submit { for tab in tabs { tab.socket?.channel?.close(promise: nil) } }.wait()
         say("closed")
         exit(0)
