@@ -20,8 +20,12 @@ Phases, each printed as it ends:
 
 Usage:
   tabs_bench.py SHOWCASE [--tabs N] [--rate R] [--seconds S] [--workers W] [--echo ECHO]
-                [--budget-ratio X] [--budget-kb K] [--release-check]
-With --echo, the echo's figures are printed beside the showcase's and the ratio computed. With
+                [--rounds R] [--budget-ratio X] [--budget-kb K]
+With --echo, the echo's figures are printed beside the showcase's and the ratios computed (CPU
+per edit, keystroke p99). The echo's connections are opened first and stay open; with --rounds R
+the typing phase is cut into R windows, the showcase's and the echo's taken in turn, so that a
+stall of the machine (another process, the kernel's own threads) falls on both alike rather than
+on one server's whole phase. With
 --budget-ratio or --budget-kb, it exits 1 when the CPU per edit (with every tab typing) is over X
 times the echo's per message, or the memory per tab over K KB (CI's regression gate).
 """
@@ -98,6 +102,46 @@ class Socket(asyncio.Protocol):
         self.buffer += data
         if self.waiter and not self.waiter.done():
             self.waiter.set_result(None)
+        elif self.upgraded:
+            self.answer_pings()
+
+    upgraded = False
+
+    def pong(self, payload):
+        """The pong for a ping: its payload back (RFC 6455 §5.5.3; Hummingbird ignores a pong
+        that does not match and closes the connection a ping period later), masked with zeros."""
+        self.transport.write(bytes([0x8A, 0x80 | len(payload)]) + b"\0\0\0\0" + payload)
+
+    def answer_pings(self):
+        """Answers the pings received while nobody waits, as a browser does at once (a tab idle
+        past a server's ping would otherwise be closed as gone); the other frames stay."""
+        kept = b""
+        for opcode, payload, frame in self.whole_frames():
+            if opcode == 9:
+                self.pong(payload)
+            else:
+                kept += frame
+        self.buffer = kept + self.buffer[self.frames_end:]
+
+    def whole_frames(self):
+        """Each whole frame at the buffer's start, in order: its opcode, its payload, the whole
+        frame; `frames_end` is then where the first incomplete one begins."""
+        start = 0
+        while len(self.buffer) - start >= 2:
+            length, offset = self.buffer[start + 1] & 0x7F, 2
+            if length == 126:
+                if len(self.buffer) - start < 4:
+                    break
+                length, offset = int.from_bytes(self.buffer[start + 2:start + 4], "big"), 4
+            elif length == 127:
+                if len(self.buffer) - start < 10:
+                    break
+                length, offset = int.from_bytes(self.buffer[start + 2:start + 10], "big"), 10
+            if len(self.buffer) - start < offset + length:
+                break
+            yield self.buffer[start] & 0x0F, self.buffer[start + offset:start + offset + length], self.buffer[start:start + offset + length]
+            start += offset + length
+        self.frames_end = start
 
     def connection_lost(self, exc):
         self.closed = True
@@ -132,27 +176,14 @@ class Socket(asyncio.Protocol):
         self.transport.write(head + mask + masked)
 
     def frames(self):
-        """The whole text frames received so far (taken out of the buffer)."""
+        """The whole text frames received so far (taken out of the buffer); pings answered."""
         out = []
-        while len(self.buffer) >= 2:
-            length, offset = self.buffer[1] & 0x7F, 2
-            if length == 126:
-                if len(self.buffer) < 4:
-                    break
-                length, offset = int.from_bytes(self.buffer[2:4], "big"), 4
-            elif length == 127:
-                if len(self.buffer) < 10:
-                    break
-                length, offset = int.from_bytes(self.buffer[2:10], "big"), 10
-            if len(self.buffer) < offset + length:
-                break
-            opcode = self.buffer[0] & 0x0F
-            payload = self.buffer[offset:offset + length]
-            self.buffer = self.buffer[offset + length:]
+        for opcode, payload, _ in self.whole_frames():
             if opcode == 1:
                 out.append(payload)
             elif opcode == 9:  # ping: answer it, as a browser does
-                self.transport.write(bytes([0x8A, 0x80]) + b"\0\0\0\0")
+                self.pong(payload)
+        self.buffer = self.buffer[self.frames_end:]
         return out
 
 
@@ -171,6 +202,7 @@ async def upgrade(port, source, cookie=None, host="127.0.0.1"):
     head = await ws.read_head()
     if " 101 " not in head.split("\r\n")[0]:
         raise ConnectionError(head[:80])
+    ws.upgraded = True
     return ws
 
 
@@ -445,6 +477,24 @@ def measure(server, clients, rate, seconds):
     return edits, cpu, wall, latencies
 
 
+def measure_in_turn(pairs, rate, seconds, rounds):
+    """`measure` cut into `rounds` windows of seconds / rounds, taking the (server, clients) pairs
+    in turn in each round: a stall of the machine (another process, the kernel's own threads, a
+    neighbour on the host) then falls on each server alike instead of on one server's whole phase.
+    Each pair's edits, server CPU seconds, wall seconds and latencies summed over its windows,
+    and the keystroke p99 of each of its windows."""
+    totals = [[0, 0.0, 0.0, [], []] for _ in pairs]
+    for _ in range(rounds):
+        for total, (server, clients) in zip(totals, pairs):
+            edits, cpu, wall, latencies = measure(server, clients, rate, seconds / rounds)
+            total[0] += edits
+            total[1] += cpu
+            total[2] += wall
+            total[3] += latencies
+            total[4].append(percentile(latencies, 99))
+    return [tuple(total) for total in totals]
+
+
 def one_among(port, kind, rate=200, seconds=3.0):
     """One more tab typing `rate` keys a second while the others stay open and idle: a
     keystroke's latency on a server that holds them all (the latency a person typing sees when
@@ -491,6 +541,9 @@ def main():
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--echo", help="the EchoServer binary (Benchmarks/Echo)")
     parser.add_argument("--saturation-seconds", type=float, default=5.0)
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="with --echo: every tab typing cut into R windows, the showcase's and the echo's in turn "
+                             "(both open at once), so that the machine's stalls fall on both alike")
     parser.add_argument("--main-actor", action="store_true",
                         help="with --app todo: todo-web --main-actor (every session on the main actor), to compare")
     parser.add_argument("--search-list", type=int, default=0,
@@ -544,6 +597,30 @@ def main():
         print(f"  echo:     {echo_per:.1f} us of server CPU per message ({echo_edits} messages; p50 {percentile(echo_latencies, 50):.2f} ms, p99 {percentile(echo_latencies, 99):.2f} ms)", flush=True)
         print(f"  ratio:    {per_edit / echo_per:.2f}x", flush=True)
 
+    echo = None
+    if args.echo:
+        # Opened before the showcase's tabs, and idle while they are measured, so that with
+        # --rounds the two can type in turn.
+        print(f"== the echo: {args.tabs} connections, each {args.rate:g} messages a second for {args.seconds:g} s", flush=True)
+        port = free_port()
+        echo_server = Server([args.echo, str(port)], port, "/")
+        try:
+            time.sleep(0.5)
+            before = rss_kb(echo_server.pid)
+            echo_clients = clients_for(port, args.tabs, args.workers, "echo")
+            answers = echo_clients.ask("open")
+            time.sleep(1.0)
+            after = rss_kb(echo_server.pid)
+            opened = sum(a[1] for a in answers)
+            print(f"  opened {opened} connections; echo RSS {before / 1024:.1f} -> {after / 1024:.1f} MiB: {(after - before) / max(1, opened):.1f} KB each", flush=True)
+            latencies = one_among(port, "echo")
+            print(f"  one more connection sending 200 messages a second while the {opened} stay idle: p50 {percentile(latencies, 50):.2f} ms, "
+                  f"p99 {percentile(latencies, 99):.2f} ms ({len(latencies)} messages)", flush=True)
+        except BaseException:
+            echo_server.stop()
+            raise
+        echo = (echo_server, echo_clients)
+
     print(f"== {args.tabs} tabs: open, idle, each typing {args.rate:g} a second for {args.seconds:g} s, then as fast as acknowledged", flush=True)
     port = free_port()
     server = Server(showcase_command(port), port, "/mvvm.css")
@@ -566,9 +643,21 @@ def main():
         latencies = one_among(port, kind)
         print(f"  one more tab typing 200 keys a second while the {opened} stay idle: keystroke p50 {percentile(latencies, 50):.2f} ms, "
               f"p99 {percentile(latencies, 99):.2f} ms ({len(latencies)} keystrokes)", flush=True)
-        edits, cpu, wall, latencies = measure(server, clients, args.rate, args.seconds)
+        if echo and args.rounds > 1:
+            (edits, cpu, wall, latencies, windows), echo_typed = measure_in_turn([(server, clients), echo], args.rate, args.seconds, args.rounds)
+            echo_windows = echo_typed[4]
+            echo_typed = echo_typed[:4]
+            print(f"  (in {args.rounds} rounds, the echo's {args.seconds / args.rounds:g} s after each of the showcase's)", flush=True)
+            print(f"  keystroke p99 of each window (ms), the showcase's: {' '.join(f'{p:.2f}' for p in windows)}", flush=True)
+            print(f"                                     the echo's:     {' '.join(f'{p:.2f}' for p in echo_windows)}", flush=True)
+            figures["windows: median p99 ratio"] = statistics.median(windows) / max(statistics.median(echo_windows), 1e-9)
+            print(f"  the windows' median p99: showcase {statistics.median(windows):.2f} ms, echo {statistics.median(echo_windows):.2f} ms: "
+                  f"{figures['windows: median p99 ratio']:.2f}x", flush=True)
+        else:
+            edits, cpu, wall, latencies = measure(server, clients, args.rate, args.seconds)
         per_edit = cpu / max(1, edits) * 1e6
         figures["all typing: server CPU per edit"] = per_edit
+        figures["all typing: keystroke p99 (ms)"] = percentile(latencies, 99)
         print(f"  typing: {edits} edits in {wall:.1f} s ({edits / wall:.0f} a second); server CPU {cpu:.2f} s ({cpu / wall * 100:.0f}%): "
               f"{per_edit:.1f} us per edit; keystroke p50 {percentile(latencies, 50):.2f} ms, p99 {percentile(latencies, 99):.2f} ms", flush=True)
         if args.saturation_seconds > 0:
@@ -576,33 +665,28 @@ def main():
             print(f"  saturation: {edits / wall:.0f} edits a second; server CPU {cpu / wall * 100:.0f}% (of 100% a core): "
                   f"{cpu / max(1, edits) * 1e6:.1f} us per edit; keystroke p50 {percentile(latencies, 50):.2f} ms, p99 {percentile(latencies, 99):.2f} ms", flush=True)
         clients.close()
+    except BaseException:
+        if echo:
+            echo[0].stop()
+        raise
     finally:
         server.stop()
 
-    if args.echo:
-        print(f"== the echo: {args.tabs} connections, each {args.rate:g} messages a second for {args.seconds:g} s", flush=True)
-        port = free_port()
-        echo = Server([args.echo, str(port)], port, "/")
+    if echo:
+        print(f"== the echo: its {args.tabs} connections typing", flush=True)
+        echo_server, echo_clients = echo
         try:
-            time.sleep(0.5)
-            before = rss_kb(echo.pid)
-            clients = clients_for(port, args.tabs, args.workers, "echo")
-            answers = clients.ask("open")
-            time.sleep(1.0)
-            after = rss_kb(echo.pid)
-            opened = sum(a[1] for a in answers)
-            print(f"  opened {opened} connections; echo RSS {before / 1024:.1f} -> {after / 1024:.1f} MiB: {(after - before) / max(1, opened):.1f} KB each", flush=True)
-            latencies = one_among(port, "echo")
-            print(f"  one more connection sending 200 messages a second while the {opened} stay idle: p50 {percentile(latencies, 50):.2f} ms, "
-                  f"p99 {percentile(latencies, 99):.2f} ms ({len(latencies)} messages)", flush=True)
-            edits, cpu, wall, latencies = measure(echo, clients, args.rate, args.seconds)
+            if args.rounds <= 1:
+                echo_typed = measure(echo_server, echo_clients, args.rate, args.seconds)
+            edits, cpu, wall, latencies = echo_typed
             echo_per = cpu / max(1, edits) * 1e6
             figures["all typing: echo CPU per message"] = echo_per
             print(f"  echo: {edits} messages in {wall:.1f} s; CPU {cpu:.2f} s: {echo_per:.1f} us per message; p50 {percentile(latencies, 50):.2f} ms, p99 {percentile(latencies, 99):.2f} ms", flush=True)
-            print(f"  ratio (every tab typing): {figures['all typing: server CPU per edit'] / echo_per:.2f}x", flush=True)
-            clients.close()
+            print(f"  ratio (every tab typing): CPU per edit {figures['all typing: server CPU per edit'] / echo_per:.2f}x the echo's, "
+                  f"keystroke p99 {figures['all typing: keystroke p99 (ms)'] / max(percentile(latencies, 99), 1e-9):.2f}x", flush=True)
+            echo_clients.close()
         finally:
-            echo.stop()
+            echo_server.stop()
 
     if args.budget_ratio and args.echo:
         ratio = figures["all typing: server CPU per edit"] / figures["all typing: echo CPU per message"]
