@@ -22,12 +22,12 @@ Usage:
   tabs_bench.py SHOWCASE [--tabs N] [--rate R] [--seconds S] [--workers W] [--echo ECHO]
                 [--rounds R] [--budget-ratio X] [--budget-kb K]
 With --echo, the echo's figures are printed beside the showcase's and the ratios computed (CPU
-per edit, keystroke p99). The echo's connections are opened first and stay open; with --rounds R
-the typing phase is cut into R windows, the showcase's and the echo's taken in turn, so that a
-stall of the machine (another process, the kernel's own threads) falls on both alike rather than
-on one server's whole phase. With
---budget-ratio or --budget-kb, it exits 1 when the CPU per edit (with every tab typing) is over X
-times the echo's per message, or the memory per tab over K KB (CI's regression gate).
+per edit, keystroke p99). The echo's connections are opened first and stay open, and the typing
+phase is cut into R windows (--rounds, 4 unless told; 1: one phase each), the showcase's and the
+echo's taken in turn, so that a stall of the machine (another process, the kernel's own threads)
+falls on both alike rather than on one server's whole phase. With --budget-ratio or
+--budget-kb, it exits 1 when the CPU per edit (with every tab typing) is over X times the echo's
+per message, or the memory per tab over K KB (CI's regression gate).
 """
 import argparse
 import asyncio
@@ -541,9 +541,10 @@ def main():
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--echo", help="the EchoServer binary (Benchmarks/Echo)")
     parser.add_argument("--saturation-seconds", type=float, default=5.0)
-    parser.add_argument("--rounds", type=int, default=1,
+    parser.add_argument("--rounds", type=int, default=4,
                         help="with --echo: every tab typing cut into R windows, the showcase's and the echo's in turn "
-                             "(both open at once), so that the machine's stalls fall on both alike")
+                             "(both open at once), so that the machine's stalls fall on both alike; 1: the showcase's whole "
+                             "phase, then the echo's")
     parser.add_argument("--main-actor", action="store_true",
                         help="with --app todo: todo-web --main-actor (every session on the main actor), to compare")
     parser.add_argument("--search-list", type=int, default=0,
