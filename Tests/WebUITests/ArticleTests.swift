@@ -1,6 +1,7 @@
 import Foundation
 import MVVM
 import Observation
+import ScreenKit
 import Signals
 import Synchronization
 import Testing
@@ -130,9 +131,107 @@ func clockAppSessions() -> WebSessions {
 
     @Test func articleCodeIsThisFile() throws {
         let (count, missing) = try ArticleCode.blocksMissing(from: ["Tests/WebUITests/ArticleTests.swift"], article: "Sources/WebUI/WebUI.docc/BuildingAPage.md")
-        #expect(count == 4)
+        #expect(count == 5)
         for block in missing {
             Issue.record("this block of BuildingAPage.md is in none of ArticleTests.swift:\n\(block)")
         }
+    }
+}
+
+// The section "An app with addresses", as the article has it.
+struct RecipeServices: Sendable {
+    let navigator: any NavigationService      // the tab's own
+}
+
+final class RecipesViewModel: Sendable {
+    let titles = Property(value: ["Pancakes", "Soup"])
+    private let services: RecipeServices
+
+    init(services: RecipeServices) { self.services = services }
+
+    func open(_ index: Int) {
+        services.navigator.push(RecipeViewModel(index: index), from: self)
+    }
+}
+
+final class RecipeViewModel: Sendable {
+    let index: Int
+    init(index: Int) { self.index = index }
+}
+
+enum RecipeAddresses: AppAddresses {
+    typealias Services = RecipeServices
+
+    static func stack(at address: Address, services: RecipeServices) -> [any AnyObject & Sendable]? {
+        let list = RecipesViewModel(services: services)
+        if address.path.isEmpty { return [list] }
+        guard address.path.count == 2, address.path[0] == "recipe", let index = Int(address.path[1]) else { return nil }
+        return [list, RecipeViewModel(index: index)]
+    }
+
+    static func address(of viewModel: any AnyObject, below: Address) -> Address? {
+        switch viewModel {
+        case is RecipesViewModel: return Address()
+        case let recipe as RecipeViewModel: return Address(["recipe", String(recipe.index)])
+        default: return nil
+        }
+    }
+}
+
+func recipeSessions() -> WebSessions {
+    WebSessions(addresses: RecipeAddresses.self, servicesPerTab: { tab in
+        RecipeServices(navigator: tab.navigator)
+    }) { screens in
+        screens.register(RecipesViewModel.self, described: { viewModel in
+            Screen("Recipes") {
+                List("Recipes",
+                     rows: viewModel.titles.live.map { titles in
+                         titles.enumerated().map { ListRow(id: String($0.offset), title: $0.element) }
+                     },
+                     emptyText: "No recipes.",
+                     rowButtons: [RowButton("Open", shortcut: .control("o")) { id in Int(id).map(viewModel.open) }])
+            }
+        })
+        screens.register(RecipeViewModel.self, described: { viewModel in
+            Screen("Recipe") { Text("Recipe number \(viewModel.index)") }
+        })
+    }
+}
+
+// The section "An app with addresses": a deep link opens its stack, and Open pushes the recipe.
+@MainActor @Suite struct RecipeArticleTests {
+    @Test func aDeepLinkOpensTheRecipeOverTheList() throws {
+        let sessions = recipeSessions()
+        defer { sessions.closeAll() }   // a tab's navigator and view models hold each other until closed
+        guard case .opened(let session) = sessions.open(at: try #require(WebLocation("/recipe/1"))) else {
+            Issue.record("/recipe/1 opened no session")
+            return
+        }
+        session.document.flush()
+        #expect(session.document.bodyHTML.contains("Recipe number 1"))
+        #expect(session.document.sentLocations == ["/", "/recipe/1"])
+        if case .notFound = sessions.open(at: try #require(WebLocation("/recipe/x"))) {} else {
+            Issue.record("/recipe/x opened a session")
+        }
+    }
+
+    @Test func openOnARowPushesTheRecipeAndItsAddress() throws {
+        let sessions = recipeSessions()
+        defer { sessions.closeAll() }
+        guard case .opened(let session) = sessions.open(at: .root) else {
+            Issue.record("/ opened no session")
+            return
+        }
+        let token = session.connect(send: { _ in })
+        session.receive(#"{"t":"hello","s":"\#(session.id)","q":0}"#, token: token)
+        session.document.flush()
+        #expect(session.document.sentLocations == ["/"])
+        // The second row's Open (Soup, index 1).
+        let opens = session.document.bodyHTML.matches(of: /<button id="(e\d+)"[^>]*>Open</)
+        try #require(opens.count == 2)
+        session.receive(#"{"t":"c","id":"\#(opens[1].1)","n":1}"#, token: token)
+        session.document.flush()
+        #expect(session.document.bodyHTML.contains("Recipe number 1"))
+        #expect(session.document.sentLocations == ["/", "/recipe/1"])
     }
 }
