@@ -481,18 +481,17 @@ def measure_in_turn(pairs, rate, seconds, rounds):
     """`measure` cut into `rounds` windows of seconds / rounds, taking the (server, clients) pairs
     in turn in each round: a stall of the machine (another process, the kernel's own threads, a
     neighbour on the host) then falls on each server alike instead of on one server's whole phase.
-    Each pair's edits, server CPU seconds, wall seconds and latencies summed over its windows,
-    and the keystroke p99 of each of its windows."""
-    totals = [[0, 0.0, 0.0, [], []] for _ in pairs]
+    For each pair: what `measure` gives, summed over its windows, and the keystroke p99 of each
+    of its windows."""
+    totals = [[0, 0.0, 0.0, []] for _ in pairs]
+    windows = [[] for _ in pairs]
     for _ in range(rounds):
-        for total, (server, clients) in zip(totals, pairs):
-            edits, cpu, wall, latencies = measure(server, clients, rate, seconds / rounds)
-            total[0] += edits
-            total[1] += cpu
-            total[2] += wall
-            total[3] += latencies
-            total[4].append(percentile(latencies, 99))
-    return [tuple(total) for total in totals]
+        for total, p99s, (server, clients) in zip(totals, windows, pairs):
+            measured = measure(server, clients, rate, seconds / rounds)
+            for i, value in enumerate(measured):
+                total[i] += value
+            p99s.append(percentile(measured[3], 99))
+    return [(tuple(total), p99s) for total, p99s in zip(totals, windows)]
 
 
 def one_among(port, kind, rate=200, seconds=3.0):
@@ -568,6 +567,12 @@ def main():
             json.dump({"todos": [{"id": i + 1, "title": f"to-do {i} " + "a" * (i % 21), "done": i % 3 == 0}
                                  for i in range(args.search_list)]}, f)
 
+    # Every tab, and room for the others' (one more typing, a reconnect); at least 240, since a
+    # server gives one address a quarter of its sessions (WebSessions.Limits.sessionsPerAddress)
+    # and the tabs come 50 from each loopback address, the one more tab from the first: with
+    # 50 tabs and 150 sessions, 13 tabs were refused.
+    max_sessions = max(args.tabs + 100, 4 * 60)
+
     def showcase_command(port):
         loops = ["--event-loops", str(args.event_loops)] if args.event_loops else []
         return server_command(port) + loops
@@ -580,11 +585,11 @@ def main():
                 for leftover in (database, database + "-wal", database + "-shm"):
                     if os.path.exists(leftover):
                         os.remove(leftover)
-                return [args.showcase, "--port", str(port), "--max-sessions", str(args.tabs + 100), "--database", database, "--todo-file", todo_file] + (
+                return [args.showcase, "--port", str(port), "--max-sessions", str(max_sessions), "--database", database, "--todo-file", todo_file] + (
                     ["--main-actor"] if args.main_actor else [])
-            return [args.showcase, "--port", str(port), "--max-sessions", str(args.tabs + 100), "--database", ":memory:"] + (
+            return [args.showcase, "--port", str(port), "--max-sessions", str(max_sessions), "--database", ":memory:"] + (
                 ["--main-actor"] if args.main_actor else [])
-        return [args.showcase, "--web", "--port", str(port), "--max-sessions", str(args.tabs + 100)]
+        return [args.showcase, "--web", "--port", str(port), "--max-sessions", str(max_sessions)]
 
     print(f"== one tab typing (a keystroke, its acknowledgement, the next; 2.5 s)", flush=True)
     port = free_port()
@@ -645,9 +650,8 @@ def main():
         print(f"  one more tab typing 200 keys a second while the {opened} stay idle: keystroke p50 {percentile(latencies, 50):.2f} ms, "
               f"p99 {percentile(latencies, 99):.2f} ms ({len(latencies)} keystrokes)", flush=True)
         if echo and args.rounds > 1:
-            (edits, cpu, wall, latencies, windows), echo_typed = measure_in_turn([(server, clients), echo], args.rate, args.seconds, args.rounds)
-            echo_windows = echo_typed[4]
-            echo_typed = echo_typed[:4]
+            ((edits, cpu, wall, latencies), windows), (echo_typed, echo_windows) = measure_in_turn(
+                [(server, clients), echo], args.rate, args.seconds, args.rounds)
             print(f"  (in {args.rounds} rounds, the echo's {args.seconds / args.rounds:g} s after each of the showcase's)", flush=True)
             print(f"  keystroke p99 of each window (ms), the showcase's: {' '.join(f'{p:.2f}' for p in windows)}", flush=True)
             print(f"                                     the echo's:     {' '.join(f'{p:.2f}' for p in echo_windows)}", flush=True)
