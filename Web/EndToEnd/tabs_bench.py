@@ -110,7 +110,8 @@ class Socket(asyncio.Protocol):
     def pong(self, payload):
         """The pong for a ping: its payload back (RFC 6455 §5.5.3; Hummingbird ignores a pong
         that does not match and closes the connection a ping period later), masked with zeros."""
-        self.transport.write(bytes([0x8A, 0x80 | len(payload)]) + b"\0\0\0\0" + payload)
+        if len(payload) <= 125:  # a control frame's most (RFC 6455 §5.5): a broken ping is not answered
+            self.transport.write(bytes([0x8A, 0x80 | len(payload)]) + b"\0\0\0\0" + payload)
 
     def answer_pings(self):
         """Answers the pings received while nobody waits, as a browser does at once (a tab idle

@@ -87,6 +87,7 @@ final class Connection: ChannelInboundHandler, @unchecked Sendable {
     /// The pong for a ping: its payload back (RFC 6455 §5.5.3; Hummingbird ignores a pong that
     /// does not match, and closes the connection a ping period later), masked with zeros.
     func pong(_ payload: ArraySlice<UInt8>) {
+        guard payload.count <= 125 else { return }  // a control frame's most (RFC 6455 §5.5): a broken ping is not answered
         write([0x8A, 0x80 | UInt8(payload.count), 0, 0, 0, 0] + payload)
     }
 
