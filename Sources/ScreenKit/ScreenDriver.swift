@@ -85,7 +85,7 @@ open class ScreenDriver {
         alertsOf = viewModel
         let alerts = CompositeDisposable()
         for element in screen.allElements {
-            guard case .alert(let alert) = element.kind else { continue }
+            guard let alert = element.kind as? Alert else { continue }
             let arrived = arrivedAlerts
             alerts += alert.messages.sink(value: { message in arrived.withLock { $0.append(message) } })
         }
@@ -113,15 +113,7 @@ open class ScreenDriver {
     /// button or field (a script waits for this to end before it reads the screen).
     public var isWorking: Bool {
         guard let elements = try? visibleElements() else { return false }
-        return elements.contains { element in
-            switch element.kind {
-            case .spinner(let spinner): spinner.isActive.value
-            case .list(let list): list.isLoading.value
-            case .button(let button): button.isBusy.value
-            case .field(let field): field.isBusy.value
-            default: false
-            }
-        }
+        return elements.contains { $0.kind.isWorking }
     }
 
     /// What the screen says went wrong, if anything: the alert shown over it, else its first
@@ -129,7 +121,7 @@ open class ScreenDriver {
     public var failure: String? {
         if let alert { return alert.message }
         for element in (try? visibleElements()) ?? [] {
-            if case .text(let text) = element.kind, text.style == .error, !text.value.value.isEmpty { return text.value.value }
+            if let text = element.kind as? Text, text.style == .error, !text.value.value.isEmpty { return text.value.value }
         }
         return nil
     }
@@ -178,7 +170,7 @@ open class ScreenDriver {
             dismissAlert()
             return
         }
-        guard case .button(let button) = try element(title, role: .button).kind else { throw .notFound(title, screen: text) }
+        guard let button = try element(title, role: .button).kind as? Button else { throw .notFound(title, screen: text) }
         guard !button.isBusy.value else { throw .busy(title) }
         guard button.isEnabled.value else { throw .disabled(title) }
         button.press()
@@ -186,7 +178,7 @@ open class ScreenDriver {
 
     /// Flips the toggle labelled `label`, which must be enabled.
     public func toggle(_ label: String) throws(ScreenDriverError) {
-        guard case .toggle(let toggle) = try element(label, role: .toggle).kind else { throw .notFound("toggle \"\(label)\"", screen: text) }
+        guard let toggle = try element(label, role: .toggle).kind as? Toggle else { throw .notFound("toggle \"\(label)\"", screen: text) }
         guard toggle.isEnabled.value else { throw .disabled(label) }
         toggle.isOn.value.toggle()
     }
@@ -220,11 +212,11 @@ open class ScreenDriver {
     /// Chooses `option` in the choice or the tabs that offer it (a segmented control, a tab).
     public func choose(_ option: String) throws(ScreenDriverError) {
         for element in try visibleElements() {
-            if case .choice(let choice) = element.kind, let index = choice.options.firstIndex(of: option) {
+            if let choice = element.kind as? Choice, let index = choice.options.firstIndex(of: option) {
                 choice.selection.value = index
                 return
             }
-            if case .tabs(let tabs) = element.kind, let index = tabs.tabs.firstIndex(where: { $0.title == option }) {
+            if let tabs = element.kind as? Tabs, let index = tabs.tabs.firstIndex(where: { $0.title == option }) {
                 tabs.selection.value = index
                 return
             }
@@ -335,10 +327,7 @@ open class ScreenDriver {
     }
 
     private func field(_ label: String) throws(ScreenDriverError) -> ScreenKit.TextField {
-        let fields = try visibleElements().compactMap { element -> ScreenKit.TextField? in
-            if case .field(let field) = element.kind { return field }
-            return nil
-        }
+        let fields = try visibleElements().compactMap { $0.kind as? TextField }
         guard let field = fields.first(where: { $0.label == label })
             ?? fields.first(where: { $0.placeholder == label || $0.label.contains(label) }) else {
             throw .notFound("field \"\(label)\"", screen: text)
@@ -347,33 +336,16 @@ open class ScreenDriver {
     }
 
     private func list(_ label: String?) throws(ScreenDriverError) -> ScreenKit.List {
-        let lists = try elements(.list).compactMap { element -> ScreenKit.List? in
-            if case .list(let list) = element.kind { return list }
-            return nil
-        }
+        let lists = try elements(.list).compactMap { $0.kind as? List }
         guard let list = label.map({ label in lists.first { $0.label == label } }) ?? lists.first else {
             throw .notFound("list \(label.map { "\"\($0)\"" } ?? "")", screen: text)
         }
         return list
     }
 
-    /// What a test may call an element by.
+    /// What a test may call an element by (its kind's ``ElementKind/names``).
     static func names(of element: Element) -> [String] {
-        switch element.kind {
-        case .text(let text): [text.value.value]
-        case .field(let field): [field.label, field.placeholder]
-        case .button(let button): [button.title.value]
-        case .toggle(let toggle): [toggle.label]
-        case .choice(let choice): [choice.label] + choice.options
-        case .list(let list): [list.label] + list.rows.value.map(\.title)
-        case .image(let image): [image.alt.value]
-        case .spinner(let spinner): [spinner.label]
-        case .alert: []
-        case .stack: []
-        case .section(let section): [section.title]
-        case .facts(let facts): facts.facts.map(\.label) + facts.lines
-        case .tabs(let tabs): tabs.tabs.map(\.title)
-        }
+        element.kind.names
     }
 }
 

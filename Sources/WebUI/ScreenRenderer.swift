@@ -62,7 +62,7 @@ public enum ScreenRenderer {
 
     /// Sets `keyPath` of `element` to `value` now, and to each change while the element lives;
     /// a constant is only set (a page keeps no subscription for what never changes).
-    private static func follow<Value: Sendable, Target: Element>(_ value: Live<Value>, _ element: Target, _ keyPath: ReferenceWritableKeyPath<Target, Value>) {
+    static func follow<Value: Sendable, Target: Element>(_ value: Live<Value>, _ element: Target, _ keyPath: ReferenceWritableKeyPath<Target, Value>) {
         if value.isConstant {
             element[keyPath: keyPath] = value.value
         } else {
@@ -72,7 +72,7 @@ public enum ScreenRenderer {
 
     /// The element that shows one element of a screen, bound to its values (until it goes).
     public static func element(for element: ScreenKit.Element, images: @escaping ImageSource = { $0.url }, inRow: Bool = false) -> Element {
-        let shown = widget(for: element, images: images, inRow: inRow)
+        let shown = element.kind.draw(with: WebDrawing(images: images, inRow: inRow))
         let hooks = element.web
         if !hooks.classes.isEmpty {
             shown.setAttribute("class", ([shown.attribute("class")].compactMap { $0 } + hooks.classes).joined(separator: " "))
@@ -82,7 +82,7 @@ public enum ScreenRenderer {
         let control = control(in: shown)
         if let id = hooks.id { control.preferredID = id }
         if let label = hooks.accessibilityLabel { control.setAttribute("aria-label", label) }
-        if element.visibility == nil, case .text(let text) = element.kind, text.value.isConstant {
+        if element.visibility == nil, let text = element.kind as? ScreenKit.Text, text.value.isConstant {
             shown.isHidden = text.value.value.isEmpty   // fixed text: hidden only if empty, for good
         } else {
             element.hidden?.bind(to: shown, \.isHidden)
@@ -101,143 +101,6 @@ public enum ScreenRenderer {
         return first(in: shown) ?? shown
     }
 
-    private static func widget(for element: ScreenKit.Element, images: @escaping ImageSource, inRow: Bool) -> Element {
-        switch element.kind {
-        case .text(let text):
-            let label: Label
-            switch text.style {
-            case .headline: label = Label("", tag: "h2", class: "headline")
-            case .body: label = Label("", tag: "p")
-            case .secondary: label = Label("", tag: "p", class: "dim")
-            case .error: label = Label("", tag: "p", class: "error")
-            }
-            follow(text.value, label, \.text)
-            return label
-        case .field(let field):
-            let input = field.isSecure
-                ? SecureField(placeholder: field.placeholder, label: field.label)
-                : TextField(placeholder: field.placeholder, label: field.label)
-            input.bind(to: field.text)
-            input.clearsOnSubmit = field.clearsOnSubmit
-            follow(field.isBusy, input, \.isBusy)
-            if let submit = field.submit {
-                input.submissions.perform(during: input) { _ in submit() }
-            }
-            // In a row the field is compact (its placeholder says what it is).
-            return inRow ? input : Stack(.vertical, class: "field", [Label(field.label, class: "dim"), input])
-        case .button(let button):
-            let view = button.linkQuery.map { Button(button.title.value, linkingQuery: $0) } ?? Button(button.title.value)
-            follow(button.title, view, \.text)
-            follow(button.isEnabled, view, \.isEnabled)
-            follow(button.isBusy, view, \.isBusy)
-            let press = button.press
-            view.onPress = { press() }
-            return view
-        case .toggle(let toggle):
-            let view = Toggle(toggle.label, isOn: toggle.isOn.value)
-            view.bind(to: toggle.isOn)
-            follow(toggle.isEnabled, view, \.isEnabled)
-            return view
-        case .choice(let choice):
-            let control = SegmentedControl(choice.options)
-            control.selectedIndex = choice.selection.value
-            control.bind(to: choice.selection)
-            control.setAttribute("aria-label", choice.label)
-            // Its label before it, as the terminal and plain text show it; in a row, its name only.
-            return inRow ? control : Stack(.horizontal, class: "field choice", [Label(choice.label + ":", class: "dim"), control])
-        case .list(let list):
-            return listView(for: list, images: images)
-        case .image(let image):
-            let view = Image(source: "", description: image.alt.value, class: image.shape == .poster ? "poster-large" : "photo")
-            let alt = image.alt, showsWithoutURL = image.showsWithoutURL
-            image.url.signal.drive(during: view) { [weak view] url in
-                let source = url != nil || showsWithoutURL
-                    ? images(ImageRequest(url: url, alt: alt.value, key: alt.value, shape: image.shape, isThumbnail: false)) : nil
-                view?.source = source ?? ""
-                view?.isHidden = source == nil
-            }
-            return view
-        case .spinner(let spinner):
-            let view = Spinner(label: spinner.label)
-            follow(spinner.isActive, view, \.isAnimating)
-            return view
-        case .alert(let alert):
-            // Nothing on the page itself: each message is a dialog over it.
-            let anchor = Element("span", ["hidden": ""])
-            alert.messages.drive(during: anchor) { [weak anchor] message in
-                anchor?.document?.present(title: message.title, message: message.message, button: message.dismiss)
-            }
-            return anchor
-        case .stack(let stack):
-            let row = stack.axis == .horizontal
-            return Stack(row ? .horizontal : .vertical, stack.content.map { self.element(for: $0, images: images, inRow: row) })
-        case .section(let section):
-            return Stack(.vertical, class: "section", [Label(section.title, tag: "h3")] + section.content.map { self.element(for: $0, images: images) })
-        case .tabs(let tabs):
-            let bar = TabBar(tabs.tabs.map { tab in
-                (title: tab.title, content: Stack(.vertical, tab.content.map { self.element(for: $0, images: images) }) as Element)
-            })
-            bar.selectedIndex = tabs.selection.value
-            bar.bind(to: tabs.selection)
-            return bar
-        case .facts(let facts):
-            return Element("dl", ["class": "facts"], children: facts.facts.flatMap { fact -> [Element] in
-                let label = Element("dt", text: fact.label), value = Element("dd", text: fact.value.value)
-                follow(fact.value, value, \.text)
-                for element in [label, value] {
-                    fact.value.signal.map(\.isEmpty).removeDuplicates().bind(to: element, \.isHidden)  // no value, no line
-                }
-                return [label, value]
-            })
-        }
-    }
-
-    private static func listView(for list: ScreenKit.List, images: @escaping ImageSource) -> ListView {
-        let view = ListView(emptyText: list.emptyText.value, class: list.thumbnails.map { $0 == .poster ? "posters" : "photos" }, rowsAct: list.select != nil)
-        follow(list.emptyText, view, \.emptyText)
-        let shape = list.thumbnails
-        let buttons = list.rowButtons.map(\.title)
-        let link = list.rowLink   // drawn only on rows that act (ListView's rule)
-        list.rows.signal.drive(during: view) { [weak view] rows in
-            view?.rows = rows.map { row in
-                let image = shape.flatMap { shape in
-                    images(ImageRequest(url: row.imageURL, alt: row.imageAlt, key: row.id, shape: shape, isThumbnail: true))
-                }
-                var shown = ListView.Row(key: row.id, title: row.title, detail: [row.detail, row.trailing].filter { !$0.isEmpty }.joined(separator: " · ").nilIfEmpty,
-                                         image: image, imageDescription: row.imageAlt, checkbox: row.isOn, buttons: buttons)
-                shown.link = link?(row).map(WebLocation.relativePath)
-                return shown
-            }
-        }
-        if let toggle = list.toggle {
-            view.toggledRows.perform(during: view) { flip in toggle(flip.key, flip.isOn) }
-        }
-        let rowButtons = list.rowButtons
-        if !rowButtons.isEmpty {
-            view.rowButtonPresses.perform(during: view) { press in
-                if rowButtons.indices.contains(press.button) { rowButtons[press.button].press(press.key) }
-            }
-        }
-        if let select = list.select {
-            view.chosen.perform(during: view) { index in select(index) }
-        }
-        if let loadMore = list.loadMore {
-            follow(list.hasMore, view, \.loadsMore)
-            let hasMore = list.hasMore, isLoading = list.isLoading
-            view.reachedEnd.perform(during: view) { _ in
-                if hasMore.value && !isLoading.value { loadMore() }
-            }
-        }
-        if let rowsOnScreen = list.rowsOnScreen {
-            view.visibleRows.perform(during: view) { range in rowsOnScreen(range.lowerBound..<(range.upperBound + 1)) }
-        }
-        // Under the rows, as in the terminal: a page on its way, or why it failed with Try again.
-        list.footer?.signal.bind(to: view, \.footer)
-        if let retry = list.retry {
-            view.retries.perform(during: view) { _ in retry() }
-        }
-        return view
-    }
 }
 
 extension ScreenRegistry where Screen == NavigationStack.Page {
@@ -266,5 +129,5 @@ extension ScreenRegistry where Screen == NavigationStack.Page {
 }
 
 extension String {
-    fileprivate var nilIfEmpty: String? { isEmpty ? nil : self }
+    var nilIfEmpty: String? { isEmpty ? nil : self }
 }

@@ -54,7 +54,7 @@ import WebUI
     }
 
     static func field(of screen: ScreenKit.Screen) throws -> ScreenKit.TextField {
-        guard case .field(let field) = try #require(screen.content.first).kind else { throw Unexpected() }
+        guard let field = try #require(screen.content.first).kind as? ScreenKit.TextField else { throw Unexpected() }
         return field
     }
     struct Unexpected: Error {}

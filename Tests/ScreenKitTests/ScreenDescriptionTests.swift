@@ -70,7 +70,7 @@ import Testing
         #expect(PlainText.render(screen) == "Counted\n=======\nNOW\nNOW!")
         #expect(subscriptions.value == 0, "reading draws the values now, without subscribing")
         let followed = screen.content[0]
-        guard case .text(let text) = followed.kind else { Issue.record("not a text"); return }
+        guard let text = followed.kind as? ScreenKit.Text else { Issue.record("not a text"); return }
         let recorder = Recorder<String, Never>()
         recorder.subscribe(to: text.value.signal)
         #expect(subscriptions.value == 1, "a renderer that follows the value subscribes")

@@ -32,31 +32,31 @@ import WebUI
         var out: [Shown] = []
         for element in screen.content.flatMap(\.shown) {
             switch element.kind {
-            case .text(let text):
+            case let text as ScreenKit.Text:
                 out.append(Shown(kind: .text, text: text.value.value))
-            case .field(let field):
+            case let field as ScreenKit.TextField:
                 out.append(Shown(kind: .label, text: field.label, or: field.placeholder.isEmpty ? nil : field.placeholder))
                 if !field.isSecure { out.append(Shown(kind: .value, text: field.text.value)) }
-            case .button(let button):
+            case let button as ScreenKit.Button:
                 out.append(Shown(kind: .button, text: button.title.value, isEnabled: button.isEnabled.value && !button.isBusy.value))
-            case .toggle(let toggle):
+            case let toggle as ScreenKit.Toggle:
                 out.append(Shown(kind: .toggle, text: toggle.label, isEnabled: toggle.isEnabled.value))
-            case .choice(let choice):
+            case let choice as ScreenKit.Choice:
                 out.append(Shown(kind: .label, text: choice.label))
                 if choice.options.indices.contains(choice.selection.value) { out.append(Shown(kind: .option, text: choice.options[choice.selection.value])) }
-            case .list(let list):
+            case let list as ScreenKit.List:
                 let rows = list.rows.value
                 out += rows.prefix(5).map { Shown(kind: .row, text: $0.title) }
                 if rows.isEmpty { out.append(Shown(kind: .text, text: list.emptyText.value)) }
-            case .section(let section):
+            case let section as ScreenKit.Section:
                 out.append(Shown(kind: .heading, text: section.title))
-            case .tabs(let tabs):
+            case let tabs as ScreenKit.Tabs:
                 out += tabs.tabs.map { Shown(kind: .tab, text: $0.title) }
-            case .facts(let facts):
+            case let facts as ScreenKit.Facts:
                 for fact in facts.facts where !fact.value.value.isEmpty {
                     out += [Shown(kind: .fact, text: fact.label), Shown(kind: .fact, text: fact.value.value)]
                 }
-            case .image, .spinner, .alert, .stack:
+            default:
                 break
             }
         }

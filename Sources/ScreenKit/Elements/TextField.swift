@@ -1,0 +1,114 @@
+import MVVM
+import Signals
+
+/// A text field two-way bound to a property: the property's value shows in the field, and what
+/// the person types sets it. Secure fields show dots and are never sent back to a browser.
+///
+/// A field whose Enter hands its text on (a to-do's title, a chat message) says so with
+/// `clearsOnSubmit`, and its view model empties the text as it takes it:
+///
+/// ```swift
+/// TextField("New to-do", text: viewModel.newTitle, onSubmit: viewModel.add, clearsOnSubmit: true)
+/// ```
+///
+/// A browser then empties the field the moment Enter is pressed, without waiting for its server,
+/// so what is typed next is the next item however slow the connection; the field then shows
+/// whatever the view model's text is after the submit (the text comes back if the view model
+/// refused it and kept it). Make the action queue (`Action(whileExecuting: .queue)`) so an Enter
+/// pressed while the one before is still being handled waits its turn instead of being refused.
+///
+/// A field whose action refuses while it runs (a login's password: `Action`'s default) is busy
+/// while the action runs (``isBusy``): every renderer shows it, and an Enter pressed then is not
+/// applied and says so (a browser names it in a notice, a terminal beside the field) — never
+/// silently dropped.
+public struct TextField: ElementConvertible {
+    /// What the field is for, shown beside it; tests find the field by it.
+    public let label: String
+    public let placeholder: String
+    public let text: MutableProperty<String>
+    public let isSecure: Bool
+    /// Runs when the person presses Enter in the field.
+    public let submit: (() -> Void)?
+    /// Whether the view model empties the text when Enter submits it, so a renderer may empty
+    /// the field at once (see above).
+    public let clearsOnSubmit: Bool
+    /// Whether the field's Enter cannot be taken now: its action refuses while it runs, and it
+    /// is running. A renderer draws the field busy and answers an Enter with a notice instead of
+    /// submitting. Always `false` for a field whose Enter runs a closure or a queueing action.
+    public let isBusy: Live<Bool>
+
+    public init(
+        _ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit submit: (() -> Void)? = nil,
+        clearsOnSubmit: Bool = false
+    ) {
+        self.init(label: label, text: text, placeholder: placeholder, isSecure: false, submit: submit, clearsOnSubmit: clearsOnSubmit)
+    }
+
+    /// A field whose Enter applies `action` (a search's Go, a to-do's Add).
+    public init<Output: Sendable, Failure: Error>(
+        _ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit action: Action<Void, Output, Failure>,
+        clearsOnSubmit: Bool = false
+    ) {
+        self.init(
+            label: label, text: text, placeholder: placeholder, isSecure: false, submit: { action.execute() }, clearsOnSubmit: clearsOnSubmit,
+            isBusy: Self.busy(while: action))
+    }
+
+    init(
+        label: String, text: MutableProperty<String>, placeholder: String, isSecure: Bool, submit: (() -> Void)?, clearsOnSubmit: Bool = false,
+        isBusy: Live<Bool> = .constant(false)
+    ) {
+        self.label = label
+        self.text = text
+        self.placeholder = placeholder
+        self.isSecure = isSecure
+        self.submit = submit
+        self.clearsOnSubmit = clearsOnSubmit
+        self.isBusy = isBusy
+    }
+
+    /// Busy while `action` runs, if it refuses meanwhile (an action that queues takes every Enter).
+    static func busy<Input, Output, Failure>(while action: Action<Input, Output, Failure>) -> Live<Bool> {
+        action.whileExecuting == .queue ? .constant(false) : action.isExecuting.live
+    }
+
+    public var element: Element { Element(self) }
+}
+
+/// A text field whose text is masked (a password): dots on screen, and never sent back to a
+/// browser.
+public struct SecureField: ElementConvertible {
+    public let field: TextField
+
+    public init(_ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit submit: (() -> Void)? = nil) {
+        field = TextField(label: label, text: text, placeholder: placeholder, isSecure: true, submit: submit)
+    }
+
+    /// A secure field whose Enter applies `action` (a login).
+    public init<Output: Sendable, Failure: Error>(
+        _ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit action: Action<Void, Output, Failure>
+    ) {
+        field = TextField(
+            label: label, text: text, placeholder: placeholder, isSecure: true, submit: { action.execute() }, isBusy: TextField.busy(while: action))
+    }
+
+    public var element: Element { field.element }
+}
+
+extension Role {
+    public static let field = Role(rawValue: "field")
+    public static let secureField = Role(rawValue: "secureField")
+}
+
+extension TextField: ElementKind {
+    public var role: Role { isSecure ? .secureField : .field }
+    public var names: [String] { [label, placeholder] }
+    /// "Label: value" (dots for a secure field; the placeholder in parentheses while empty).
+    public func plainLines(indent: String) -> [String] {
+        let shown = isSecure ? String(repeating: "•", count: text.value.count) : text.value
+        let value = shown.isEmpty && !placeholder.isEmpty ? "(\(placeholder))" : shown
+        return [indent + "\(label): \(value)" + (isBusy.value ? " (busy)" : "")]
+    }
+    public var isWorking: Bool { isBusy.value }
+    public func draw<Renderer: ElementRenderer>(with renderer: Renderer) -> Renderer.Drawn { renderer.draw(self) }
+}
