@@ -135,8 +135,8 @@ open class ScreenDriver {
     /// contains it), of `role` if given.
     public func element(_ name: String, role: Role? = nil) throws(ScreenDriverError) -> Element {
         let candidates = try visibleElements().filter { role == nil || $0.role == role }
-        if let exact = candidates.first(where: { Self.names(of: $0).contains(name) }) { return exact }
-        if let partial = candidates.first(where: { Self.names(of: $0).contains { $0.contains(name) } }) { return partial }
+        if let exact = candidates.first(where: { $0.kind.names.contains(name) }) { return exact }
+        if let partial = candidates.first(where: { $0.kind.names.contains { $0.contains(name) } }) { return partial }
         throw .notFound(role.map { "\($0.rawValue) \"\(name)\"" } ?? "\"\(name)\"", screen: text)
     }
 
@@ -341,11 +341,6 @@ open class ScreenDriver {
             throw .notFound("list \(label.map { "\"\($0)\"" } ?? "")", screen: text)
         }
         return list
-    }
-
-    /// What a test may call an element by (its kind's ``ElementKind/names``).
-    static func names(of element: Element) -> [String] {
-        element.kind.names
     }
 }
 
