@@ -108,69 +108,51 @@ final class ElementSubscription<Value: Sendable>: KeptSubscription, @unchecked S
     }
 }
 
-extension MutableProperty {
-    /// Two-way: the property's value shows in `element[keyPath:]`, and the user's `changes` set
-    /// the property; ends when the element goes.
-    fileprivate func bindTwoWay<Target: Element>(
-        _ element: Target, _ keyPath: ReferenceWritableKeyPath<Target, Value>, changes: Signal<Value, Never>
-    ) -> any Disposable {
-        let composite = CompositeDisposable()
-        composite += signal.bind(to: element, keyPath)
-        composite += changes.perform(during: element) { [self] in self.value = $0 }
-        return composite
+// A page's elements as MVVM's bindable controls: values reach them on their session's executor
+// (the one they were built on), while they live. The bindings themselves (two-way, an action's
+// button) are MVVM's, written once for every renderer.
+
+extension Element: BindableControl {
+    @discardableResult
+    public func receive<Value: Sendable>(_ source: Signal<Value, Never>, _ body: @escaping (Value) -> Void) -> any Disposable {
+        source.perform(during: self, body)
     }
 }
 
-extension TextField {
-    /// Two-way: the property's value shows in the field, and the user's edits set the property.
-    @discardableResult
-    public func bind(to property: MutableProperty<String>) -> any Disposable {
-        property.bindTwoWay(self, \.value, changes: textChanges)
+extension TextField: ValueControl {
+    public var shownValue: String {
+        get { value }
+        set { value = newValue }
     }
+    public var personChanges: Signal<String, Never> { textChanges }
 }
 
-extension Toggle {
-    /// Two-way: the property's value checks the box, and each flip in the browser sets the
-    /// property.
-    @discardableResult
-    public func bind(to property: MutableProperty<Bool>) -> any Disposable {
-        property.bindTwoWay(self, \.isOn, changes: changes)
+extension Toggle: ValueControl {
+    public var shownValue: Bool {
+        get { isOn }
+        set { isOn = newValue }
     }
+    public var personChanges: Signal<Bool, Never> { changes }
 }
 
-extension SegmentedControl {
-    /// Two-way: the property selects the segment, and the user's choice sets the property.
-    @discardableResult
-    public func bind(to property: MutableProperty<Int>) -> any Disposable {
-        property.bindTwoWay(self, \.selectedIndex, changes: selectionChanges)
+extension SegmentedControl: ValueControl {
+    public var shownValue: Int {
+        get { selectedIndex }
+        set { selectedIndex = newValue }
     }
+    public var personChanges: Signal<Int, Never> { selectionChanges }
 }
 
-extension TabBar {
-    /// Two-way: the property selects the tab, and the user's choice sets the property.
-    @discardableResult
-    public func bind(to property: MutableProperty<Int>) -> any Disposable {
-        property.bindTwoWay(self, \.selectedIndex, changes: selectionChanges)
+extension TabBar: ValueControl {
+    public var shownValue: Int {
+        get { selectedIndex }
+        set { selectedIndex = newValue }
     }
+    public var personChanges: Signal<Int, Never> { selectionChanges }
 }
 
-extension Button {
-    /// The button follows the action: enabled with `isEnabled`, busy while `isExecuting`, and a
-    /// press applies the action with `input` (as MVVM's `ActionControl` does on the main actor).
-    @discardableResult
-    public func bind<Input: Sendable, Output: Sendable, Failure: Error>(
-        to action: Action<Input, Output, Failure>, input: @escaping () -> Input
-    ) -> any Disposable {
-        let composite = CompositeDisposable()
-        composite += action.isEnabled.signal.bind(to: self, \.isEnabled)
-        composite += action.isExecuting.signal.bind(to: self, \.isBusy)
-        onPress = { action.execute(input()) }
-        return composite
-    }
-
-    /// The button follows an action that takes no input.
-    @discardableResult
-    public func bind<Output: Sendable, Failure: Error>(to action: Action<Void, Output, Failure>) -> any Disposable {
-        bind(to: action, input: {})
+extension Button: ActionControl {
+    public func onPress(_ press: @escaping () -> Void) {
+        onPress = press
     }
 }

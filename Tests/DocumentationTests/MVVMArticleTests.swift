@@ -169,6 +169,38 @@ enum NotesAddresses: AppAddresses {
     }
 }
 
+@MainActor final class Slider: @MainActor ValueControl {
+    let lifetime: Lifetime
+    private let token: Lifetime.Token
+    var position = 0.0                              // what the slider shows
+    let dragged = PublishSubject<Double, Never>()   // where the person drags it
+
+    init() { (lifetime, token) = Lifetime.make() }
+
+    var shownValue: Double {
+        get { position }
+        set { position = newValue }
+    }
+    var personChanges: Signal<Double, Never> { dragged.signal }
+
+    func receive<Value: Sendable>(_ source: Signal<Value, Never>, _ body: @escaping (Value) -> Void) -> any Disposable {
+        source.receive(onMainActorDuring: self, body)
+    }
+}
+
+@Suite @MainActor struct ControlArticleExamples {
+    @Test func aWidgetOfYourOwnIsBoundBothWays() {
+        let volume = MutableProperty(0.5)
+        let slider = Slider()
+        slider.bind(to: volume)
+        #expect(slider.position == 0.5)     // the view model's value shows
+        slider.dragged.send(0.8)
+        #expect(volume.value == 0.8)        // the person's drag sets it
+        volume.value = 0.2
+        #expect(slider.position == 0.2)     // and the view model's next one
+    }
+}
+
 // MARK: Actions.md
 
 struct LoginError: Error, Equatable {}

@@ -7,10 +7,10 @@ import SignalsTesting
 import Testing
 
 /// Issue 28: the two-way binding every text field and segmented control uses
-/// (`MutableProperty.bindTwoWay`), against a reference model.
+/// (`MutableProperty.bindTwoWay`, over a `BindableControl`), against a reference model.
 @MainActor @Suite struct TwoWayBindingModelTests {
     /// A widget as a view layer has one: a value the binding sets, and the user's edits.
-    @MainActor final class Field: LifetimeOwner {
+    @MainActor final class Field: @MainActor BindableControl {
         let lifetime: Lifetime
         private let token: Lifetime.Token
         let userEdits = PublishSubject<String, Never>()
@@ -19,6 +19,11 @@ import Testing
 
         init() {
             (lifetime, token) = Lifetime.make()
+        }
+
+        /// As a terminal's widgets: values on the main actor, while it lives.
+        func receive<Value: Sendable>(_ source: Signal<Value, Never>, _ body: @escaping (Value) -> Void) -> any Disposable {
+            source.receive(onMainActorDuring: self, body)
         }
 
         /// The user types: the widget shows it and reports it.

@@ -126,17 +126,33 @@ extension Signal where Failure == Never {
         to root: Root,
         _ keyPath: ReferenceWritableKeyPath<Root, Value>
     ) -> any Disposable {
-        let target = MainActorTarget(root: root, keyPath: keyPath)
-        let subscription = SerialDisposable()
         let source = (root as? LifetimeOwner).map { take(during: $0.lifetime) } ?? self
-        // A driver's delivery (a main scheduler of its own: in order, at once when on the main
-        // thread with nothing of this binding waiting), without its sharing: a binding has one
-        // subscriber, and a browser tab has dozens of bindings (issue 41: memory per tab).
+        return source.deliverOnMainActor(MainActorReceiver { [weak root] value in
+            guard let root else { return false }
+            root[keyPath: keyPath] = value
+            return true
+        })
+    }
+
+    /// Calls `body` with every value, on the main actor, until the stream ends or `owner` goes:
+    /// how a view layer whose widgets live on the main actor delivers a binding's values
+    /// (`BindableControl.receive`).
+    @MainActor
+    @discardableResult
+    public func receive(onMainActorDuring owner: some LifetimeOwner, _ body: @escaping (Value) -> Void) -> any Disposable {
+        take(during: owner.lifetime).deliverOnMainActor(MainActorReceiver { body($0); return true })
+    }
+
+    /// A driver's delivery (a main scheduler of its own: in order, at once when on the main
+    /// thread with nothing of this subscription waiting), without its sharing: a binding has one
+    /// subscriber, and a browser tab has dozens of bindings (issue 41: memory per tab).
+    private func deliverOnMainActor(_ receiver: MainActorReceiver<Value>) -> any Disposable {
+        let subscription = SerialDisposable()
         let scheduler = MainScheduler()
-        subscription.inner = source.subscribe(Observer(value: { value in
+        subscription.inner = subscribe(Observer(value: { value in
             scheduler.schedule {
                 MainActor.assumeIsolated {
-                    if !subscription.isDisposed && !target.set(value) { subscription.dispose() }
+                    if !subscription.isDisposed && !receiver.receive(value) { subscription.dispose() }
                 }
             }
         }))
@@ -144,21 +160,16 @@ extension Signal where Failure == Never {
     }
 }
 
-/// A weakly held object and a writable key path, set on the main actor.
+/// What a main-actor subscription does with each value; `false` once its target has gone.
 @MainActor
-final class MainActorTarget<Root: AnyObject, Value: Sendable>: Sendable {
-    private weak var root: Root?
-    private let keyPath: ReferenceWritableKeyPath<Root, Value>
+final class MainActorReceiver<Value: Sendable>: Sendable {
+    private let body: (Value) -> Bool
 
-    init(root: Root, keyPath: ReferenceWritableKeyPath<Root, Value>) {
-        self.root = root
-        self.keyPath = keyPath
+    init(_ body: @escaping (Value) -> Bool) {
+        self.body = body
     }
 
-    /// Sets the value; `false` once the object has gone.
-    func set(_ value: Value) -> Bool {
-        guard let root else { return false }
-        root[keyPath: keyPath] = value
-        return true
+    func receive(_ value: Value) -> Bool {
+        body(value)
     }
 }

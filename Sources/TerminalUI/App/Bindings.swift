@@ -1,42 +1,63 @@
 import MVVM
 import Signals
 
-// Bindings between widgets and view models (RxCocoa's control bindings). They are main-actor,
-// hold the widget weakly, and end when the widget or the source goes away.
+// A terminal's widgets as MVVM's bindable controls: values reach them on the main actor, while
+// they live. The bindings themselves (two-way, an action's button) are MVVM's, written once
+// for every renderer.
 
-/// Two-way: the property's value shows in the widget's `keyPath`, and the user's `changes` set
-/// the property. Ends with the widget.
-extension TextField {
-    /// Two-way: the property's value shows in the field, and the user's edits set the property.
+extension View: @MainActor BindableControl {
     @discardableResult
-    public func bind(to property: MutableProperty<String>) -> any Disposable {
-        property.bindTwoWay(self, \.text, changes: textChanges)
+    public func receive<Value: Sendable>(_ source: Signal<Value, Never>, _ body: @escaping (Value) -> Void) -> any Disposable {
+        source.receive(onMainActorDuring: self, body)
     }
 }
 
-extension Toggle {
-    /// Two-way: the property's value shows, and each flip by the user sets the property.
-    @discardableResult
-    public func bind(to property: MutableProperty<Bool>) -> any Disposable {
-        property.bindTwoWay(self, \.isOn, changes: changes)
+extension TextField: @MainActor ValueControl {
+    public var shownValue: String {
+        get { text }
+        set { text = newValue }
+    }
+    public nonisolated var personChanges: Signal<String, Never> { textChanges }
+}
+
+extension Toggle: @MainActor ValueControl {
+    public var shownValue: Bool {
+        get { isOn }
+        set { isOn = newValue }
+    }
+    public nonisolated var personChanges: Signal<Bool, Never> { changes }
+}
+
+extension SegmentedControl: @MainActor ValueControl {
+    public var shownValue: Int {
+        get { selectedIndex }
+        set { selectedIndex = newValue }
+    }
+    public nonisolated var personChanges: Signal<Int, Never> { selectionChanges }
+}
+
+extension TabBar: @MainActor ValueControl {
+    public var shownValue: Int {
+        get { selectedIndex }
+        set { selectedIndex = newValue }
+    }
+    public nonisolated var personChanges: Signal<Int, Never> { selectionChanges }
+}
+
+extension Button: @MainActor ActionControl {
+    public func onPress(_ press: @escaping () -> Void) {
+        let press = MainActorClosure(press)
+        onPress = { press.call() }
     }
 }
 
-extension SegmentedControl {
-    /// Two-way: the property selects the segment, and the user's choice sets the property.
-    @discardableResult
-    public func bind(to property: MutableProperty<Int>) -> any Disposable {
-        property.bindTwoWay(self, \.selectedIndex, changes: selectionChanges)
+/// A closure made on the main actor and kept there, so that a main-actor closure (which is
+/// `Sendable`) can call it.
+@MainActor
+private final class MainActorClosure: Sendable {
+    let call: () -> Void
+
+    init(_ call: @escaping () -> Void) {
+        self.call = call
     }
 }
-
-extension TabBar {
-    /// Two-way: the property selects the tab, and the user's choice sets the property.
-    @discardableResult
-    public func bind(to property: MutableProperty<Int>) -> any Disposable {
-        property.bindTwoWay(self, \.selectedIndex, changes: selectionChanges)
-    }
-}
-
-// The button follows an action through MVVM's `ActionControl` (`button.bind(to: action)`).
-extension Button: ActionControl {}

@@ -1,0 +1,279 @@
+import MVVM
+import PropertyBased
+import ScreenKit
+import ScreenTesting
+import Signals
+import TerminalUI
+import Testing
+import WebUI
+
+/// Issue 59: the renderers agree on what each control does, not only on what it shows. One
+/// form (a field whose Enter adds, a toggle, a choice, a button that follows an action enabled
+/// only while the field has text) is driven by random programs of a person's steps and the view
+/// model's own sets, through the terminal (keys into its widgets), the browser (the page's
+/// messages into its document) and the tester (`ScreenDriver`). After each step every
+/// renderer's view model holds what the reference says, and every renderer shows the view
+/// model's values (a value the view model set shows, a disabled button is disabled).
+@MainActor
+@Suite struct ControlAgreementTests {
+    /// The view model, one per renderer.
+    final class Form: Sendable {
+        let title = MutableProperty("")
+        let urgent = MutableProperty(false)
+        let kind = MutableProperty(0)
+        /// What the field's Enter and the button did, in order.
+        let log = Locked<[String]>([])
+        let add: Action<Void, Void, Never>
+        let save: Action<Void, Void, Never>
+
+        init() {
+            let (title, urgent, kind, log) = (title, urgent, kind, log)
+            add = Action { _ in
+                log.withLock { $0.append("add \(title.value)") }
+                title.value = ""
+                return .empty
+            }
+            save = Action(enabledIf: title.readOnly.map { !$0.isEmpty }) { _ in
+                log.withLock { $0.append("save \(title.value) \(urgent.value) \(kind.value)") }
+                return .empty
+            }
+        }
+
+        var screen: ScreenKit.Screen {
+            ScreenKit.Screen("New issue") {
+                ScreenKit.TextField("Title", text: title, onSubmit: add)
+                ScreenKit.Toggle("Urgent", isOn: urgent)
+                Choice("Kind", options: Self.kinds, selection: kind)
+                ScreenKit.Button("Save", action: save)
+            }
+        }
+
+        static let kinds = ["Bug", "Idea", "Chore"]
+
+        /// What the reference compares: the values and the log.
+        var state: State { State(title: title.value, urgent: urgent.value, kind: kind.value, log: log.value) }
+    }
+
+    struct State: Equatable, CustomStringConvertible {
+        var title: String, urgent: Bool, kind: Int, log: [String]
+        var description: String { "title \(title.debugDescription), urgent \(urgent), kind \(kind), log \(log)" }
+    }
+
+    /// What a renderer shows of the form.
+    struct Shown: Equatable, CustomStringConvertible {
+        var title: String, urgent: Bool, kind: Int, saveEnabled: Bool
+        var description: String { "shows title \(title.debugDescription), urgent \(urgent), kind \(kind), save enabled \(saveEnabled)" }
+    }
+
+    /// A person at one renderer.
+    @MainActor protocol Person {
+        var form: Form { get }
+        func type(_ text: String) throws
+        func submit() throws
+        func flip() throws
+        func choose(_ index: Int) throws
+        /// Presses Save; a disabled button takes no press (each renderer refuses it its way).
+        func pressSave() throws
+        func shown() throws -> Shown
+    }
+
+    enum Step: CustomStringConvertible {
+        case type(String), submit, flip, choose(Int), pressSave, modelSetsTitle(String), modelFlips, modelChooses(Int)
+        init(_ code: Int) {
+            let text = ["", "a", "Fix it", "ü é", "  x "][code / 10 % 5]
+            switch code % 10 {
+            case 0, 1: self = .type(text)
+            case 2: self = .submit
+            case 3: self = .flip
+            case 4: self = .choose(code / 10 % 3)
+            case 5, 6: self = .pressSave
+            case 7: self = .modelSetsTitle(text)
+            case 8: self = .modelFlips
+            default: self = .modelChooses(code / 10 % 3)
+            }
+        }
+        var description: String {
+            switch self {
+            case .type(let text): "type \(text.debugDescription)"
+            case .submit: "Enter"
+            case .flip: "flip"
+            case .choose(let index): "choose \(index)"
+            case .pressSave: "press Save"
+            case .modelSetsTitle(let text): "model sets title \(text.debugDescription)"
+            case .modelFlips: "model flips"
+            case .modelChooses(let index): "model chooses \(index)"
+            }
+        }
+    }
+
+    /// The reference: what the step does to the view model's state.
+    static func apply(_ step: Step, to state: inout State) {
+        switch step {
+        case .type(let text), .modelSetsTitle(let text): state.title = text
+        case .submit:
+            state.log.append("add \(state.title)")
+            state.title = ""
+        case .flip, .modelFlips: state.urgent.toggle()
+        case .choose(let index), .modelChooses(let index): state.kind = index
+        case .pressSave:
+            if !state.title.isEmpty { state.log.append("save \(state.title) \(state.urgent) \(state.kind)") }
+        }
+    }
+
+    static func perform(_ step: Step, by person: any Person) throws {
+        switch step {
+        case .type(let text): try person.type(text)
+        case .submit: try person.submit()
+        case .flip: try person.flip()
+        case .choose(let index): try person.choose(index)
+        case .pressSave: try person.pressSave()
+        case .modelSetsTitle(let text): person.form.title.value = text
+        case .modelFlips: person.form.urgent.value.toggle()
+        case .modelChooses(let index): person.form.kind.value = index
+        }
+    }
+
+    @Test func randomProgramsDoTheSameInEveryRenderer() async throws {
+        await propertyCheck(count: 60, input: Gen.int(in: 0...49).array(of: 1...25)) { program in
+            do {
+                let people: [any Person] = [try TerminalPerson(), try BrowserPerson(), TesterPerson()]
+                var state = State(title: "", urgent: false, kind: 0, log: [])
+                var done: [String] = []
+                for code in program {
+                    let step = Step(code)
+                    done.append(step.description)
+                    Self.apply(step, to: &state)
+                    for person in people {
+                        try Self.perform(step, by: person)
+                        let name = String(describing: type(of: person))
+                        #expect(person.form.state == state, "\(name) after \(done)")
+                        let shown = try person.shown()
+                        let expected = Shown(title: state.title, urgent: state.urgent, kind: state.kind, saveEnabled: !state.title.isEmpty)
+                        #expect(shown == expected, "\(name) after \(done)")
+                    }
+                }
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+    }
+
+    /// The terminal: the form's widgets, found in its page, given a person's keys.
+    @MainActor final class TerminalPerson: Person {
+        let form = Form()
+        let page: TerminalUI.View
+        let field: TerminalUI.TextField
+        let toggle: TerminalUI.Toggle
+        let choice: TerminalUI.SegmentedControl
+        let save: TerminalUI.Button
+
+        init() throws {
+            page = TerminalUI.ScreenRenderer.page(for: form.screen).view
+            field = try Self.find(in: page)
+            toggle = try Self.find(in: page)
+            choice = try Self.find(in: page)
+            save = try Self.find(in: page)
+        }
+
+        static func find<Widget: TerminalUI.View>(in view: TerminalUI.View) throws -> Widget {
+            func walk(_ view: TerminalUI.View) -> Widget? {
+                if let widget = view as? Widget { return widget }
+                return view.children.lazy.compactMap(walk).first
+            }
+            return try #require(walk(view), "no \(Widget.self) in the terminal's page")
+        }
+
+        func type(_ text: String) {
+            _ = field.handle(.control("u"))
+            for character in text { _ = field.handle(.character(character)) }
+        }
+        func submit() { _ = field.handle(.enter) }
+        func flip() { _ = toggle.handle(.character(" ")) }
+        func choose(_ index: Int) {
+            while choice.selectedIndex < index { _ = choice.handle(.right) }
+            while choice.selectedIndex > index { _ = choice.handle(.left) }
+        }
+        func pressSave() { _ = save.handle(.enter) }
+        func shown() -> Shown {
+            Shown(title: field.text, urgent: toggle.isOn, kind: choice.selectedIndex, saveEnabled: save.isEnabled)
+        }
+    }
+
+    /// The browser: the page's messages (as its script sends them) into the document.
+    @MainActor final class BrowserPerson: Person {
+        let form = Form()
+        let document = Document()
+        let field: WebUI.TextField
+        let toggle: WebUI.Toggle
+        let choice: WebUI.SegmentedControl
+        let save: WebUI.Button
+        var sequence = 0
+
+        init() throws {
+            document.flushesAutomatically = false
+            let content = WebUI.ScreenRenderer.page(for: form.screen).content
+            document.root.setChildren([content])
+            field = try Self.find(in: content)
+            toggle = try Self.find(in: content)
+            choice = try Self.find(in: content)
+            save = try Self.find(in: content)
+        }
+
+        static func find<Widget: WebUI.Element>(in element: WebUI.Element) throws -> Widget {
+            try #require(SubmitInTurnTests.find(element) { $0 is Widget } as? Widget, "no \(Widget.self) in the page")
+        }
+
+        func send(_ kind: String, to element: WebUI.Element, value: String? = nil) throws {
+            sequence += 1
+            let value = value.map { #","v":"\#($0)""# } ?? ""
+            try document.handle(ClientMessage.parse(#"{"t":"\#(kind)","id":"\#(element.id)"\#(value),"n":\#(sequence)}"#))
+            document.flush()
+        }
+
+        func type(_ text: String) throws { try send("i", to: field, value: text) }
+        func submit() throws { try send("s", to: field) }
+        func flip() throws { try send("g", to: toggle.box, value: toggle.isOn ? "false" : "true") }
+        func choose(_ index: Int) throws {
+            let segment = try #require(SubmitInTurnTests.find(choice) { $0.attribute("data-i") == String(index) })
+            try send("c", to: segment)
+        }
+        func pressSave() throws { try send("c", to: save) }
+        func shown() -> Shown {
+            Shown(title: field.value, urgent: toggle.isOn, kind: choice.selectedIndex, saveEnabled: save.isEnabled)
+        }
+    }
+
+    /// The tester: `ScreenDriver`, as a view model's tests use it.
+    @MainActor final class TesterPerson: Person {
+        final class Root: Sendable {}
+        let form = Form()
+        let navigator = Navigator(root: Root())
+        let driver: ScreenDriver
+
+        init() {
+            let registry = ScreenRegistry<ScreenKit.Screen>()
+            let form = form
+            registry.register(Root.self) { _ in form.screen }
+            driver = ScreenDriver(navigator: navigator, registry: registry)
+        }
+
+        func type(_ text: String) throws { try driver.type(text, into: "Title") }
+        func submit() throws { try driver.submit("Title") }
+        func flip() throws { try driver.toggle("Urgent") }
+        func choose(_ index: Int) throws { try driver.choose(Form.kinds[index]) }
+        func pressSave() throws {
+            do {
+                try driver.press("Save")
+            } catch ScreenDriverError.disabled("Save") {
+                // A person cannot press it: the tester says so, and nothing runs.
+            }
+        }
+        func shown() throws -> Shown {
+            let text = driver.text
+            guard let save = try driver.element("Save", role: .button).kind as? ScreenKit.Button else { throw ScreenDriverError.notFound("Save", screen: text) }
+            return Shown(
+                title: form.title.value, urgent: text.contains("[x] Urgent"),
+                kind: Form.kinds.firstIndex { text.contains("(•) \($0)") } ?? -1, saveEnabled: save.isEnabled.value)
+        }
+    }
+}
