@@ -67,3 +67,25 @@ extension Button: ElementKind {
     public var isWorking: Bool { isBusy.value }
     public func draw<Renderer: ElementRenderer>(with renderer: Renderer) -> Renderer.Drawn { renderer.draw(self) }
 }
+
+extension ActionControl {
+    /// The control follows the described button, as every renderer's button does: enabled and
+    /// busy with it, and a press runs it (its title is the renderer's to draw). A fixed state is
+    /// set once, without a subscription (a tab has many buttons).
+    @discardableResult
+    public func bind(to button: Button) -> any Disposable {
+        let composite = CompositeDisposable()
+        if button.isEnabled.isConstant {
+            isEnabled = button.isEnabled.value
+        } else {
+            composite += receive(button.isEnabled.signal) { [weak self] in self?.isEnabled = $0 }
+        }
+        if button.isBusy.isConstant {
+            isBusy = button.isBusy.value
+        } else {
+            composite += receive(button.isBusy.signal) { [weak self] in self?.isBusy = $0 }
+        }
+        onPress(button.press)
+        return composite
+    }
+}

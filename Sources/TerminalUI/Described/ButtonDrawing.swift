@@ -5,10 +5,7 @@ extension TerminalDrawing {
     func draw(_ button: ScreenKit.Button) -> View {
         let view = Button(button.title.value)
         button.title.signal.bind(to: view, \.title)
-        button.isEnabled.signal.bind(to: view, \.isEnabled)
-        button.isBusy.signal.bind(to: view, \.isBusy)
-        let press = button.press
-        view.onPress = { press() }
+        view.bind(to: button)
         return view
     }
 }

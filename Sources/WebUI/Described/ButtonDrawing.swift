@@ -6,10 +6,7 @@ extension WebDrawing {
     func draw(_ button: ScreenKit.Button) -> Element {
         let view = button.linkQuery.map { Button(button.title.value, linkingQuery: $0) } ?? Button(button.title.value)
         ScreenRenderer.follow(button.title, view, \.text)
-        ScreenRenderer.follow(button.isEnabled, view, \.isEnabled)
-        ScreenRenderer.follow(button.isBusy, view, \.isBusy)
-        let press = button.press
-        view.onPress = { press() }
+        view.bind(to: button)
         return view
     }
 }
