@@ -36,7 +36,7 @@ import urllib.parse
 import urllib.request
 
 from selenium import webdriver
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.common.exceptions import ElementNotInteractableException, StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -301,13 +301,20 @@ class Page:
     def fresh(find, act):
         """`act(find())`, found again if the page redrew the element between the two (a patch, a
         page sent again after a reconnect, each keeping its text and focus): Selenium refuses an
-        action on the element it held before and does none, so nothing is done twice."""
+        action on the element it held before and does none, so nothing is done twice. The same
+        when the element was hidden for a moment as it was acted on (a page shown again after a
+        reconnect: the rehearsal of stop 69 failed so, once in 278 checks): a person waits for
+        it too."""
         for attempt in range(3):
             try:
                 return act(find())
             except StaleElementReferenceException:
                 if attempt == 2:
                     raise
+            except ElementNotInteractableException:
+                if attempt == 2:
+                    raise
+                time.sleep(0.5)
 
     def send_to_field(self, css, keys):
         """Sends `keys` to the field as it is now."""
