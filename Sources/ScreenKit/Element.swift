@@ -63,6 +63,7 @@ public protocol ElementRenderer {
     func draw(_ section: Section) -> Drawn
     func draw(_ facts: Facts) -> Drawn
     func draw(_ tabs: Tabs) -> Drawn
+    func draw(_ form: Form) -> Drawn
 }
 
 /// One element of a screen: what it is, and when it is visible.

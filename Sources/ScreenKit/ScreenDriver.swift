@@ -151,14 +151,22 @@ open class ScreenDriver {
     public func type(_ text: String, into label: String) throws(ScreenDriverError) {
         let field = try field(label)
         field.text.value = TypedText.cleaned(text)
+        field.use.markUsed()
+    }
+
+    /// The message the field labelled `label` shows now (``TextField/shownMessage``): empty
+    /// while it has none, and before the field is used.
+    public func message(of label: String) throws(ScreenDriverError) -> String {
+        try field(label).shownMessage.value
     }
 
     /// Presses Enter in the field labelled `label`, which must not be busy (``TextField/isBusy``:
-    /// its action refuses while it runs): a person's Enter would not be taken then.
+    /// its action refuses while it runs): a person's Enter would not be taken then. A field
+    /// without an action of its own submits its ``Form``.
     public func submit(_ label: String) throws(ScreenDriverError) {
         let field = try field(label)
         guard !field.isBusy.value else { throw .busy(label) }
-        field.submit?()
+        field.onEnter?()
     }
 
     /// Presses the button titled `title`: the alert's button if an alert is shown, otherwise a

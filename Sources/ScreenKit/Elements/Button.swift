@@ -26,6 +26,14 @@ public struct Button: ElementConvertible {
         self.init(title, action: action, input: {})
     }
 
+    /// A button with every state given (a form's submit).
+    init(title: Live<String>, isEnabled: Live<Bool>, isBusy: Live<Bool>, press: @escaping () -> Void) {
+        self.title = title
+        self.isEnabled = isEnabled
+        self.isBusy = isBusy
+        self.press = press
+    }
+
     /// A button that runs `press`, enabled while `isEnabled` is `true`.
     public init(_ title: String, isEnabled: some LiveConvertible<Bool> = Live.constant(true), press: @escaping () -> Void) {
         self.title = .constant(title)

@@ -17,6 +17,10 @@ import Signals
 /// refused it and kept it). Make the action queue (`Action(whileExecuting: .queue)`) so an Enter
 /// pressed while the one before is still being handled waits its turn instead of being refused.
 ///
+/// A field may have a message of its own (``message(_:)``): what the view model finds wrong with
+/// its text ("At least 3 characters"), shown under the field once the person has used it, and
+/// on every field of a ``Form`` once they try to submit it.
+///
 /// A field whose action refuses while it runs (a login's password: `Action`'s default) is busy
 /// while the action runs (``isBusy``): every renderer shows it, and an Enter pressed then is not
 /// applied and says so (a browser names it in a notice, a terminal beside the field) — never
@@ -27,15 +31,25 @@ public struct TextField: ElementConvertible {
     public let placeholder: String
     public let text: MutableProperty<String>
     public let isSecure: Bool
-    /// Runs when the person presses Enter in the field.
+    /// Runs when the person presses Enter in the field (`nil`: Enter submits the field's
+    /// ``Form``, if it is in one; see ``onEnter``).
     public let submit: (() -> Void)?
     /// Whether the view model empties the text when Enter submits it, so a renderer may empty
     /// the field at once (see above).
     public let clearsOnSubmit: Bool
-    /// Whether the field's Enter cannot be taken now: its action refuses while it runs, and it
-    /// is running. A renderer draws the field busy and answers an Enter with a notice instead of
-    /// submitting. Always `false` for a field whose Enter runs a closure or a queueing action.
-    public let isBusy: Live<Bool>
+    /// Whether the field's Enter cannot be taken now: its action (or its form's) refuses while
+    /// it runs, and it is running. A renderer draws the field busy and answers an Enter with a
+    /// notice instead of submitting. Always `false` for a field whose Enter runs a closure or a
+    /// queueing action.
+    public var isBusy: Live<Bool> {
+        submit == nil ? use.formLink?.isBusy ?? ownBusy : ownBusy
+    }
+    private let ownBusy: Live<Bool>
+    /// What the view model finds wrong with the text (empty while nothing is); `nil`: the field
+    /// has no message. See ``shownMessage``.
+    public private(set) var message: Live<String>?
+    /// Whether the person has used this drawn field, and the form its Enter submits.
+    public let use: FieldUse
 
     public init(
         _ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit submit: (() -> Void)? = nil,
@@ -64,7 +78,33 @@ public struct TextField: ElementConvertible {
         self.isSecure = isSecure
         self.submit = submit
         self.clearsOnSubmit = clearsOnSubmit
-        self.isBusy = isBusy
+        ownBusy = isBusy
+        use = FieldUse()
+    }
+
+    /// The field with a message of its own: what the view model finds wrong with the text, empty
+    /// while nothing is. It shows under the field once the person has used it (typed in it, or
+    /// tried to submit its ``Form``), never before.
+    ///
+    /// ```swift
+    /// TextField("User name", text: viewModel.userName).message(viewModel.userNameMessage)
+    /// ```
+    public func message(_ message: some LiveConvertible<String>) -> TextField {
+        var field = self
+        field.message = message.live
+        return field
+    }
+
+    /// The message shown now: the view model's, once the field is used; empty before, and for a
+    /// field without one.
+    public var shownMessage: Live<String> {
+        guard let message else { return .constant("") }
+        return message.combine(use.isUsed) { message, used in used ? message : "" }
+    }
+
+    /// What Enter in the field runs: its own action, or else its form's submit; `nil`: nothing.
+    public var onEnter: (() -> Void)? {
+        submit ?? use.formLink?.submit
     }
 
     /// Busy while `action` runs, if it refuses meanwhile (an action that queues takes every Enter).
@@ -78,7 +118,7 @@ public struct TextField: ElementConvertible {
 /// A text field whose text is masked (a password): dots on screen, and never sent back to a
 /// browser.
 public struct SecureField: ElementConvertible {
-    public let field: TextField
+    public private(set) var field: TextField
 
     public init(_ label: String, text: MutableProperty<String>, placeholder: String = "", onSubmit submit: (() -> Void)? = nil) {
         field = TextField(label: label, text: text, placeholder: placeholder, isSecure: true, submit: submit)
@@ -92,6 +132,13 @@ public struct SecureField: ElementConvertible {
             label: label, text: text, placeholder: placeholder, isSecure: true, submit: { action.execute() }, isBusy: TextField.busy(while: action))
     }
 
+    /// The field with a message of its own (``TextField/message(_:)``).
+    public func message(_ message: some LiveConvertible<String>) -> SecureField {
+        var secure = self
+        secure.field = field.message(message)
+        return secure
+    }
+
     public var element: Element { field.element }
 }
 
@@ -103,12 +150,29 @@ extension Role {
 extension TextField: ElementKind {
     public var role: Role { isSecure ? .secureField : .field }
     public var names: [String] { [label, placeholder] }
-    /// "Label: value" (dots for a secure field; the placeholder in parentheses while empty).
+    /// "Label: value" (dots for a secure field; the placeholder in parentheses while empty), and
+    /// under it "  ! message" while its message shows.
     public func plainLines(indent: String) -> [String] {
         let shown = isSecure ? String(repeating: "•", count: text.value.count) : text.value
         let value = shown.isEmpty && !placeholder.isEmpty ? "(\(placeholder))" : shown
-        return [indent + "\(label): \(value)" + (isBusy.value ? " (busy)" : "")]
+        let message = shownMessage.value
+        return [indent + "\(label): \(value)" + (isBusy.value ? " (busy)" : "")] + (message.isEmpty ? [] : [indent + "  ! " + message])
     }
     public var isWorking: Bool { isBusy.value }
     public func draw<Renderer: ElementRenderer>(with renderer: Renderer) -> Renderer.Drawn { renderer.draw(self) }
+}
+
+extension ValueControl where Value == String {
+    /// The control is the described field, as every renderer's field is: two-way bound to its
+    /// text, and used (so its message may show) from the person's first edit.
+    @discardableResult
+    public func bind(to field: TextField) -> any Disposable {
+        let composite = CompositeDisposable()
+        composite += bind(to: field.text)
+        if field.message != nil {
+            let use = field.use
+            composite += receive(personChanges.prefix(1)) { _ in use.markUsed() }
+        }
+        return composite
+    }
 }

@@ -2,16 +2,31 @@ import ScreenKit
 
 extension TerminalDrawing {
     /// A text field bound both ways to the view model's text, busy while its Enter's action
-    /// refuses; its label above it, or, in a row, compact (its placeholder says what it is).
+    /// refuses; its label above it, or, in a row, compact (its placeholder says what it is); its
+    /// message under it in red while it shows.
     func draw(_ field: ScreenKit.TextField) -> View {
         let input = TextField(placeholder: field.placeholder, isSecure: field.isSecure)
-        input.bind(to: field.text)
+        input.bind(to: field)
         field.isBusy.signal.bind(to: input, \.isBusy)
-        if let submit = field.submit {
-            input.submissions.perform(during: input) { _ in submit() }
+        if let enter = field.onEnter {
+            input.submissions.perform(during: input) { _ in enter() }
         }
         // In a row the field is compact (its placeholder says what it is); down the screen
         // its label stands above it.
-        return inRow ? input : ScreenRenderer.fitting(Stack(.vertical, [Label(field.label), input]))
+        var parts: [View] = inRow ? [input] : [Label(field.label), input]
+        if field.message != nil {
+            let message = Label("", style: Style(foreground: .red), wraps: true)
+            message.isHidden = true
+            input.receive(field.shownMessage.signal) { [weak message] text in
+                message?.text = text
+                message?.isHidden = text.isEmpty
+            }
+            input.receive(field.use.focusRequests) { [weak input] in
+                guard let input else { return }
+                input.host?.focus(input)
+            }
+            parts.append(message)
+        }
+        return parts.count == 1 ? input : ScreenRenderer.fitting(Stack(.vertical, parts))
     }
 }

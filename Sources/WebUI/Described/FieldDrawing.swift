@@ -2,18 +2,54 @@ import ScreenKit
 
 extension WebDrawing {
     /// An `<input>` bound both ways to the view model's text, busy while its Enter's action
-    /// refuses; its label above it, or, in a row, compact (its placeholder says what it is).
+    /// refuses; its label above it, or, in a row, compact (its placeholder says what it is); its
+    /// message under it, named by the input's `aria-describedby`, with `aria-invalid` while it
+    /// shows.
     func draw(_ field: ScreenKit.TextField) -> Element {
         let input = field.isSecure
             ? SecureField(placeholder: field.placeholder, label: field.label)
             : TextField(placeholder: field.placeholder, label: field.label)
-        input.bind(to: field.text)
+        input.bind(to: field)
         input.clearsOnSubmit = field.clearsOnSubmit
         ScreenRenderer.follow(field.isBusy, input, \.isBusy)
-        if let submit = field.submit {
-            input.submissions.perform(during: input) { _ in submit() }
+        if let enter = field.onEnter {
+            input.submissions.perform(during: input) { _ in enter() }
+        }
+        var parts: [Element] = inRow ? [input] : [Label(field.label, class: "dim"), input]
+        if field.message != nil {
+            let message = FieldMessage(describing: input)
+            input.receive(field.shownMessage.signal) { [weak input, weak message] text in
+                message?.text = text
+                message?.isHidden = text.isEmpty
+                input?.setAttribute("aria-invalid", text.isEmpty ? nil : "true")
+            }
+            input.receive(field.use.focusRequests) { [weak input] in
+                guard let input, let document = input.document else { return }
+                document.focus(input)
+            }
+            parts.append(message)
         }
         // In a row the field is compact (its placeholder says what it is).
-        return inRow ? input : Stack(.vertical, class: "field", [Label(field.label, class: "dim"), input])
+        return parts.count == 1 ? input : Stack(.vertical, class: "field", parts)
+    }
+}
+
+/// A field's message (`<p class="field-message">`): its field's `aria-describedby` names it,
+/// whatever id the page gives it.
+final class FieldMessage: Element {
+    private weak var field: Element?
+
+    init(describing field: Element) {
+        self.field = field
+        super.init("p", ["class": "field-message", "hidden": ""], text: "")
+    }
+
+    override func didAttach(to document: Document, id: String) {
+        super.didAttach(to: document, id: id)
+        // The field joined the page just before (it comes first): its HTML is not written yet,
+        // so the attribute goes into it, with no patch of its own.
+        document.muted += 1
+        field?.setAttribute("aria-describedby", id)
+        document.muted -= 1
     }
 }

@@ -1,0 +1,45 @@
+import MVVM
+import Signals
+
+/// What one drawn field knows of the person using it: whether they have used it (typed in it,
+/// or tried to submit its ``Form``), the form its Enter submits, and the requests that it take
+/// the focus. A field's message shows only once it is used (LiveView's `used_input?`): a form
+/// does not greet a person with "Enter your name" before they started.
+///
+/// A renderer marks the field used on the person's first edit (``TextField``'s `bind(to:)` on a
+/// control does), and moves the focus to the field when asked.
+public final class FieldUse: Sendable {
+    private let used = MutableProperty(false)
+    private let focus = PublishSubject<Void, Never>()
+    private let form = Locked<FormLink?>(nil)
+
+    /// The form a field without an action of its own submits with Enter.
+    struct FormLink: Sendable {
+        let submit: @Sendable () -> Void
+        let isBusy: Live<Bool>
+    }
+
+    init() {}
+
+    /// Whether the person typed in the field, or tried to submit its form.
+    public var isUsed: Live<Bool> { used.live }
+
+    /// The person used the field: its message may show from now on.
+    public func markUsed() {
+        if !used.value { used.value = true }
+    }
+
+    /// Each time the field should take the focus: its form's submit was refused, and it is the
+    /// first field with a message.
+    public var focusRequests: Signal<Void, Never> { focus.signal }
+
+    func requestFocus() {
+        focus.send(())
+    }
+
+    var formLink: FormLink? { form.value }
+
+    func join(_ link: FormLink) {
+        form.withLock { $0 = link }
+    }
+}

@@ -1,0 +1,79 @@
+import MVVM
+import Signals
+
+/// Fields with one submit action: a sign-up, a new issue. Its submit button follows the action
+/// (busy while it runs) and is enabled only while no field has a message; Enter in one of its
+/// fields that has no action of its own submits the form, as in a browser's `<form>`.
+///
+/// ```swift
+/// Form(submit: "Sign up", action: viewModel.signUp) {
+///     TextField("User name", text: viewModel.userName).message(viewModel.userNameMessage)
+///     SecureField("Password", text: viewModel.password).message(viewModel.passwordMessage)
+/// }
+/// ```
+///
+/// A field's ``TextField/message(_:)`` shows once the person has used that field, and on every
+/// field once they try to submit: an Enter while a field has a message is refused, every
+/// message shows, and the first field with one takes the focus.
+public struct Form: ElementConvertible {
+    /// The fields (and anything else) above the submit button.
+    public let content: [Element]
+    /// The submit button: enabled while the action is and no field has a message, busy while
+    /// the action runs (if it refuses meanwhile).
+    public let submitButton: Button
+
+    /// A form whose submit button, titled `title`, applies `action`.
+    public init<Output: Sendable, Failure: Error>(
+        submit title: String, action: Action<Void, Output, Failure>, @ScreenBuilder content: () -> [Element]
+    ) {
+        let content = content()
+        let fields = content.flatMap(Self.fields(in:))
+        let checked = fields.compactMap { field in field.message.map { (use: field.use, message: $0) } }
+        let uses = fields.map(\.use)
+        let isValid = checked.reduce(Live.constant(true)) { valid, field in valid.combine(field.message) { $0 && $1.isEmpty } }
+        let submit: @Sendable () -> Void = {
+            for use in uses { use.markUsed() }
+            if let invalid = checked.first(where: { !$0.message.value.isEmpty }) {
+                invalid.use.requestFocus()
+                return
+            }
+            action.execute()
+        }
+        let isBusy = TextField.busy(while: action)
+        for field in fields where field.submit == nil {
+            field.use.join(FieldUse.FormLink(submit: submit, isBusy: isBusy))
+        }
+        self.content = content
+        submitButton = Button(
+            title: .constant(title), isEnabled: action.isEnabled.live.combine(isValid) { $0 && $1 }, isBusy: isBusy, press: submit)
+    }
+
+    /// Submits as a person does (the submit button, or Enter in one of its fields): every field
+    /// counts as used; if a field has a message the first such takes the focus and nothing is
+    /// applied, otherwise the action is.
+    public func submit() {
+        submitButton.press()
+    }
+
+    /// The text fields in `element`, and in what it holds.
+    static func fields(in element: Element) -> [TextField] {
+        if let field = element.kind as? TextField { return [field] }
+        return element.kind.allChildren.flatMap(fields(in:))
+    }
+
+    public var element: Element { Element(self) }
+}
+
+extension Role {
+    public static let form = Role(rawValue: "form")
+}
+
+extension Form: ElementKind {
+    public var role: Role { .form }
+    public var names: [String] { [] }
+    public func plainLines(indent: String) -> [String] {
+        children.flatMap { PlainText.render($0, indent: indent) }
+    }
+    public var children: [Element] { content + [submitButton.element] }
+    public func draw<Renderer: ElementRenderer>(with renderer: Renderer) -> Renderer.Drawn { renderer.draw(self) }
+}
