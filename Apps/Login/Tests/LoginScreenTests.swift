@@ -56,6 +56,28 @@ import Testing
         #expect(tester.contains("User name: ada"))
     }
 
+    /// Issue 59, LG-VM1: each field's rule shows under it once that field is used, not before;
+    /// Enter with a rule broken logs nothing in and shows every field's message; Enter in the
+    /// user name logs in once both hold.
+    @Test func eachFieldSaysItsRuleOnceUsed() throws {
+        let app = App()
+        let tester = app.tester
+        let rule = "At least \(LoginViewModel.minimumLength) characters"
+        #expect(try tester.message(of: "User name") == "" && tester.message(of: "Password") == "")
+        try tester.type("ad", into: "User name")
+        #expect(try tester.message(of: "User name") == rule)
+        #expect(try tester.message(of: "Password") == "", "the password was not used yet")
+        try tester.submit("User name")
+        #expect(try tester.message(of: "Password") == rule, "a tried submit shows every message")
+        #expect(!tester.contains("Signing in"))
+        try tester.type("ada", into: "User name")
+        try tester.type("pwd", into: "Password")
+        #expect(try tester.message(of: "User name") == "" && tester.message(of: "Password") == "")
+        try tester.submit("User name")
+        #expect(tester.contains("⋯ Signing in…"))
+        tester.advance(by: .seconds(1))
+    }
+
     /// LG-VM2 [fix]: a refused login and a server error each say why on the form; typing again
     /// clears the message.
     @Test func refusalsAndErrorsSayWhy() throws {

@@ -48,9 +48,12 @@ check() {
   fi
 }
 
-# A button is drawn dim while disabled and bold when enabled.
-button_dim() { styled | grep -qF $'\e[2m'"[ $1 ]"; }
-button_enabled() { styled | grep -qF $'\e[1m'"[ $1 ]"; }
+# A button is drawn dim while disabled and bold when enabled. tmux writes the style before it
+# as one or more SGR sequences (`\e[2m`, or `\e[0;2m\e[39m` after a coloured line): the
+# parameter 2 (dim) or 1 (bold) in any of them.
+button_sgr() { styled | grep -oE $'(\e\\[[0-9;]*m)+\\[ '"$1"$' \\]' | head -n 1; }
+button_dim() { button_sgr "$1" | grep -qE $'\e\\[([0-9]+;)*2(;[0-9]+)*m'; }
+button_enabled() { button_sgr "$1" | grep -qE $'\e\\[([0-9]+;)*1(;[0-9]+)*m'; }
 
 start_shell() {
   tmux kill-session -t "$SESSION" 2>/dev/null
@@ -80,9 +83,9 @@ quit_app
 open_app login
 wait_for "User name"
 literal "ad"; keys Tab; literal "pwd"
-check "LG-1, LG-VM1: login disabled with 2 + 3 characters" bash -c "sleep 0.3; $(declare -f styled); SESSION=$SESSION; styled | grep -qF \$'\\e[2m[ Login ]'"
+check "LG-1, LG-VM1: login disabled with 2 + 3 characters" bash -c "sleep 0.3; $(declare -f styled button_sgr button_dim); SESSION=$SESSION; button_dim Login"
 keys BTab; literal "a"
-check "LG-1, LG-VM1: login enabled with 3 + 3 characters" bash -c "sleep 0.3; $(declare -f styled); SESSION=$SESSION; styled | grep -qF \$'\\e[1m[ Login ]'"
+check "LG-1, LG-VM1: login enabled with 3 + 3 characters" bash -c "sleep 0.3; $(declare -f styled button_sgr button_enabled); SESSION=$SESSION; button_enabled Login"
 keys Tab; keys BSpace BSpace BSpace; literal "lovelace"; keys Enter Enter
 # Issue 57: the second Enter comes while the login runs (0.6 s): not taken, and the field says so.
 check "issue 57: a second Enter while the login runs is refused and said beside the field" wait_for "still running: Enter not taken"
@@ -190,7 +193,7 @@ quit_app
 
 # Issue 25: the to-do example's screen, described once, in the terminal with no screen code
 open_app todo
-check "to-do: the screen opens, Add disabled" bash -c "$(declare -f screen styled wait_for button_dim); SESSION=$SESSION; wait_for 'Nothing to do yet.' && button_dim Add"
+check "to-do: the screen opens, Add disabled" bash -c "$(declare -f screen styled wait_for button_sgr button_dim); SESSION=$SESSION; wait_for 'Nothing to do yet.' && button_dim Add"
 literal "Buy milk"
 keys Enter
 check "to-do: Enter adds the typed to-do and the count follows" bash -c "$(declare -f screen wait_for); SESSION=$SESSION; wait_for '[ ] Buy milk' && wait_for '1 item left'"
@@ -512,6 +515,26 @@ small_window login "User name" "Password" "[ Login ]" "(server down)."
 small_window movies "Now Playing" "› The Silent River" "←→: switch"
 small_window goods "› 茶叶 Tea" "新品 New arrivals" "Esc: back"
 small_window goods-dc "› 茶叶 Tea" "玩具 Toys" "Esc: back"
+# Issue 59: the login form at 40×12. A field's message shows under it once used, and not the
+# other's; Enter with the user name's rule kept but not the password's shows the password's
+# message and moves the focus there (what is typed next is the password); Enter then logs in.
+rule="At least 3 characters"
+rules_shown() { sleep 0.3; [ "$(screen | grep -cF "$rule")" = "$1" ]; }
+rule_under() { screen | grep -B1 -F "$rule" | head -n 1 | grep -qF -- "$1"; }
+keys "clear" Enter
+open_app login
+wait_for "User name"
+literal "ad"
+check "issue 59: 40×12, the user name's message shows once it is used" wait_for "$rule"
+check "issue 59: 40×12, the password's message does not (not used yet)" rules_shown 1
+check "issue 59: 40×12, the message is right under its field" rule_under "ad"
+literal "a"
+check "issue 59: 40×12, the message goes once the rule holds" wait_gone "$rule"
+keys Enter
+check "issue 59: 40×12, Enter with the password's rule broken shows its message" wait_for "$rule"
+literal "lovelace"; keys Enter
+check "issue 59: 40×12, the focus went to the password: what was typed next logs in with Enter" wait_for "Welcome, Ada Lovelace!"
+quit_app
 # Issue 16's own case: 80 characters typed into a field at most 40 wide, Ctrl-U, then "abc"
 # is on screen (the scroll offset follows the cursor in every edit).
 open_app flickr

@@ -10,13 +10,16 @@ public enum LoginScreens {
         registry.register(LoginSuccessViewModel.self, success)
     }
 
-    /// LG-1: user name, a masked password (Enter logs in), the Login button (enabled with 3+
-    /// characters in each field, busy while signing in), and what went wrong.
+    /// LG-1: user name, a masked password, each with its rule's message under it once used, in
+    /// a form whose Login button is enabled with 3+ characters in each field and busy while
+    /// signing in (Enter in either field logs in, or shows every message and focuses the first
+    /// field that breaks its rule), and what went wrong.
     public static func login(_ viewModel: LoginViewModel) -> Screen {
         Screen(viewModel.title) {
-            TextField("User name", text: viewModel.userName, placeholder: "3+ characters")
-            SecureField("Password", text: viewModel.password, placeholder: "3+ characters", onSubmit: viewModel.login)
-            Button("Login", action: viewModel.login)
+            Form(submit: "Login", action: viewModel.login) {
+                TextField("User name", text: viewModel.userName, placeholder: "3+ characters").message(viewModel.userNameMessage)
+                SecureField("Password", text: viewModel.password, placeholder: "3+ characters").message(viewModel.passwordMessage)
+            }
             Spinner("Signing in…", isActive: viewModel.isLoggingIn)
             Text(viewModel.statusText, style: .error)
             // A server error is also an alert over the form.

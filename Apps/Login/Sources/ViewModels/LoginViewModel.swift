@@ -15,7 +15,8 @@ public struct LoginServices: Sendable {
 /// LG-1, LG-VM1, LG-VM2: the login screen's view model (seed 002).
 ///
 /// Inputs: `userName`, `password`. `isLoginEnabled` holds when both have at least 3 characters
-/// (false at start). The `login` action reports one of three outcomes on three outputs:
+/// (false at start); `userNameMessage` and `passwordMessage` say so for each field ("At least 3
+/// characters", empty once it has them), which the screen shows under the field once it is used. The `login` action reports one of three outcomes on three outputs:
 /// `loggedIn` (and pushes the success screen), `failures` (the request was fine but a rule
 /// refused it), `errors` (network or server). `statusText` shows the last failure or error until
 /// the user types again or retries; the typed text is never cleared.
@@ -28,6 +29,12 @@ public final class LoginViewModel: ViewModelLifecycleOwner {
     public let userName = MutableProperty("")
     public let password = MutableProperty("")
     public let isLoginEnabled: Property<Bool>
+    /// LG-VM1's rule for the user name, as a message: empty while it holds.
+    public let userNameMessage: Property<String>
+    /// LG-VM1's rule for the password, as a message: empty while it holds.
+    public let passwordMessage: Property<String>
+    /// The fewest characters a user name or a password has (LG-VM1).
+    public static let minimumLength = 3
     public let login: Action<Void, LoginOutcome, LoginError>
     public let isLoggingIn: Property<Bool>
     public let statusText: Property<String?>
@@ -45,8 +52,11 @@ public final class LoginViewModel: ViewModelLifecycleOwner {
     public init(services: LoginServices) {
         let userName = self.userName
         let password = self.password
-        let enabled = userName.readOnly.combineLatest(password.readOnly) { $0.count >= 3 && $1.count >= 3 }
+        let minimum = Self.minimumLength
+        let enabled = userName.readOnly.combineLatest(password.readOnly) { $0.count >= minimum && $1.count >= minimum }
         isLoginEnabled = enabled
+        userNameMessage = userName.map { $0.count < minimum ? "At least \(minimum) characters" : "" }
+        passwordMessage = password.map { $0.count < minimum ? "At least \(minimum) characters" : "" }
         let service = services.login
         let lifecycle = self.lifecycle
         login = Action(enabledIf: enabled) { _ in
