@@ -469,8 +469,54 @@ def flickr(page, readme_screenshot):
           launcher and page.heading() == "MVVMKit showcase" and not page.visible("img.thumb"), f"heading {page.heading()!r}")
 
 
+def field_message(page, field):
+    """What the page says of `field`'s message: [aria-invalid, the text of the element its
+    aria-describedby names, whether that element shows]."""
+    return page.js("""const field = arguments[0];
+        const message = document.getElementById(field.getAttribute('aria-describedby') || '');
+        return [field.getAttribute('aria-invalid'), message ? message.textContent : null,
+                message ? !message.hidden && message.offsetParent !== null : null];""", field)
+
+
+def login_messages(page):
+    """Issue 59: each field's message, tied to it, shown once it is used or on a tried submit;
+    a refused Enter focuses the first invalid field; Login disabled while a rule is broken;
+    Enter submits once both hold."""
+    page.open_app("Login", "Login")
+    user = page.field("section.page input[type=text]")
+    password = page.field("section.page input[type=password]")
+    rule = "At least 3 characters"
+    fresh = [field_message(page, user), field_message(page, password)]
+    check("Login (issue 59): before any use no message shows, no field is aria-invalid, each names its message",
+          fresh == [[None, "", False], [None, "", False]], fresh)
+    user.click()
+    page.type_keys(user, "ad")
+    used = wait_until(lambda: field_message(page, user) == ["true", rule, True])
+    check("Login (issue 59): the user name's message shows once it is used, named by aria-describedby, the field aria-invalid",
+          used and field_message(page, password) == [None, "", False],
+          f"user {field_message(page, user)}, password {field_message(page, password)}")
+    check("Login (issue 59): Login is disabled while a rule is broken", not page.button("Login").is_enabled())
+    user.send_keys(Keys.ENTER)
+    both = wait_until(lambda: field_message(page, password) == ["true", rule, True])
+    focused = page.js("return document.activeElement === arguments[0]", user)
+    check("Login (issue 59): Enter with rules broken shows every field's message, the focus on the first invalid field",
+          both and field_message(page, user)[2] and focused, f"password {field_message(page, password)}, user focused {focused}")
+    page.type_keys(user, "a")
+    fixed = wait_until(lambda: field_message(page, user) == [None, "", False])
+    user.send_keys(Keys.ENTER)
+    moved = wait_until(lambda: page.js("return document.activeElement === arguments[0]", password))
+    check("Login (issue 59): the user name's rule held, Enter moves the focus to the password, the first invalid field",
+          fixed and moved, f"user {field_message(page, user)}, password focused {bool(moved)}")
+    page.type_keys(password, "lovelace")
+    wait_until(lambda: page.button("Login").is_enabled())
+    password.send_keys(Keys.ENTER)
+    welcome = wait_until(lambda: page.visible_texts("section.page h2") == ["Welcome, Ada Lovelace!"])
+    check("Login (issue 59): with both rules kept, Enter logs in", welcome, page.visible_texts("section.page h2"))
+
+
 def login(page):
     page.scenario = "Login"
+    login_messages(page)
     page.open_app("Login", "Login")
     user = page.field("section.page input[type=text]")
     password = page.field("section.page input[type=password]")
