@@ -85,7 +85,7 @@ let package = Package(
         .target(name: "ScreenKit", dependencies: ["Signals", "MVVM"], swiftSettings: strict),
         .target(name: "ScreenTesting", dependencies: ["ScreenKit", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
         // Its tests draw described screens with every renderer (the article's code too).
-        .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "ScreenTesting", "MVVM", "Signals", "SignalsTesting", "TerminalUI", "WebUI", .product(name: "PropertyBased", package: "swift-property-based")], swiftSettings: strict),
+        .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "ScreenTesting", "MVVM", "Signals", "SignalsTesting", "TerminalUI", "WebUI", "WebUITestSupport", .product(name: "PropertyBased", package: "swift-property-based")], swiftSettings: strict),
         .target(name: "TerminalUI", dependencies: ["Signals", "MVVM", "ScreenKit"], swiftSettings: strict),
         // The browser view layer, without its server.
         // Its page's script and stylesheet are files of their own (Resources/), embedded in the module.

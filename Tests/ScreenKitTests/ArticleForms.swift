@@ -4,6 +4,7 @@ import ScreenKit
 import ScreenTesting
 import Signals
 import Testing
+import WebUITestSupport
 
 // The code of Sources/ScreenKit/ScreenKit.docc/Forms.md (the last test checks that each of the
 // article's blocks is in this file).
@@ -66,27 +67,7 @@ func signUpScreen(_ viewModel: SignUpViewModel) -> Screen {
 }
 
 @Test func theFormsArticleIsThisFile() throws {
-    let here = URL(fileURLWithPath: #filePath)
-    let root = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let article = try String(contentsOf: root.appendingPathComponent("Sources/ScreenKit/ScreenKit.docc/Forms.md"), encoding: .utf8)
-    func normalized(_ text: String) -> String {
-        text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
-    }
-    let source = normalized(try String(contentsOf: here, encoding: .utf8))
-    var blocks: [String] = []
-    var current: [Substring]?
-    for line in article.split(separator: "\n", omittingEmptySubsequences: false) {
-        if current == nil, line.trimmingCharacters(in: .whitespaces) == "```swift" {
-            current = []
-        } else if current != nil, line.trimmingCharacters(in: .whitespaces) == "```" {
-            blocks.append(current!.joined(separator: "\n"))
-            current = nil
-        } else {
-            current?.append(line)
-        }
-    }
-    #expect(blocks.count == 2)
-    for block in blocks {
-        #expect(source.contains(normalized(block)), "this block of Forms.md is not in ArticleForms.swift:\n\(block)")
-    }
+    let (count, missing) = try ArticleCode.blocksMissing(
+        from: ["Tests/ScreenKitTests/ArticleForms.swift"], article: "Sources/ScreenKit/ScreenKit.docc/Forms.md")
+    #expect(count == 2 && missing.isEmpty, "blocks of Forms.md in no test file: \(missing)")
 }

@@ -3,6 +3,7 @@ import MVVM
 import ScreenKit
 import ScreenTesting
 import Testing
+import WebUITestSupport
 
 // The article's test block, and the check that every swift block of the article is in these
 // files (a rename breaks CI, not a reader).
@@ -43,29 +44,8 @@ import Testing
 }
 
 @Test func theArticleIsTheseFiles() throws {
-    let here = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    let root = here.deletingLastPathComponent().deletingLastPathComponent()
-    let article = try String(contentsOf: root.appendingPathComponent("Sources/ScreenKit/ScreenKit.docc/DescribingAScreenOnce.md"), encoding: .utf8)
-    func normalized(_ text: String) -> String {
-        text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: "\n")
-    }
-    let sources = try ["ArticleScreen.swift", "ArticleTerminal.swift", "ArticleBrowser.swift", "ArticlePlain.swift", "ArticleTests.swift"]
-        .map { normalized(try String(contentsOf: here.appendingPathComponent($0), encoding: .utf8)) }
-        .joined(separator: "\n")
-    var blocks: [String] = []
-    var current: [Substring]?
-    for line in article.split(separator: "\n", omittingEmptySubsequences: false) {
-        if current == nil, line.trimmingCharacters(in: .whitespaces) == "```swift" {
-            current = []
-        } else if current != nil, line.trimmingCharacters(in: .whitespaces) == "```" {
-            blocks.append(current!.joined(separator: "\n"))
-            current = nil
-        } else {
-            current?.append(line)
-        }
-    }
-    #expect(blocks.count == 7)
-    for block in blocks {
-        #expect(sources.contains(normalized(block)), "this block of DescribingAScreenOnce.md is in none of the article's test files:\n\(block)")
-    }
+    let files = ["ArticleScreen.swift", "ArticleTerminal.swift", "ArticleBrowser.swift", "ArticlePlain.swift", "ArticleTests.swift"]
+    let (count, missing) = try ArticleCode.blocksMissing(
+        from: files.map { "Tests/ScreenKitTests/" + $0 }, article: "Sources/ScreenKit/ScreenKit.docc/DescribingAScreenOnce.md")
+    #expect(count == 7 && missing.isEmpty, "blocks of DescribingAScreenOnce.md in none of the article's test files: \(missing)")
 }
