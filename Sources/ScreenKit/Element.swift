@@ -64,6 +64,8 @@ public protocol ElementRenderer {
     func draw(_ facts: Facts) -> Drawn
     func draw(_ tabs: Tabs) -> Drawn
     func draw(_ form: Form) -> Drawn
+    func draw(_ progress: ProgressBar) -> Drawn
+    func draw(_ link: Link) -> Drawn
 }
 
 /// One element of a screen: what it is, and when it is visible.
