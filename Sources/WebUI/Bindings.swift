@@ -143,6 +143,14 @@ extension SegmentedControl: ValueControl {
     public var personChanges: Signal<Int, Never> { selectionChanges }
 }
 
+extension Picker: ValueControl {
+    public var shownValue: Int {
+        get { selectedIndex }
+        set { selectedIndex = newValue }
+    }
+    public var personChanges: Signal<Int, Never> { selectionChanges }
+}
+
 extension TabBar: ValueControl {
     public var shownValue: Int {
         get { selectedIndex }

@@ -351,7 +351,7 @@ public enum HTML {
     /// Elements with no closing tag.
     public static let voidElements: Set<String> = ["img", "input", "br", "hr", "meta", "link"]
     /// Attributes written without a value when empty (`disabled`, not `disabled=""`).
-    public static let booleanAttributes: Set<String> = ["disabled", "hidden", "checked", "autofocus", "readonly"]
+    public static let booleanAttributes: Set<String> = ["disabled", "hidden", "checked", "autofocus", "readonly", "selected"]
     static let urlAttributes: Set<String> = ["href", "src", "action", "formaction", "poster", "srcset", "xlink:href"]
 
     /// `url`, or `about:blank` if its scheme would run script. Browsers ignore ASCII whitespace

@@ -21,6 +21,7 @@ import WebUI
         let title = MutableProperty("")
         let urgent = MutableProperty(false)
         let kind = MutableProperty(0)
+        let priority = MutableProperty(2)
         /// What the field's Enter and the button did, in order.
         let log = Locked<[String]>([])
         let add: Action<Void, Void, Never>
@@ -44,25 +45,28 @@ import WebUI
                 ScreenKit.TextField("Title", text: title, onSubmit: add)
                 ScreenKit.Toggle("Urgent", isOn: urgent)
                 Choice("Kind", options: Self.kinds, selection: kind)
+                Choice("Priority", options: Self.priorities, selection: priority, style: .menu)
                 ScreenKit.Button("Save", action: save)
             }
         }
 
         static let kinds = ["Bug", "Idea", "Chore"]
+        /// More than a terminal's open picker shows at once: its list scrolls.
+        static let priorities = ["Trivial", "Minor", "Normal", "Major", "Critical", "Blocker", "Someday"]
 
         /// What the reference compares: the values and the log.
-        var state: State { State(title: title.value, urgent: urgent.value, kind: kind.value, log: log.value) }
+        var state: State { State(title: title.value, urgent: urgent.value, kind: kind.value, priority: priority.value, log: log.value) }
     }
 
     struct State: Equatable, CustomStringConvertible {
-        var title: String, urgent: Bool, kind: Int, log: [String]
-        var description: String { "title \(title.debugDescription), urgent \(urgent), kind \(kind), log \(log)" }
+        var title: String, urgent: Bool, kind: Int, priority: Int, log: [String]
+        var description: String { "title \(title.debugDescription), urgent \(urgent), kind \(kind), priority \(priority), log \(log)" }
     }
 
     /// What a renderer shows of the form.
     struct Shown: Equatable, CustomStringConvertible {
-        var title: String, urgent: Bool, kind: Int, saveEnabled: Bool
-        var description: String { "shows title \(title.debugDescription), urgent \(urgent), kind \(kind), save enabled \(saveEnabled)" }
+        var title: String, urgent: Bool, kind: Int, priority: Int, saveEnabled: Bool
+        var description: String { "shows title \(title.debugDescription), urgent \(urgent), kind \(kind), priority \(priority), save enabled \(saveEnabled)" }
     }
 
     /// A person at one renderer.
@@ -72,24 +76,28 @@ import WebUI
         func submit() throws
         func flip() throws
         func choose(_ index: Int) throws
+        /// Chooses in the picker as a person does (a terminal: open, move, Enter).
+        func pick(_ index: Int) throws
         /// Presses Save; a disabled button takes no press (each renderer refuses it its way).
         func pressSave() throws
         func shown() throws -> Shown
     }
 
     enum Step: CustomStringConvertible {
-        case type(String), submit, flip, choose(Int), pressSave, modelSetsTitle(String), modelFlips, modelChooses(Int)
+        case type(String), submit, flip, choose(Int), pressSave, modelSetsTitle(String), modelFlips, modelChooses(Int), pick(Int), modelPicks(Int)
         init(_ code: Int) {
-            let text = ["", "a", "Fix it", "ü é", "  x "][code / 10 % 5]
-            switch code % 10 {
+            let text = ["", "a", "Fix it", "ü é", "  x "][code / 12 % 5]
+            switch code % 12 {
             case 0, 1: self = .type(text)
             case 2: self = .submit
             case 3: self = .flip
-            case 4: self = .choose(code / 10 % 3)
+            case 4: self = .choose(code / 12 % 3)
             case 5, 6: self = .pressSave
             case 7: self = .modelSetsTitle(text)
             case 8: self = .modelFlips
-            default: self = .modelChooses(code / 10 % 3)
+            case 9: self = .modelChooses(code / 12 % 3)
+            case 10: self = .pick(code / 12 % 7)
+            default: self = .modelPicks(code / 12 % 7)
             }
         }
         var description: String {
@@ -102,6 +110,8 @@ import WebUI
             case .modelSetsTitle(let text): "model sets title \(text.debugDescription)"
             case .modelFlips: "model flips"
             case .modelChooses(let index): "model chooses \(index)"
+            case .pick(let index): "pick \(index)"
+            case .modelPicks(let index): "model picks \(index)"
             }
         }
     }
@@ -115,6 +125,7 @@ import WebUI
             state.title = ""
         case .flip, .modelFlips: state.urgent.toggle()
         case .choose(let index), .modelChooses(let index): state.kind = index
+        case .pick(let index), .modelPicks(let index): state.priority = index
         case .pressSave:
             if !state.title.isEmpty { state.log.append("save \(state.title) \(state.urgent) \(state.kind)") }
         }
@@ -130,14 +141,16 @@ import WebUI
         case .modelSetsTitle(let text): person.form.title.value = text
         case .modelFlips: person.form.urgent.value.toggle()
         case .modelChooses(let index): person.form.kind.value = index
+        case .pick(let index): try person.pick(index)
+        case .modelPicks(let index): person.form.priority.value = index
         }
     }
 
     @Test func randomProgramsDoTheSameInEveryRenderer() async throws {
-        await propertyCheck(count: 60, input: Gen.int(in: 0...49).array(of: 1...25)) { program in
+        await propertyCheck(count: 60, input: Gen.int(in: 0...83).array(of: 1...25)) { program in
             do {
                 let people: [any Person] = [try TerminalPerson(), try BrowserPerson(), TesterPerson()]
-                var state = State(title: "", urgent: false, kind: 0, log: [])
+                var state = State(title: "", urgent: false, kind: 0, priority: 2, log: [])
                 var done: [String] = []
                 for code in program {
                     let step = Step(code)
@@ -148,7 +161,8 @@ import WebUI
                         let name = String(describing: type(of: person))
                         #expect(person.form.state == state, "\(name) after \(done)")
                         let shown = try person.shown()
-                        let expected = Shown(title: state.title, urgent: state.urgent, kind: state.kind, saveEnabled: !state.title.isEmpty)
+                        let expected = Shown(
+                            title: state.title, urgent: state.urgent, kind: state.kind, priority: state.priority, saveEnabled: !state.title.isEmpty)
                         #expect(shown == expected, "\(name) after \(done)")
                     }
                 }
@@ -165,13 +179,20 @@ import WebUI
         let field: TerminalUI.TextField
         let toggle: TerminalUI.Toggle
         let choice: TerminalUI.SegmentedControl
+        let picker: TerminalUI.Picker
         let save: TerminalUI.Button
+        let screen: TerminalScreen
 
         init() throws {
-            page = TerminalUI.ScreenRenderer.page(for: form.screen).view
+            let shown = TerminalUI.ScreenRenderer.page(for: form.screen)
+            page = shown.view
+            let stack = TerminalUI.NavigationStack()
+            stack.push(shown)
+            screen = TerminalScreen(stack)
             field = try Self.find(in: page)
             toggle = try Self.find(in: page)
             choice = try Self.find(in: page)
+            picker = try Self.find(in: page)
             save = try Self.find(in: page)
         }
 
@@ -194,8 +215,17 @@ import WebUI
             while choice.selectedIndex > index { _ = choice.handle(.left) }
         }
         func pressSave() { _ = save.handle(.enter) }
+        /// Focuses the picker, opens it with Enter, moves with ↑ ↓ to the option, chooses with Enter.
+        func pick(_ index: Int) throws {
+            screen.focus(picker)
+            #expect(picker.handle(.enter) && picker.isOpen)
+            for _ in 0..<Form.priorities.count { _ = picker.handle(.up) }
+            for _ in 0..<index { _ = picker.handle(.down) }
+            _ = picker.handle(.enter)
+            #expect(!picker.isOpen)
+        }
         func shown() -> Shown {
-            Shown(title: field.text, urgent: toggle.isOn, kind: choice.selectedIndex, saveEnabled: save.isEnabled)
+            Shown(title: field.text, urgent: toggle.isOn, kind: choice.selectedIndex, priority: picker.selectedIndex, saveEnabled: save.isEnabled)
         }
     }
 
@@ -206,6 +236,7 @@ import WebUI
         let field: WebUI.TextField
         let toggle: WebUI.Toggle
         let choice: WebUI.SegmentedControl
+        let picker: WebUI.Picker
         let save: WebUI.Button
         var sequence = 0
 
@@ -216,6 +247,7 @@ import WebUI
             field = try Self.find(in: content)
             toggle = try Self.find(in: content)
             choice = try Self.find(in: content)
+            picker = try Self.find(in: content)
             save = try Self.find(in: content)
         }
 
@@ -238,8 +270,10 @@ import WebUI
             try send("c", to: segment)
         }
         func pressSave() throws { try send("c", to: save) }
+        /// The `<select>`'s change, as the page's script sends it.
+        func pick(_ index: Int) throws { try send("g", to: picker, value: String(index)) }
         func shown() -> Shown {
-            Shown(title: field.value, urgent: toggle.isOn, kind: choice.selectedIndex, saveEnabled: save.isEnabled)
+            Shown(title: field.value, urgent: toggle.isOn, kind: choice.selectedIndex, priority: picker.selectedIndex, saveEnabled: save.isEnabled)
         }
     }
 
@@ -261,6 +295,7 @@ import WebUI
         func submit() throws { try driver.submit("Title") }
         func flip() throws { try driver.toggle("Urgent") }
         func choose(_ index: Int) throws { try driver.choose(Form.kinds[index]) }
+        func pick(_ index: Int) throws { try driver.choose(Form.priorities[index]) }
         func pressSave() throws {
             do {
                 try driver.press("Save")
@@ -273,7 +308,8 @@ import WebUI
             guard let save = try driver.element("Save", role: .button).kind as? ScreenKit.Button else { throw ScreenDriverError.notFound("Save", screen: text) }
             return Shown(
                 title: form.title.value, urgent: text.contains("[x] Urgent"),
-                kind: Form.kinds.firstIndex { text.contains("(•) \($0)") } ?? -1, saveEnabled: save.isEnabled.value)
+                kind: Form.kinds.firstIndex { text.contains("(•) \($0)") } ?? -1,
+                priority: Form.priorities.firstIndex { text.contains("Priority: [\($0) ▾]") } ?? -1, saveEnabled: save.isEnabled.value)
         }
     }
 }

@@ -2,9 +2,16 @@ import MVVM
 import Signals
 
 /// A choice among a few options, two-way bound to the selected index (the movie lists' "Now
-/// Playing | Popular | …", a tab bar).
+/// Playing | Popular | …", a tab bar), or, with the `menu` style, a picker of one option among
+/// many (SwiftUI's `Picker`): a list that opens in a terminal, a `<select>` in a browser.
+///
+/// ```swift
+/// Choice("Priority", options: ["Low", "Normal", "High", "Urgent"], selection: viewModel.priority, style: .menu)
+/// ```
 public struct Choice: ElementConvertible {
-    public enum Style: String, Sendable { case segmented, tabs }
+    /// `segmented`: every option in a row; `menu`: the chosen one, the others in a list that
+    /// opens (for many options, or long ones); `tabs`: a tab bar.
+    public enum Style: String, Sendable { case segmented, tabs, menu }
 
     public let label: String
     public let options: [String]
@@ -51,7 +58,12 @@ extension Role {
 extension Choice: ElementKind {
     public var role: Role { .choice }
     public var names: [String] { [label] + options }
+    /// "Label: (•) One  ( ) Two", or for a menu "Label: [One ▾]".
     public func plainLines(indent: String) -> [String] {
+        if style == .menu {
+            let chosen = options.indices.contains(selection.value) ? options[selection.value] : "—"
+            return [indent + "\(label): [\(chosen) ▾]"]
+        }
         let options = options.enumerated().map { index, option in
             index == selection.value ? "(•) \(option)" : "( ) \(option)"
         }

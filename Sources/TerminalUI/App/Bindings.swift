@@ -36,6 +36,14 @@ extension SegmentedControl: @MainActor ValueControl {
     public nonisolated var personChanges: Signal<Int, Never> { selectionChanges }
 }
 
+extension Picker: @MainActor ValueControl {
+    public var shownValue: Int {
+        get { selectedIndex }
+        set { selectedIndex = newValue }
+    }
+    public nonisolated var personChanges: Signal<Int, Never> { selectionChanges }
+}
+
 extension TabBar: @MainActor ValueControl {
     public var shownValue: Int {
         get { selectedIndex }
