@@ -1,3 +1,4 @@
+import Dispatch
 import MVVM
 import PropertyBased
 import ScreenKit
@@ -258,6 +259,48 @@ import WebUI
         form.submit()
         #expect(started.value == 2)
         finish.send(())
+    }
+
+    /// A form and its fields let each other go: a field holds its form weakly (the form holds the
+    /// fields), so a screen described, or drawn by any renderer, is freed with all its fields once
+    /// nothing shows it (the address sanitizer found the cycle of stop 70's first rehearsal).
+    @Test(arguments: ["described", "tester", "browser", "terminal"])
+    func aFormAndItsFieldsAreFreedWithTheirScreen(_ drawnBy: String) async throws {
+        weak var use: FieldUse?
+        weak var nameProperty: MutableProperty<String>?
+        do {
+            let model = SignUp()
+            nameProperty = model.name
+            let screen = model.screen
+            let form = try #require(screen.content.first?.kind as? Form)
+            use = try #require(form.content.first?.kind as? ScreenKit.TextField).use
+            switch drawnBy {
+            case "tester":
+                let (driver, navigator) = Self.driver(for: model)
+                try driver.type("ab", into: "User name")
+                try driver.submit("User name")
+                navigator.close()
+            case "browser":
+                let document = Document()
+                document.root.setChildren([WebUI.ScreenRenderer.page(for: screen).content])
+                document.root.setChildren([])
+            case "terminal":
+                let stack = TerminalUI.NavigationStack()
+                stack.push(TerminalUI.ScreenRenderer.page(for: screen))
+                let app = TerminalApp(screen: TerminalScreen(stack), device: InMemoryTerminal(size: Size(width: 40, height: 12)))
+                app.drawNow()
+                app.handle([.enter])
+            default:
+                form.submit()
+            }
+            #expect(use != nil)
+        }
+        // What the main queue still holds for the bindings (deliveries sent there) runs first.
+        for _ in 0..<3 {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in DispatchQueue.main.async { done.resume() } }
+        }
+        #expect(use == nil, "a field's use outlived its screen (\(drawnBy)): a cycle through its form")
+        #expect(nameProperty == nil, "the view model outlived its screen (\(drawnBy))")
     }
 
     static func all(_ element: WebUI.Element, _ matches: (WebUI.Element) -> Bool) -> [WebUI.Element] {

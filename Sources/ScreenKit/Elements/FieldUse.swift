@@ -11,12 +11,24 @@ import Signals
 public final class FieldUse: Sendable {
     private let used = MutableProperty(false)
     private let focus = PublishSubject<Void, Never>()
-    private let form = Locked<FormLink?>(nil)
+    private let form = Locked(WeakLink())
 
-    /// The form a field without an action of its own submits with Enter.
-    struct FormLink: Sendable {
+    /// The form a field without an action of its own submits with Enter. The form holds its
+    /// fields' uses (its submit marks them used), so a field holds its form weakly: a renderer
+    /// holds it through the Enter and the button it draws, and the ``Form`` while it is
+    /// described.
+    final class FormLink: Sendable {
         let submit: @Sendable () -> Void
         let isBusy: Live<Bool>
+
+        init(submit: @escaping @Sendable () -> Void, isBusy: Live<Bool>) {
+            self.submit = submit
+            self.isBusy = isBusy
+        }
+    }
+
+    struct WeakLink: Sendable {
+        weak var link: FormLink?
     }
 
     init() {}
@@ -37,9 +49,9 @@ public final class FieldUse: Sendable {
         focus.send(())
     }
 
-    var formLink: FormLink? { form.value }
+    var formLink: FormLink? { form.withLock { $0.link } }
 
     func join(_ link: FormLink) {
-        form.withLock { $0 = link }
+        form.withLock { $0.link = link }
     }
 }

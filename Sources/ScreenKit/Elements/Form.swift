@@ -21,6 +21,8 @@ public struct Form: ElementConvertible {
     /// The submit button: enabled while the action is and no field has a message, busy while
     /// the action runs (if it refuses meanwhile).
     public let submitButton: Button
+    /// What its fields' Enter submits (they hold it weakly: it holds them).
+    private let link: FieldUse.FormLink
 
     /// A form whose submit button, titled `title`, applies `action`.
     public init<Output: Sendable, Failure: Error>(
@@ -40,12 +42,14 @@ public struct Form: ElementConvertible {
             action.execute()
         }
         let isBusy = TextField.busy(while: action)
+        let link = FieldUse.FormLink(submit: submit, isBusy: isBusy)
         for field in fields where field.submit == nil {
-            field.use.join(FieldUse.FormLink(submit: submit, isBusy: isBusy))
+            field.use.join(link)
         }
+        self.link = link
         self.content = content
         submitButton = Button(
-            title: .constant(title), isEnabled: action.isEnabled.live.combine(isValid) { $0 && $1 }, isBusy: isBusy, press: submit)
+            title: .constant(title), isEnabled: action.isEnabled.live.combine(isValid) { $0 && $1 }, isBusy: isBusy, press: { link.submit() })
     }
 
     /// Submits as a person does (the submit button, or Enter in one of its fields): every field

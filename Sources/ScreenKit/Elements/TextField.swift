@@ -104,7 +104,9 @@ public struct TextField: ElementConvertible {
 
     /// What Enter in the field runs: its own action, or else its form's submit; `nil`: nothing.
     public var onEnter: (() -> Void)? {
-        submit ?? use.formLink?.submit
+        if let submit { return submit }
+        // The closure holds the form (its field holds it weakly).
+        return use.formLink.map { link in { link.submit() } }
     }
 
     /// Busy while `action` runs, if it refuses meanwhile (an action that queues takes every Enter).
