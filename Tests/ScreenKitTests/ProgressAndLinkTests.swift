@@ -22,9 +22,23 @@ import WebUI
         #expect(abs(fraction - expected) < 1e-12, "\(value) of 10 → \(fraction)")
     }
 
-    @Test(arguments: [(0.0, "0%"), (0.009, "0%"), (0.01, "1%"), (0.5, "50%"), (0.999, "99%"), (0.99999, "99%"), (1.0, "100%")])
+    @Test(arguments: [(0.0, "0%"), (0.009, "0%"), (0.01, "1%"), (0.5, "50%"), (0.999, "99%"), (0.99999, "99%"), (0.9999999999, "99%"), (1 - 1e-15, "99%"), (1.0, "100%")])
     func thePercentageIsRoundedDown(fraction: Double, expected: String) {
         #expect(ProgressBar.percent(fraction) == expected)
+    }
+
+    /// Whole amounts of work: `k` done of `total` shows exactly ⌊100·k / total⌋ percent and
+    /// ⌊width·k / total⌋ cells, counted in integers (a `Double` alone showed 29 of 100 as 28%).
+    @Test func wholeAmountsShowTheirExactShare() async {
+        await propertyCheck(count: 300, input: Gen.int(in: 1...2000), Gen.int(in: 0...2000), Gen.int(in: 1...40)) { total, done, width in
+            let k = min(done, total)
+            let fraction = ProgressBar.fraction(of: Double(k), total: Double(total))
+            #expect(ProgressBar.percent(fraction) == "\(k * 100 / total)%", "\(k) of \(total)")
+            #expect(ProgressBar.bar(fraction, width: width).filter { $0 == "#" }.count == k * width / total, "\(k) of \(total), \(width) cells")
+        }
+        for k in [29, 57, 58] {
+            #expect(ProgressBar.percent(ProgressBar.fraction(of: Double(k), total: 100)) == "\(k)%")
+        }
     }
 
     /// Any value: the bar has its width, its filled cells never exceed the fraction's share, and

@@ -40,14 +40,22 @@ public struct ProgressBar: ElementConvertible {
 
     /// The fraction as a whole percentage, rounded down: "99%" until all is done.
     public static func percent(_ fraction: Double) -> String {
-        "\(Int((fraction * 100).rounded(.down)))%"
+        "\(whole(fraction, of: 100))%"
     }
 
     /// The fraction as a bar of `width` cells: `#` done, `-` to do (each cell done only once
     /// its whole share is).
     public static func bar(_ fraction: Double, width: Int, done: Character = "#", left: Character = "-") -> String {
-        let filled = Int((fraction * Double(width)).rounded(.down))
+        let filled = whole(fraction, of: width)
         return String(repeating: done, count: filled) + String(repeating: left, count: width - filled)
+    }
+
+    /// How many whole `parts` the fraction fills, rounded down, and all of them only once the
+    /// work is done. A part the fraction reaches but for the last digits of a `Double` counts
+    /// (29 of 100 is 0.29, whose 100 times is 28.999999999999996: 29%, not 28%).
+    static func whole(_ fraction: Double, of parts: Int) -> Int {
+        let filled = Int((fraction * Double(parts) + 1e-9).rounded(.down))
+        return fraction < 1 ? min(filled, parts - 1) : parts
     }
 
     public var element: Element { Element(self) }
