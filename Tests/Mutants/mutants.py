@@ -451,7 +451,7 @@ MUTANTS = [
      "PickerTests"),
     ("PK4", "the terminal's picker stays open when the focus leaves it",
      "Sources/TerminalUI/Views/Picker.swift",
-     [("    var showsList: Bool { isOpen && isFocused }\n", "    var showsList: Bool { isOpen }\n")],
+     [("        didSet { if !isFocused { isOpen = false } }\n", "        didSet {}\n")],
      "PickerTests"),
     ("PK5", "the browser's picker takes a value that is no option's",
      "Sources/WebUI/Picker.swift",

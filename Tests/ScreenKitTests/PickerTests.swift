@@ -63,6 +63,9 @@ import WebUI
         app.handle([.tab])
         app.drawNow()
         #expect(!terminal.text.contains("Trivial"), "Tab away closes the list: \(terminal.text)")
+        app.handle([.backTab])
+        app.drawNow()
+        #expect(screen.focused === picker && !picker.isOpen && !terminal.text.contains("Trivial"), "back on the picker, its list stays closed: \(terminal.text)")
         issue.priority.value = 5
         app.drawNow()
         #expect(terminal.text.contains("[ Blocker ▾ ]"), "the view model's choice shows: \(terminal.text)")

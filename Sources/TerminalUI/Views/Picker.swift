@@ -27,8 +27,10 @@ public final class Picker: View {
 
     public override var canFocus: Bool { !options.isEmpty }
 
-    /// Open only while focused: Tab away closes it.
-    var showsList: Bool { isOpen && isFocused }
+    /// Tab away closes the list: it is not open again when the focus comes back.
+    public override var isFocused: Bool {
+        didSet { if !isFocused { isOpen = false } }
+    }
 
     var closedText: String {
         let title = options.indices.contains(selectedIndex) ? options[selectedIndex] : "—"
@@ -37,21 +39,16 @@ public final class Picker: View {
 
     public override func intrinsicSize(in available: Size) -> Size {
         let widest = max(DisplayWidth.of(closedText), (options.map { DisplayWidth.of($0) }.max() ?? 0) + 4)
-        let rows = showsList ? min(options.count, Self.shownRows) : 0
+        let rows = isOpen ? min(options.count, Self.shownRows) : 0
         return Size(width: min(available.width, widest), height: min(available.height, 1 + rows))
     }
 
     public override func handle(_ key: Key) -> Bool {
-        guard showsList else {
-            switch key {
-            case .enter, .character(" "):
-                highlighted = options.indices.contains(selectedIndex) ? selectedIndex : 0
-                isOpen = true
-                return true
-            default:
-                isOpen = false
-                return false
-            }
+        guard isOpen else {
+            guard key == .enter || key == .character(" ") else { return false }
+            highlighted = options.indices.contains(selectedIndex) ? selectedIndex : 0
+            isOpen = true
+            return true
         }
         switch key {
         case .up: highlighted = max(0, highlighted - 1)
@@ -81,7 +78,7 @@ public final class Picker: View {
     public override func draw(into buffer: inout ScreenBuffer) {
         let style = isFocused ? Style(bold: true, reverse: true) : Style(bold: true)
         buffer.write(DisplayWidth.truncate(closedText, to: frame.width), x: frame.x, y: frame.y, style: style, clip: frame)
-        guard showsList else { return }
+        guard isOpen else { return }
         for (row, index) in shownOptions.enumerated() {
             let marker = index == selectedIndex ? "• " : "  "
             let text = DisplayWidth.truncate(marker + options[index], to: frame.width)
