@@ -109,6 +109,10 @@ import WebUI
         ("ftp://example.com", false), ("//example.com", false), ("https://", false), ("https:///path", false), ("http:/example.com", false),
         (" https://example.com", false), ("https://exa mple.com", false), ("https://example.com\n", false), ("https://@example.com", false),
         ("", false), ("mailto:a@example.com", false),
+        // What a paste brings that no one sees: a right-to-left override that turns the address
+        // the person reads around, a zero-width space, a byte-order mark, a line separator.
+        ("https://example.com/\u{202E}gpj.exe", false), ("https://exa\u{200B}mple.com", false), ("\u{FEFF}https://example.com", false),
+        ("https://example.com/a\u{2028}b", false), ("https://例え.jp/パス", true), ("https://example.com/ü?q=é#ß", true),
     ])
     func onlyHttpAddressesAreOpened(address: String, opened: Bool) {
         let link = Link("L", destination: address)

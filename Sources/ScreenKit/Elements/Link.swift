@@ -29,14 +29,18 @@ public struct Link: ElementConvertible {
     public static let refusal = "not opened: only http and https addresses"
 
     /// Whether `address` is an http or https address with a host, and nothing a page or a
-    /// terminal could misread (no spaces, no control characters).
+    /// terminal could misread: no spaces or line separators, no control characters, and no
+    /// invisible format characters (a right-to-left override turns what a person reads around;
+    /// a zero-width space hides in a host name). Other letters are fine (`https://例え.jp`).
     public static func isOpenable(_ address: String) -> Bool {
         let lowered = address.lowercased()
         guard let scheme = ["https://", "http://"].first(where: lowered.hasPrefix) else { return false }
         let rest = address.dropFirst(scheme.count)
         let host = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         guard !host.isEmpty, !host.hasPrefix("@"), !host.hasPrefix(":") else { return false }
-        return !address.unicodeScalars.contains { $0.properties.isWhitespace || $0.value < 0x20 || $0.value == 0x7F || ($0.value >= 0x80 && $0.value < 0xA0) }
+        return !address.unicodeScalars.contains { scalar in
+            scalar.properties.isWhitespace || [.control, .format].contains(scalar.properties.generalCategory)
+        }
     }
 
     public var element: Element { Element(self) }
