@@ -261,6 +261,53 @@ import WebUI
         finish.send(())
     }
 
+    /// A field the screen does not show (its own visibility, or a section's around it) keeps no
+    /// one from submitting: its message neither disables the button nor refuses an Enter, and it
+    /// is not sent the focus; shown again, its message counts again.
+    @Test func aHiddenFieldsMessageDoesNotBlockTheForm() throws {
+        let name = MutableProperty("ada"), company = MutableProperty(""), inSection = MutableProperty("")
+        let isCompany = MutableProperty(false), showsSection = MutableProperty(false)
+        let registry = MutableProperty("")
+        let sent = Locked(0)
+        let send = Action<Void, Void, Never> { _ in
+            sent.withLock { $0 += 1 }
+            return .empty
+        }
+        let required: @Sendable (String) -> String = { $0.isEmpty ? "Required" : "" }
+        let screen = ScreenKit.Screen("Sign up") {
+            Form(submit: "Sign up", action: send) {
+                ScreenKit.TextField("Name", text: name).message(name.readOnly.map(required))
+                ScreenKit.TextField("Company", text: company).message(company.readOnly.map(required)).element.visible(when: isCompany)
+                Section("More") {
+                    ScreenKit.TextField("VAT", text: inSection).message(inSection.readOnly.map(required))
+                    // Shown in its own right, hidden with its section.
+                    ScreenKit.TextField("Registry", text: registry).message(registry.readOnly.map(required))
+                        .element.visible(when: Live.constant(true))
+                }.element.visible(when: showsSection)
+            }
+        }
+        let form = try #require(screen.content.first?.kind as? Form)
+        let companyUse = try #require(form.content[1].kind as? ScreenKit.TextField).use
+        let focus = Recorder<Void, Never>()
+        focus.subscribe(to: companyUse.focusRequests)
+        #expect(form.submitButton.isEnabled.value, "hidden fields' messages do not count")
+        form.submit()
+        #expect(sent.value == 1 && focus.recordedValues.isEmpty)
+        isCompany.value = true
+        #expect(!form.submitButton.isEnabled.value, "shown again, its message counts")
+        form.submit()
+        #expect(sent.value == 1 && focus.recordedValues.count == 1)
+        company.value = "Analytical Engines"
+        showsSection.value = true
+        #expect(!form.submitButton.isEnabled.value, "a field in a section shown again counts")
+        inSection.value = "GB1"
+        #expect(!form.submitButton.isEnabled.value, "a field shown in its own right in a section shown again counts")
+        registry.value = "HRB 1"
+        #expect(form.submitButton.isEnabled.value)
+        form.submit()
+        #expect(sent.value == 2)
+    }
+
     /// A form and its fields let each other go: a field holds its form weakly (the form holds the
     /// fields), so a screen described, or drawn by any renderer, is freed with all its fields once
     /// nothing shows it (the address sanitizer found the cycle of stop 70's first rehearsal).

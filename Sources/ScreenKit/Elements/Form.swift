@@ -29,8 +29,15 @@ public struct Form: ElementConvertible {
         submit title: String, action: Action<Void, Output, Failure>, @ScreenBuilder content: () -> [Element]
     ) {
         let content = content()
-        let fields = content.flatMap(Self.fields(in:))
-        let checked = fields.compactMap { field in field.message.map { (use: field.use, message: $0) } }
+        let found = content.flatMap { Self.fields(in: $0, shown: nil) }
+        let fields = found.map(\.field)
+        // A message counts while its field is shown: a field the screen hides keeps no one from
+        // submitting.
+        let checked = found.compactMap { field, shown in
+            field.message.map { message in
+                (use: field.use, message: shown.map { shown in shown.combine(message) { $0 ? $1 : "" } } ?? message)
+            }
+        }
         let uses = fields.map(\.use)
         let isValid = checked.reduce(Live.constant(true)) { valid, field in valid.combine(field.message) { $0 && $1.isEmpty } }
         let submit: @Sendable () -> Void = {
@@ -59,10 +66,15 @@ public struct Form: ElementConvertible {
         submitButton.press()
     }
 
-    /// The text fields in `element`, and in what it holds.
-    static func fields(in element: Element) -> [TextField] {
-        if let field = element.kind as? TextField { return [field] }
-        return element.kind.allChildren.flatMap(fields(in:))
+    /// The text fields in `element` and in what it holds, each with when it is shown (`nil`:
+    /// always): its own visibility and its containers'.
+    static func fields(in element: Element, shown: Live<Bool>?) -> [(field: TextField, shown: Live<Bool>?)] {
+        let shown = switch (shown, element.visibility) {
+        case (let outer?, let own?): outer.combine(own) { $0 && $1 }
+        case (let outer, let own): outer ?? own
+        }
+        if let field = element.kind as? TextField { return [(field, shown)] }
+        return element.kind.allChildren.flatMap { fields(in: $0, shown: shown) }
     }
 
     public var element: Element { Element(self) }
