@@ -66,6 +66,7 @@ public protocol ElementRenderer {
     func draw(_ form: Form) -> Drawn
     func draw(_ progress: ProgressBar) -> Drawn
     func draw(_ link: Link) -> Drawn
+    func draw(_ stepper: Stepper) -> Drawn
 }
 
 /// One element of a screen: what it is, and when it is visible.

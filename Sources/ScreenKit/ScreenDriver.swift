@@ -184,6 +184,26 @@ open class ScreenDriver {
         button.press()
     }
 
+    /// Sets the stepper or slider labelled `label` to `value` as a person entering it does:
+    /// clamped to its range and on a step; a value the same as the one shown changes nothing.
+    public func set(_ value: Double, of label: String) throws(ScreenDriverError) {
+        let stepper = try stepper(label)
+        let wanted = stepper.clamped(value)
+        if wanted != stepper.clamped(stepper.value.value) { stepper.enter(wanted) }
+    }
+
+    /// Steps the stepper or slider labelled `label` by `steps` (negative: down), as ← and → do
+    /// in a terminal; at an end of its range a step past it changes nothing.
+    public func step(_ label: String, by steps: Int) throws(ScreenDriverError) {
+        let stepper = try stepper(label)
+        try set(stepper.stepped(stepper.value.value, by: steps), of: label)
+    }
+
+    private func stepper(_ label: String) throws(ScreenDriverError) -> Stepper {
+        guard let stepper = try element(label, role: .stepper).kind as? Stepper else { throw .notFound("stepper \"\(label)\"", screen: text) }
+        return stepper
+    }
+
     /// Flips the toggle labelled `label`, which must be enabled.
     public func toggle(_ label: String) throws(ScreenDriverError) {
         guard let toggle = try element(label, role: .toggle).kind as? Toggle else { throw .notFound("toggle \"\(label)\"", screen: text) }

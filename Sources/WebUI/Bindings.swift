@@ -151,6 +151,14 @@ extension Picker: ValueControl {
     public var personChanges: Signal<Int, Never> { selectionChanges }
 }
 
+extension NumberField: ValueControl {
+    public var shownValue: Double {
+        get { value }
+        set { value = newValue }
+    }
+    public var personChanges: Signal<Double, Never> { valueChanges }
+}
+
 extension TabBar: ValueControl {
     public var shownValue: Int {
         get { selectedIndex }

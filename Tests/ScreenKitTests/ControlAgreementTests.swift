@@ -22,6 +22,7 @@ import WebUI
         let urgent = MutableProperty(false)
         let kind = MutableProperty(0)
         let priority = MutableProperty(2)
+        let copies = MutableProperty(1)
         /// What the field's Enter and the button did, in order.
         let log = Locked<[String]>([])
         let add: Action<Void, Void, Never>
@@ -46,6 +47,7 @@ import WebUI
                 ScreenKit.Toggle("Urgent", isOn: urgent)
                 Choice("Kind", options: Self.kinds, selection: kind)
                 Choice("Priority", options: Self.priorities, selection: priority, style: .menu)
+                Stepper("Copies", value: copies, in: 1...9, step: 2)
                 ScreenKit.Button("Save", action: save)
             }
         }
@@ -55,18 +57,24 @@ import WebUI
         static let priorities = ["Trivial", "Minor", "Normal", "Major", "Critical", "Blocker", "Someday"]
 
         /// What the reference compares: the values and the log.
-        var state: State { State(title: title.value, urgent: urgent.value, kind: kind.value, priority: priority.value, log: log.value) }
+        var state: State { State(title: title.value, urgent: urgent.value, kind: kind.value, priority: priority.value, copies: copies.value, log: log.value) }
+
+        /// The copies shown for a value of the view model's (the reference's own clamping: the
+        /// odd numbers 1 to 9, the nearest; the values the programs set have no tie).
+        static func shownCopies(_ value: Int) -> Int {
+            [1, 3, 5, 7, 9].min { abs($0 - value) < abs($1 - value) }!
+        }
     }
 
     struct State: Equatable, CustomStringConvertible {
-        var title: String, urgent: Bool, kind: Int, priority: Int, log: [String]
-        var description: String { "title \(title.debugDescription), urgent \(urgent), kind \(kind), priority \(priority), log \(log)" }
+        var title: String, urgent: Bool, kind: Int, priority: Int, copies: Int, log: [String]
+        var description: String { "title \(title.debugDescription), urgent \(urgent), kind \(kind), priority \(priority), copies \(copies), log \(log)" }
     }
 
     /// What a renderer shows of the form.
     struct Shown: Equatable, CustomStringConvertible {
-        var title: String, urgent: Bool, kind: Int, priority: Int, saveEnabled: Bool
-        var description: String { "shows title \(title.debugDescription), urgent \(urgent), kind \(kind), priority \(priority), save enabled \(saveEnabled)" }
+        var title: String, urgent: Bool, kind: Int, priority: Int, copies: Int, saveEnabled: Bool
+        var description: String { "shows title \(title.debugDescription), urgent \(urgent), kind \(kind), priority \(priority), copies \(copies), save enabled \(saveEnabled)" }
     }
 
     /// A person at one renderer.
@@ -78,6 +86,9 @@ import WebUI
         func choose(_ index: Int) throws
         /// Chooses in the picker as a person does (a terminal: open, move, Enter).
         func pick(_ index: Int) throws
+        /// Steps the copies by `steps` as a person does (a terminal: ← →; a browser: the number
+        /// typed into the field).
+        func step(_ steps: Int) throws
         /// Presses Save; a disabled button takes no press (each renderer refuses it its way).
         func pressSave() throws
         func shown() throws -> Shown
@@ -85,9 +96,10 @@ import WebUI
 
     enum Step: CustomStringConvertible {
         case type(String), submit, flip, choose(Int), pressSave, modelSetsTitle(String), modelFlips, modelChooses(Int), pick(Int), modelPicks(Int)
+        case step(Int), modelSetsCopies(Int)
         init(_ code: Int) {
             let text = ["", "a", "Fix it", "ü é", "  x "][code / 12 % 5]
-            switch code % 12 {
+            switch code % 14 {
             case 0, 1: self = .type(text)
             case 2: self = .submit
             case 3: self = .flip
@@ -97,7 +109,9 @@ import WebUI
             case 8: self = .modelFlips
             case 9: self = .modelChooses(code / 12 % 3)
             case 10: self = .pick(code / 12 % 7)
-            default: self = .modelPicks(code / 12 % 7)
+            case 11: self = .modelPicks(code / 12 % 7)
+            case 12: self = .step([-3, -2, -1, 1, 2, 3, 5][code / 14 % 7])
+            default: self = .modelSetsCopies([-3, -1, 1, 5, 9, 11, 13, 11, 13][code / 14 % 9])   // often past an end
             }
         }
         var description: String {
@@ -112,6 +126,8 @@ import WebUI
             case .modelChooses(let index): "model chooses \(index)"
             case .pick(let index): "pick \(index)"
             case .modelPicks(let index): "model picks \(index)"
+            case .step(let steps): "step \(steps)"
+            case .modelSetsCopies(let value): "model sets copies \(value)"
             }
         }
     }
@@ -126,6 +142,12 @@ import WebUI
         case .flip, .modelFlips: state.urgent.toggle()
         case .choose(let index), .modelChooses(let index): state.kind = index
         case .pick(let index), .modelPicks(let index): state.priority = index
+        case .step(let steps):
+            // From what is shown, stopping at the ends; a step that changes nothing shown sets nothing.
+            let shown = Form.shownCopies(state.copies)
+            let next = min(max(shown + 2 * steps, 1), 9)
+            if next != shown { state.copies = next }
+        case .modelSetsCopies(let value): state.copies = value
         case .pressSave:
             if !state.title.isEmpty { state.log.append("save \(state.title) \(state.urgent) \(state.kind)") }
         }
@@ -143,14 +165,16 @@ import WebUI
         case .modelChooses(let index): person.form.kind.value = index
         case .pick(let index): try person.pick(index)
         case .modelPicks(let index): person.form.priority.value = index
+        case .step(let steps): try person.step(steps)
+        case .modelSetsCopies(let value): person.form.copies.value = value
         }
     }
 
     @Test func randomProgramsDoTheSameInEveryRenderer() async throws {
-        await propertyCheck(count: 60, input: Gen.int(in: 0...83).array(of: 1...25)) { program in
+        await propertyCheck(count: 60, input: Gen.int(in: 0...(14 * 9 * 7 - 1)).array(of: 1...25)) { program in
             do {
                 let people: [any Person] = [try TerminalPerson(), try BrowserPerson(), TesterPerson()]
-                var state = State(title: "", urgent: false, kind: 0, priority: 2, log: [])
+                var state = State(title: "", urgent: false, kind: 0, priority: 2, copies: 1, log: [])
                 var done: [String] = []
                 for code in program {
                     let step = Step(code)
@@ -162,7 +186,8 @@ import WebUI
                         #expect(person.form.state == state, "\(name) after \(done)")
                         let shown = try person.shown()
                         let expected = Shown(
-                            title: state.title, urgent: state.urgent, kind: state.kind, priority: state.priority, saveEnabled: !state.title.isEmpty)
+                            title: state.title, urgent: state.urgent, kind: state.kind, priority: state.priority,
+                            copies: Form.shownCopies(state.copies), saveEnabled: !state.title.isEmpty)
                         #expect(shown == expected, "\(name) after \(done)")
                     }
                 }
@@ -180,6 +205,7 @@ import WebUI
         let toggle: TerminalUI.Toggle
         let choice: TerminalUI.SegmentedControl
         let picker: TerminalUI.Picker
+        let copies: TerminalUI.Stepper
         let save: TerminalUI.Button
         let screen: TerminalScreen
 
@@ -193,6 +219,7 @@ import WebUI
             toggle = try Self.find(in: page)
             choice = try Self.find(in: page)
             picker = try Self.find(in: page)
+            copies = try Self.find(in: page)
             save = try Self.find(in: page)
         }
 
@@ -224,8 +251,14 @@ import WebUI
             _ = picker.handle(.enter)
             #expect(!picker.isOpen)
         }
+        /// ← or → once a step.
+        func step(_ steps: Int) {
+            for _ in 0..<abs(steps) { _ = copies.handle(steps < 0 ? .left : .right) }
+        }
         func shown() -> Shown {
-            Shown(title: field.text, urgent: toggle.isOn, kind: choice.selectedIndex, priority: picker.selectedIndex, saveEnabled: save.isEnabled)
+            Shown(
+                title: field.text, urgent: toggle.isOn, kind: choice.selectedIndex, priority: picker.selectedIndex,
+                copies: Int(copies.value), saveEnabled: save.isEnabled)
         }
     }
 
@@ -237,6 +270,7 @@ import WebUI
         let toggle: WebUI.Toggle
         let choice: WebUI.SegmentedControl
         let picker: WebUI.Picker
+        let copies: WebUI.NumberField
         let save: WebUI.Button
         var sequence = 0
 
@@ -248,6 +282,7 @@ import WebUI
             toggle = try Self.find(in: content)
             choice = try Self.find(in: content)
             picker = try Self.find(in: content)
+            copies = try Self.find(in: content)
             save = try Self.find(in: content)
         }
 
@@ -272,8 +307,13 @@ import WebUI
         func pressSave() throws { try send("c", to: save) }
         /// The `<select>`'s change, as the page's script sends it.
         func pick(_ index: Int) throws { try send("g", to: picker, value: String(index)) }
+        /// The number the person types into the field (what the page shows, `steps` steps on, not
+        /// clamped: the server clamps it), sent as the page's change.
+        func step(_ steps: Int) throws { try send("g", to: copies, value: String(Int(copies.value) + 2 * steps)) }
         func shown() -> Shown {
-            Shown(title: field.value, urgent: toggle.isOn, kind: choice.selectedIndex, priority: picker.selectedIndex, saveEnabled: save.isEnabled)
+            Shown(
+                title: field.value, urgent: toggle.isOn, kind: choice.selectedIndex, priority: picker.selectedIndex,
+                copies: Int(copies.value), saveEnabled: save.isEnabled)
         }
     }
 
@@ -296,6 +336,7 @@ import WebUI
         func flip() throws { try driver.toggle("Urgent") }
         func choose(_ index: Int) throws { try driver.choose(Form.kinds[index]) }
         func pick(_ index: Int) throws { try driver.choose(Form.priorities[index]) }
+        func step(_ steps: Int) throws { try driver.step("Copies", by: steps) }
         func pressSave() throws {
             do {
                 try driver.press("Save")
@@ -309,7 +350,8 @@ import WebUI
             return Shown(
                 title: form.title.value, urgent: text.contains("[x] Urgent"),
                 kind: Form.kinds.firstIndex { text.contains("(•) \($0)") } ?? -1,
-                priority: Form.priorities.firstIndex { text.contains("Priority: [\($0) ▾]") } ?? -1, saveEnabled: save.isEnabled.value)
+                priority: Form.priorities.firstIndex { text.contains("Priority: [\($0) ▾]") } ?? -1,
+                copies: (1...9).first { text.contains("Copies: \($0) (1–9)") } ?? -1, saveEnabled: save.isEnabled.value)
         }
     }
 }

@@ -208,12 +208,8 @@ import WebUI
     /// field has one, every message shown and the first invalid field focused.
     @Test func theTerminalShowsEachMessageUnderItsFieldAndFocusesTheFirstInvalid() throws {
         let model = SignUp()
-        let stack = TerminalUI.NavigationStack()
-        stack.push(TerminalUI.ScreenRenderer.page(for: model.screen))
-        let terminal = InMemoryTerminal(size: Size(width: 40, height: 12))
-        let screen = TerminalScreen(stack)
-        let app = TerminalApp(screen: screen, device: terminal)
-        app.drawNow()
+        let harness = TerminalHarness(model.screen)
+        let (terminal, screen, app) = (harness.terminal, harness.screen, harness.app)
         #expect(!terminal.text.contains(SignUp.nameRule), "\(terminal.text)")
         app.handle(Array("ab").map { .character($0) })
         app.drawNow()

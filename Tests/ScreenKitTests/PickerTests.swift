@@ -27,12 +27,8 @@ import WebUI
 
     @Test func theTerminalOpensMovesChoosesAndCloses() throws {
         let issue = Issue()
-        let stack = TerminalUI.NavigationStack()
-        stack.push(TerminalUI.ScreenRenderer.page(for: issue.screen))
-        let terminal = InMemoryTerminal(size: Size(width: 40, height: 12))
-        let screen = TerminalScreen(stack)
-        let app = TerminalApp(screen: screen, device: terminal)
-        app.drawNow()
+        let harness = TerminalHarness(issue.screen)
+        let (stack, terminal, screen, app) = (harness.stack, harness.terminal, harness.screen, harness.app)
         func find(_ view: TerminalUI.View) -> TerminalUI.Picker? {
             (view as? TerminalUI.Picker) ?? view.children.lazy.compactMap(find).first
         }

@@ -37,7 +37,7 @@ public struct Choice: ElementConvertible {
         _ label: String, options: [Option], selection: MutableProperty<Option>,
         title: (Option) -> String, style: Style = .segmented
     ) {
-        self.init(label, options: options.map(title), selection: ChoiceBridge.index(following: selection, among: options), style: style)
+        self.init(label, options: options.map(title), selection: PropertyBridge.index(following: selection, among: options), style: style)
     }
 
     /// A choice among every case of the view model's enumeration, each shown by its

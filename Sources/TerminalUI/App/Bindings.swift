@@ -44,6 +44,14 @@ extension Picker: @MainActor ValueControl {
     public nonisolated var personChanges: Signal<Int, Never> { selectionChanges }
 }
 
+extension Stepper: @MainActor ValueControl {
+    public var shownValue: Double {
+        get { value }
+        set { value = newValue }
+    }
+    public nonisolated var personChanges: Signal<Double, Never> { valueChanges }
+}
+
 extension TabBar: @MainActor ValueControl {
     public var shownValue: Int {
         get { selectedIndex }
