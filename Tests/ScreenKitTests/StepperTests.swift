@@ -50,6 +50,25 @@ import WebUI
         #expect(stepper.stepped(9, by: 1) == 9 && stepper.stepped(0, by: -1) == 0 && stepper.stepped(3, by: 2) == 9)
     }
 
+    /// A fractional step lands on its decimals: three steps of 0.1 show "0.3", not
+    /// "0.30000000000000004", whether stepped, entered or from another lower end.
+    @Test func fractionalStepsShowTheirDecimals() {
+        for (lower, step, places) in [(0.0, 0.1, 1), (0.0, 0.05, 2), (0.5, 0.1, 1), (-1.0, 0.2, 1), (0.0, 0.001, 3), (0.25, 0.5, 2)] {
+            let stepper = Stepper("n", value: MutableProperty(lower), in: lower...(lower + 20 * step), step: step)
+            var value = lower
+            for n in 1...20 {
+                value = stepper.stepped(value, by: 1)
+                let text = Stepper.text(value)
+                let decimals = text.split(separator: ".").dropFirst().first?.count ?? 0
+                #expect(decimals <= places, "\(n) steps of \(step) from \(lower): \(text)")
+                #expect(abs(value - (lower + Double(n) * step)) < step / 1000, "\(n) steps of \(step) from \(lower): \(value)")
+                #expect(stepper.clamped(lower + Double(n) * step) == value, "entered, the same value as stepped")
+            }
+            #expect(value == stepper.range.upperBound || abs(value - stepper.range.upperBound) < step / 1000)
+        }
+        #expect(Stepper.text(Stepper("n", value: MutableProperty(0.0), in: 0...1, step: 0.1).stepped(0, by: 3)) == "0.3")
+    }
+
     @Test func onlyANumberIsTaken() {
         let numbers: [(String, Double?)] = [
             ("4", 4), (" 4 ", 4), ("-3", -3), ("+2", 2), ("0.25", 0.25), (".5", 0.5), ("1e2", 100),

@@ -22,6 +22,9 @@ public struct Stepper: ElementConvertible, Sendable {
     public let range: ClosedRange<Double>
     public let step: Double
     public let style: Style
+    /// The decimal places of the step and the lower end: each value is rounded to them, so that
+    /// three steps of 0.1 are 0.3, not 0.30000000000000004.
+    private let places: Double
 
     /// A number in `range` (finite), in steps of `step` (positive, finite) from its lower end.
     public init(_ label: String, value: MutableProperty<Double>, in range: ClosedRange<Double>, step: Double = 1, style: Style = .stepper) {
@@ -32,6 +35,22 @@ public struct Stepper: ElementConvertible, Sendable {
         self.range = range
         self.step = step
         self.style = style
+        places = Double(max(Self.decimalPlaces(of: step), Self.decimalPlaces(of: range.lowerBound)))
+    }
+
+    /// How many decimal places `number` is written with (0.25: 2, 1e-3: 3), at most 15.
+    static func decimalPlaces(of number: Double) -> Int {
+        var places = 0
+        var scaled = abs(number)
+        while places < 15, scaled != scaled.rounded() {
+            places += 1
+            scaled = abs(number) * Self.power(places)
+        }
+        return places
+    }
+
+    private static func power(_ places: Int) -> Double {
+        (0..<places).reduce(1) { power, _ in power * 10 }
     }
 
     /// A whole number in `range`, in steps of `step`: `Stepper("Copies", value: viewModel.copies, in: 1...99)`.
@@ -47,8 +66,14 @@ public struct Stepper: ElementConvertible, Sendable {
         guard !number.isNaN else { return range.lowerBound }
         let inside = min(max(number, range.lowerBound), range.upperBound)
         let steps = ((inside - range.lowerBound) / step).rounded()
-        let stepped = range.lowerBound + steps * step
-        return stepped > range.upperBound ? range.lowerBound + (steps - 1) * step : stepped
+        let stepped = onStep(steps)
+        return stepped > range.upperBound ? onStep(steps - 1) : stepped
+    }
+
+    /// The lower end and `steps` steps, rounded to the decimal places of the step and the lower end.
+    private func onStep(_ steps: Double) -> Double {
+        let power = Self.power(Int(places))
+        return ((range.lowerBound + steps * step) * power).rounded() / power
     }
 
     /// The value `steps` steps from `number` (negative: down), clamped.
