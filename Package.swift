@@ -121,7 +121,7 @@ let package = Package(
         // The tests' model of a page in the browser (frames applied as the client script does),
         // shared by WebUI's tests and the showcase's page tests (never a product).
         .target(name: "WebUITestSupport", dependencies: ["WebUI"], path: "Tests/Support/WebUITestSupport", swiftSettings: strict),
-        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "MVVM", "Signals", "SignalsTesting"], swiftSettings: strict),
+        .testTarget(name: "TerminalUITests", dependencies: ["TerminalUI", "MVVM", "Signals", "SignalsTesting", .product(name: "PropertyBased", package: "swift-property-based")], swiftSettings: strict),
         // Every marble diagram in the doc comments of Signals and MVVM, run (T-BEYOND2).
         .testTarget(name: "DocumentationTests", dependencies: ["Signals", "MVVM", "SignalsTesting", "MovieInfo"], swiftSettings: strict),
         // A loopback HTTP server for the live clients' tests (never a product).

@@ -67,6 +67,7 @@ public protocol ElementRenderer {
     func draw(_ progress: ProgressBar) -> Drawn
     func draw(_ link: Link) -> Drawn
     func draw(_ stepper: Stepper) -> Drawn
+    func draw(_ editor: TextEditor) -> Drawn
 }
 
 /// One element of a screen: what it is, and when it is visible.

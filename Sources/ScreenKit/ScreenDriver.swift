@@ -145,19 +145,28 @@ open class ScreenDriver {
         try visibleElements().filter { $0.role == role }
     }
 
-    /// Types `text` into the field labelled `label`, replacing what it held (as the field's
-    /// two-way binding does with an edit). The field keeps what a field in any view layer keeps
-    /// of a paste: ``TypedText/cleaned(_:)``.
+    /// Types `text` into the field or editor labelled `label`, replacing what it held (as its
+    /// two-way binding does with an edit). It keeps what it keeps of a paste in any view layer:
+    /// a field ``TypedText/cleaned(_:)``, an editor ``TextEditor/kept(_:)`` (line breaks kept,
+    /// cut to its maximum length).
     public func type(_ text: String, into label: String) throws(ScreenDriverError) {
-        let field = try field(label)
-        field.text.value = TypedText.cleaned(text)
-        field.use.markUsed()
+        switch try entry(label) {
+        case .field(let field):
+            field.text.value = TypedText.cleaned(text)
+            field.use.markUsed()
+        case .editor(let editor):
+            editor.text.value = editor.kept(text)
+            editor.use.markUsed()
+        }
     }
 
-    /// The message the field labelled `label` shows now (``TextField/shownMessage``): empty
-    /// while it has none, and before the field is used.
+    /// The message the field or editor labelled `label` shows now (``TextField/shownMessage``):
+    /// empty while it has none, and before it is used.
     public func message(of label: String) throws(ScreenDriverError) -> String {
-        try field(label).shownMessage.value
+        switch try entry(label) {
+        case .field(let field): field.shownMessage.value
+        case .editor(let editor): editor.shownMessage.value
+        }
     }
 
     /// Presses Enter in the field labelled `label`, which must not be busy (``TextField/isBusy``:
@@ -361,6 +370,40 @@ open class ScreenDriver {
             throw .notFound("field \"\(label)\"", screen: text)
         }
         return field
+    }
+
+    /// What a person types into: a field or an editor.
+    private enum Entry {
+        case field(ScreenKit.TextField)
+        case editor(TextEditor)
+
+        var label: String {
+            switch self {
+            case .field(let field): field.label
+            case .editor(let editor): editor.label
+            }
+        }
+        var placeholder: String {
+            switch self {
+            case .field(let field): field.placeholder
+            case .editor(let editor): editor.placeholder
+            }
+        }
+    }
+
+    /// The visible field or editor labelled `label` (exactly, else the first whose placeholder
+    /// is `label` or whose label contains it).
+    private func entry(_ label: String) throws(ScreenDriverError) -> Entry {
+        let entries: [Entry] = try visibleElements().compactMap { element in
+            if let field = element.kind as? TextField { return .field(field) }
+            if let editor = element.kind as? TextEditor { return .editor(editor) }
+            return nil
+        }
+        guard let entry = entries.first(where: { $0.label == label })
+            ?? entries.first(where: { $0.placeholder == label || $0.label.contains(label) }) else {
+            throw .notFound("field \"\(label)\"", screen: text)
+        }
+        return entry
     }
 
     private func list(_ label: String?) throws(ScreenDriverError) -> ScreenKit.List {

@@ -17,6 +17,13 @@ public enum TypedText {
     /// terminator before the text ends) loses only its introducer: what follows is kept, so a
     /// paste never loses text to a stray ESC.
     public static func cleaned(_ text: String) -> String {
+        cleaned(text, keepingLineBreaks: false)
+    }
+
+    /// `text` as a multi-line editor (``TextEditor``) keeps it: as ``cleaned(_:)``, but each line
+    /// break (LF, CR LF, or a CR alone, as a paste from another system has them) is kept as one
+    /// LF.
+    public static func cleaned(_ text: String, keepingLineBreaks: Bool) -> String {
         // Typing is checked on every key (the browser's field sends its whole text): text with
         // no control character (C0, DEL or C1, the only ones an escape sequence starts with or
         // that get dropped) comes back as it is, without copying its scalars.
@@ -31,7 +38,10 @@ public enum TypedText {
                 index = end
                 continue
             }
-            if scalar == "\t" {
+            if keepingLineBreaks, scalar == "\n" || scalar == "\r" {
+                // CR LF is one break: its CR is dropped, its LF kept.
+                if scalar == "\n" || index + 1 == scalars.count || scalars[index + 1] != "\n" { result.append("\n") }
+            } else if scalar == "\t" {
                 result.append(" ")
             } else if scalar.properties.generalCategory != .control && !isBidiControl(scalar) {
                 result.append(scalar)

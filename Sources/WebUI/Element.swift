@@ -336,6 +336,9 @@ open class Element: LifetimeOwner {
         out += ">"
         guard !HTML.voidElements.contains(tag) else { return }
         if let textContent {
+            // The HTML parser drops a line break right after `<textarea>` or `<pre>`: one more
+            // keeps the text's own.
+            if tag == "textarea" || tag == "pre", let first = textContent.unicodeScalars.first, first == "\n" || first == "\r" { out += "\n" }
             HTML.escape(textContent, into: &out)
         } else {
             for child in children { child.render(into: &out) }

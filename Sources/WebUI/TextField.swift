@@ -12,13 +12,24 @@ public class TextField: Element {
     private var pageValue = ""
     private var current = ""
     private let isSecure: Bool
+    /// What the field keeps of the text the page sent.
+    private let keep: (String) -> String
 
     public init(placeholder: String = "", label: String? = nil) {
         isSecure = false
+        keep = TypedText.cleaned
         // maxlength: the browser cuts a paste to what the server accepts, so the field and the
         // view model never disagree (a longer value would be refused).
         super.init("input", ["type": "text", "class": "input", "placeholder": placeholder, "value": "", "autocomplete": "off", "aria-label": label ?? placeholder,
                              "name": Self.name(label ?? placeholder), "maxlength": String(ClientMessage.maximumValueLength)])
+    }
+
+    /// A field drawn as `<tag>` with `attributes` that keeps `keep` of what the page sends (a
+    /// ``TextArea``).
+    init(tag: String, attributes: [String: String], keep: @escaping (String) -> String) {
+        isSecure = false
+        self.keep = keep
+        super.init(tag, attributes)
     }
 
     /// The field's `name`, from its label: how a page rebuilt after a restart finds the field
@@ -38,6 +49,7 @@ public class TextField: Element {
 
     init(securePlaceholder placeholder: String, label: String?) {
         isSecure = true
+        keep = TypedText.cleaned
         super.init("input", ["type": "password", "class": "input", "placeholder": placeholder, "autocomplete": "off", "aria-label": label ?? placeholder,
                              "name": Self.name(label ?? placeholder), "maxlength": String(ClientMessage.maximumValueLength)])
     }
@@ -52,7 +64,7 @@ public class TextField: Element {
             // the HTML); the value patch moves the live field, unless it already shows the value.
             if !isSecure {
                 document?.muted += 1
-                setAttribute("value", newValue)
+                writeIntoHTML(newValue)
                 document?.muted -= 1
             }
             if newValue != pageValue, let document {
@@ -62,6 +74,12 @@ public class TextField: Element {
                 pageValue = newValue
             }
         }
+    }
+
+    /// Writes `value` into the element's HTML, for a first render and a page reset: its `value`
+    /// attribute.
+    func writeIntoHTML(_ value: String) {
+        setAttribute("value", value)
     }
 
     /// Called when the field joins a document again (its page shown again): a password field
@@ -106,7 +124,7 @@ public class TextField: Element {
             // What every view layer keeps of a paste (terminal escape sequences and controls
             // dropped); when that differs from what the page shows, the page is given the
             // cleaned text, so the field and the view model agree.
-            let text = TypedText.cleaned(typed)
+            let text = keep(typed)
             pageValue = typed
             if text == current, text != typed, let document {
                 document.record(.value(id, text), for: self)

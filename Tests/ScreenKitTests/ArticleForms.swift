@@ -66,8 +66,55 @@ func signUpScreen(_ viewModel: SignUpViewModel) -> Screen {
     #expect(tester.contains("Welcome, ada!"))
 }
 
+final class ReportViewModel: Sendable {
+    let details = MutableProperty("")
+    let detailsMessage: Property<String>
+    let filed = MutableProperty("")
+    let file: Action<Void, Void, Never>
+
+    init() {
+        detailsMessage = details.map { $0.isEmpty ? "Say what happened" : "" }
+        let (details, filed) = (details, filed)
+        file = Action { _ in
+            filed.value = details.value
+            return .empty
+        }
+    }
+}
+
+func reportScreen(_ viewModel: ReportViewModel) -> Screen {
+    Screen("Report") {
+        Form(submit: "File", action: viewModel.file) {
+            TextEditor("Details", text: viewModel.details, maxLength: 30, lines: 3)
+                .message(viewModel.detailsMessage)
+        }
+    }
+}
+
+@MainActor
+@Test func aReportKeepsItsLinesUpToItsLimit() throws {
+    let viewModel = ReportViewModel()
+    let navigator = Navigator(root: viewModel)
+    defer { navigator.close() }
+    let registry = ScreenRegistry<Screen>()
+    registry.register(ReportViewModel.self, reportScreen)
+    let tester = ScreenTester(navigator: navigator, registry: registry)
+    try tester.type("It froze.\r\nThen it quit, and my work was lost.", into: "Details")
+    #expect(viewModel.details.value == "It froze.\nThen it quit, and my")   // 30 characters
+    #expect(tester.text == """
+        Report
+        ======
+        Details: (30/30)
+          It froze.
+          Then it quit, and my
+        [File]
+        """)
+    try tester.press("File")
+    #expect(viewModel.filed.value == "It froze.\nThen it quit, and my")
+}
+
 @Test func theFormsArticleIsThisFile() throws {
     let (count, missing) = try ArticleCode.blocksMissing(
         from: ["Tests/ScreenKitTests/ArticleForms.swift"], article: "Sources/ScreenKit/ScreenKit.docc/Forms.md")
-    #expect(count == 2 && missing.isEmpty, "blocks of Forms.md in no test file: \(missing)")
+    #expect(count == 3 && missing.isEmpty, "blocks of Forms.md in no test file: \(missing)")
 }

@@ -23,6 +23,7 @@ import WebUI
         let kind = MutableProperty(0)
         let priority = MutableProperty(2)
         let copies = MutableProperty(1)
+        let notes = MutableProperty("")
         /// What the field's Enter and the button did, in order.
         let log = Locked<[String]>([])
         let add: Action<Void, Void, Never>
@@ -48,16 +49,23 @@ import WebUI
                 Choice("Kind", options: Self.kinds, selection: kind)
                 Choice("Priority", options: Self.priorities, selection: priority, style: .menu)
                 Stepper("Copies", value: copies, in: 1...9, step: 2)
+                TextEditor("Notes", text: notes, maxLength: Self.notesLimit, lines: 2)
                 ScreenKit.Button("Save", action: save)
             }
         }
 
         static let kinds = ["Bug", "Idea", "Chore"]
+        static let notesLimit = 12
+        /// Notes a person writes or the view model sets: lines, line breaks from other systems,
+        /// the limit's exact boundary from both sides, controls.
+        static let notes = ["", "line\nnext", "a\r\nb\rc", "twelve chars", "thirteen char", "ü\té\u{1B}[1m!\n"]
         /// More than a terminal's open picker shows at once: its list scrolls.
         static let priorities = ["Trivial", "Minor", "Normal", "Major", "Critical", "Blocker", "Someday"]
 
         /// What the reference compares: the values and the log.
-        var state: State { State(title: title.value, urgent: urgent.value, kind: kind.value, priority: priority.value, copies: copies.value, log: log.value) }
+        var state: State {
+            State(title: title.value, urgent: urgent.value, kind: kind.value, priority: priority.value, copies: copies.value, notes: notes.value, log: log.value)
+        }
 
         /// The copies shown for a value of the view model's (the reference's own clamping: the
         /// odd numbers 1 to 9, the nearest; the values the programs set have no tie).
@@ -67,14 +75,18 @@ import WebUI
     }
 
     struct State: Equatable, CustomStringConvertible {
-        var title: String, urgent: Bool, kind: Int, priority: Int, copies: Int, log: [String]
-        var description: String { "title \(title.debugDescription), urgent \(urgent), kind \(kind), priority \(priority), copies \(copies), log \(log)" }
+        var title: String, urgent: Bool, kind: Int, priority: Int, copies: Int, notes: String, log: [String]
+        var description: String {
+            "title \(title.debugDescription), urgent \(urgent), kind \(kind), priority \(priority), copies \(copies), notes \(notes.debugDescription), log \(log)"
+        }
     }
 
     /// What a renderer shows of the form.
     struct Shown: Equatable, CustomStringConvertible {
-        var title: String, urgent: Bool, kind: Int, priority: Int, copies: Int, saveEnabled: Bool
-        var description: String { "shows title \(title.debugDescription), urgent \(urgent), kind \(kind), priority \(priority), copies \(copies), save enabled \(saveEnabled)" }
+        var title: String, urgent: Bool, kind: Int, priority: Int, copies: Int, notes: String, saveEnabled: Bool
+        var description: String {
+            "shows title \(title.debugDescription), urgent \(urgent), kind \(kind), priority \(priority), copies \(copies), notes \(notes.debugDescription), save enabled \(saveEnabled)"
+        }
     }
 
     /// A person at one renderer.
@@ -89,6 +101,8 @@ import WebUI
         /// Steps the copies by `steps` as a person does (a terminal: ← →; a browser: the number
         /// typed into the field).
         func step(_ steps: Int) throws
+        /// Replaces the notes with `text` as a person does (a terminal: deletes them, pastes).
+        func write(_ text: String) throws
         /// Presses Save; a disabled button takes no press (each renderer refuses it its way).
         func pressSave() throws
         func shown() throws -> Shown
@@ -96,10 +110,10 @@ import WebUI
 
     enum Step: CustomStringConvertible {
         case type(String), submit, flip, choose(Int), pressSave, modelSetsTitle(String), modelFlips, modelChooses(Int), pick(Int), modelPicks(Int)
-        case step(Int), modelSetsCopies(Int)
+        case step(Int), modelSetsCopies(Int), write(String), modelSetsNotes(String)
         init(_ code: Int) {
             let text = ["", "a", "Fix it", "ü é", "  x "][code / 12 % 5]
-            switch code % 14 {
+            switch code % 16 {
             case 0, 1: self = .type(text)
             case 2: self = .submit
             case 3: self = .flip
@@ -111,6 +125,8 @@ import WebUI
             case 10: self = .pick(code / 12 % 7)
             case 11: self = .modelPicks(code / 12 % 7)
             case 12: self = .step([-3, -2, -1, 1, 2, 3, 5][code / 14 % 7])
+            case 14: self = .write(Form.notes[code / 16 % Form.notes.count])
+            case 15: self = .modelSetsNotes(Form.notes[code / 16 % Form.notes.count])
             default: self = .modelSetsCopies([-3, -1, 1, 5, 9, 11, 13, 11, 13][code / 14 % 9])   // often past an end
             }
         }
@@ -128,6 +144,8 @@ import WebUI
             case .modelPicks(let index): "model picks \(index)"
             case .step(let steps): "step \(steps)"
             case .modelSetsCopies(let value): "model sets copies \(value)"
+            case .write(let text): "write notes \(text.debugDescription)"
+            case .modelSetsNotes(let text): "model sets notes \(text.debugDescription)"
             }
         }
     }
@@ -148,6 +166,10 @@ import WebUI
             let next = min(max(shown + 2 * steps, 1), 9)
             if next != shown { state.copies = next }
         case .modelSetsCopies(let value): state.copies = value
+        case .write(let text):
+            // Line breaks kept as LF, controls dropped, cut to the limit.
+            state.notes = String(TypedText.cleaned(text, keepingLineBreaks: true).prefix(Form.notesLimit))
+        case .modelSetsNotes(let text): state.notes = text
         case .pressSave:
             if !state.title.isEmpty { state.log.append("save \(state.title) \(state.urgent) \(state.kind)") }
         }
@@ -167,14 +189,16 @@ import WebUI
         case .modelPicks(let index): person.form.priority.value = index
         case .step(let steps): try person.step(steps)
         case .modelSetsCopies(let value): person.form.copies.value = value
+        case .write(let text): try person.write(text)
+        case .modelSetsNotes(let text): person.form.notes.value = text
         }
     }
 
     @Test func randomProgramsDoTheSameInEveryRenderer() async throws {
-        await propertyCheck(count: 60, input: Gen.int(in: 0...(14 * 9 * 7 - 1)).array(of: 1...25)) { program in
+        await propertyCheck(count: 60, input: Gen.int(in: 0...(16 * 9 * 7 - 1)).array(of: 1...25)) { program in
             do {
                 let people: [any Person] = [try TerminalPerson(), try BrowserPerson(), TesterPerson()]
-                var state = State(title: "", urgent: false, kind: 0, priority: 2, copies: 1, log: [])
+                var state = State(title: "", urgent: false, kind: 0, priority: 2, copies: 1, notes: "", log: [])
                 var done: [String] = []
                 for code in program {
                     let step = Step(code)
@@ -187,7 +211,7 @@ import WebUI
                         let shown = try person.shown()
                         let expected = Shown(
                             title: state.title, urgent: state.urgent, kind: state.kind, priority: state.priority,
-                            copies: Form.shownCopies(state.copies), saveEnabled: !state.title.isEmpty)
+                            copies: Form.shownCopies(state.copies), notes: state.notes, saveEnabled: !state.title.isEmpty)
                         #expect(shown == expected, "\(name) after \(done)")
                     }
                 }
@@ -206,6 +230,7 @@ import WebUI
         let choice: TerminalUI.SegmentedControl
         let picker: TerminalUI.Picker
         let copies: TerminalUI.Stepper
+        let notes: TerminalUI.TextEditor
         let save: TerminalUI.Button
         let screen: TerminalScreen
 
@@ -220,6 +245,7 @@ import WebUI
             choice = try Self.find(in: page)
             picker = try Self.find(in: page)
             copies = try Self.find(in: page)
+            notes = try Self.find(in: page)
             save = try Self.find(in: page)
         }
 
@@ -255,10 +281,16 @@ import WebUI
         func step(_ steps: Int) {
             for _ in 0..<abs(steps) { _ = copies.handle(steps < 0 ? .left : .right) }
         }
+        /// Backspace to the start (the cursor is at the end, where a paste or the view model
+        /// left it), then a paste.
+        func write(_ text: String) {
+            for _ in 0..<notes.text.count { _ = notes.handle(.backspace) }
+            _ = notes.handle(.paste(text))
+        }
         func shown() -> Shown {
             Shown(
                 title: field.text, urgent: toggle.isOn, kind: choice.selectedIndex, priority: picker.selectedIndex,
-                copies: Int(copies.value), saveEnabled: save.isEnabled)
+                copies: Int(copies.value), notes: notes.text, saveEnabled: save.isEnabled)
         }
     }
 
@@ -271,6 +303,7 @@ import WebUI
         let choice: WebUI.SegmentedControl
         let picker: WebUI.Picker
         let copies: WebUI.NumberField
+        let notes: WebUI.TextArea
         let save: WebUI.Button
         var sequence = 0
 
@@ -283,6 +316,7 @@ import WebUI
             choice = try Self.find(in: content)
             picker = try Self.find(in: content)
             copies = try Self.find(in: content)
+            notes = try Self.find(in: content)
             save = try Self.find(in: content)
         }
 
@@ -292,7 +326,7 @@ import WebUI
 
         func send(_ kind: String, to element: WebUI.Element, value: String? = nil) throws {
             sequence += 1
-            let value = value.map { #","v":"\#($0)""# } ?? ""
+            let value = value.map { #","v":"# + BrowserHarness.json($0) } ?? ""
             try document.handle(ClientMessage.parse(#"{"t":"\#(kind)","id":"\#(element.id)"\#(value),"n":\#(sequence)}"#))
             document.flush()
         }
@@ -310,10 +344,12 @@ import WebUI
         /// The number the person types into the field (what the page shows, `steps` steps on, not
         /// clamped: the server clamps it), sent as the page's change.
         func step(_ steps: Int) throws { try send("g", to: copies, value: String(Int(copies.value) + 2 * steps)) }
+        /// The textarea's whole text, as the page sends each edit.
+        func write(_ text: String) throws { try send("i", to: notes, value: text) }
         func shown() -> Shown {
             Shown(
                 title: field.value, urgent: toggle.isOn, kind: choice.selectedIndex, priority: picker.selectedIndex,
-                copies: Int(copies.value), saveEnabled: save.isEnabled)
+                copies: Int(copies.value), notes: notes.value, saveEnabled: save.isEnabled)
         }
     }
 
@@ -337,6 +373,7 @@ import WebUI
         func choose(_ index: Int) throws { try driver.choose(Form.kinds[index]) }
         func pick(_ index: Int) throws { try driver.choose(Form.priorities[index]) }
         func step(_ steps: Int) throws { try driver.step("Copies", by: steps) }
+        func write(_ text: String) throws { try driver.type(text, into: "Notes") }
         func pressSave() throws {
             do {
                 try driver.press("Save")
@@ -351,7 +388,7 @@ import WebUI
                 title: form.title.value, urgent: text.contains("[x] Urgent"),
                 kind: Form.kinds.firstIndex { text.contains("(•) \($0)") } ?? -1,
                 priority: Form.priorities.firstIndex { text.contains("Priority: [\($0) ▾]") } ?? -1,
-                copies: (1...9).first { text.contains("Copies: \($0) (1–9)") } ?? -1, saveEnabled: save.isEnabled.value)
+                copies: (1...9).first { text.contains("Copies: \($0) (1–9)") } ?? -1, notes: form.notes.value, saveEnabled: save.isEnabled.value)
         }
     }
 }

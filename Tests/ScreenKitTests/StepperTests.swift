@@ -69,6 +69,16 @@ import WebUI
         #expect(Stepper.text(Stepper("n", value: MutableProperty(0.0), in: 0...1, step: 0.1).stepped(0, by: 3)) == "0.3")
     }
 
+    /// The finest step at its exact boundary: 1e-15 steps (values keep 15 decimal places); a finer
+    /// one would round away to no step at all, and stops the program with a message instead.
+    @Test func theFinestStepIsTakenAndAFinerOneRefused() async {
+        let finest = Stepper("n", value: MutableProperty(0.0), in: 0...1, step: Stepper.finestStep)
+        #expect(finest.stepped(0, by: 1) == 1e-15 && finest.stepped(0, by: 3) == 3e-15)
+        await #expect(processExitsWith: .failure) {
+            _ = Stepper("n", value: MutableProperty(0.0), in: 0...1, step: 9.9e-16)
+        }
+    }
+
     @Test func onlyANumberIsTaken() {
         let numbers: [(String, Double?)] = [
             ("4", 4), (" 4 ", 4), ("-3", -3), ("+2", 2), ("0.25", 0.25), (".5", 0.5), ("1e2", 100),

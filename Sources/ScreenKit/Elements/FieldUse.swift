@@ -36,6 +36,13 @@ public final class FieldUse: Sendable {
     /// Whether the person typed in the field, or tried to submit its form.
     public var isUsed: Live<Bool> { used.live }
 
+    /// What a field with `message` shows now: the message once the field is used, empty before
+    /// (and always, without a message).
+    public func shown(_ message: Live<String>?) -> Live<String> {
+        guard let message else { return .constant("") }
+        return message.combine(isUsed) { message, used in used ? message : "" }
+    }
+
     /// The person used the field: its message may show from now on.
     public func markUsed() {
         if !used.value { used.value = true }

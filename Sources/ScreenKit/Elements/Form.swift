@@ -12,8 +12,8 @@ import Signals
 /// }
 /// ```
 ///
-/// A field's ``TextField/message(_:)`` shows once the person has used that field, and on every
-/// field once they try to submit: an Enter while a field has a message is refused, every
+/// A field's ``TextField/message(_:)`` (or a ``TextEditor``'s) shows once the person has used
+/// that field, and on every field once they try to submit: an Enter while a field has a message is refused, every
 /// message shows, and the first field with one takes the focus.
 public struct Form: ElementConvertible {
     /// The fields (and anything else) above the submit button.
@@ -50,7 +50,7 @@ public struct Form: ElementConvertible {
         }
         let isBusy = TextField.busy(while: action)
         let link = FieldUse.FormLink(submit: submit, isBusy: isBusy)
-        for field in fields where field.submit == nil {
+        for field in fields where field.joinsForm {
             field.use.join(link)
         }
         self.link = link
@@ -66,18 +66,28 @@ public struct Form: ElementConvertible {
         submitButton.press()
     }
 
-    /// The text fields in `element` and in what it holds, each with when it is shown (`nil`:
-    /// always): its own visibility and its containers'.
-    static func fields(in element: Element, shown: Live<Bool>?) -> [(field: TextField, shown: Live<Bool>?)] {
+    /// The fields (text fields, editors) in `element` and in what it holds, each with when it is
+    /// shown (`nil`: always): its own visibility and its containers'.
+    static func fields(in element: Element, shown: Live<Bool>?) -> [(field: any FormField, shown: Live<Bool>?)] {
         let shown = switch (shown, element.visibility) {
         case (let outer?, let own?): outer.combine(own) { $0 && $1 }
         case (let outer, let own): outer ?? own
         }
-        if let field = element.kind as? TextField { return [(field, shown)] }
+        if let field = element.kind as? any FormField { return [(field, shown)] }
         return element.kind.allChildren.flatMap { fields(in: $0, shown: shown) }
     }
 
     public var element: Element { Element(self) }
+}
+
+/// A kind a ``Form`` counts as one of its fields: whether it was used, its message, and whether
+/// its Enter submits the form.
+protocol FormField {
+    var use: FieldUse { get }
+    var message: Live<String>? { get }
+    /// Whether Enter in it submits its form (a field without an action of its own; an editor's
+    /// Enter is a new line).
+    var joinsForm: Bool { get }
 }
 
 extension Role {

@@ -26,10 +26,15 @@ public struct Stepper: ElementConvertible, Sendable {
     /// three steps of 0.1 are 0.3, not 0.30000000000000004.
     private let places: Double
 
-    /// A number in `range` (finite), in steps of `step` (positive, finite) from its lower end.
+    /// The finest step: values are rounded to 15 decimal places, so a finer one would round away.
+    public static let finestStep = 1e-15
+
+    /// A number in `range` (finite), in steps of `step` (``finestStep`` or more, finite) from its
+    /// lower end.
     public init(_ label: String, value: MutableProperty<Double>, in range: ClosedRange<Double>, step: Double = 1, style: Style = .stepper) {
         precondition(range.lowerBound.isFinite && range.upperBound.isFinite, "Stepper(\"\(label)\"): the range must be finite, not \(range)")
         precondition(step > 0 && step.isFinite, "Stepper(\"\(label)\"): the step must be a positive, finite number, not \(step)")
+        precondition(step >= Self.finestStep, "Stepper(\"\(label)\"): the step must be at least \(Self.finestStep) (values are rounded to 15 decimal places), not \(step)")
         self.label = label
         self.value = value
         self.range = range

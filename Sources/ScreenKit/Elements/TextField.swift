@@ -97,10 +97,7 @@ public struct TextField: ElementConvertible {
 
     /// The message shown now: the view model's, once the field is used; empty before, and for a
     /// field without one.
-    public var shownMessage: Live<String> {
-        guard let message else { return .constant("") }
-        return message.combine(use.isUsed) { message, used in used ? message : "" }
-    }
+    public var shownMessage: Live<String> { use.shown(message) }
 
     /// What Enter in the field runs: its own action, or else its form's submit; `nil`: nothing.
     public var onEnter: (() -> Void)? {
@@ -169,12 +166,21 @@ extension ValueControl where Value == String {
     /// text, and used (so its message may show) from the person's first edit.
     @discardableResult
     public func bind(to field: TextField) -> any Disposable {
+        bind(to: field.text, using: field.use, hasMessage: field.message != nil)
+    }
+
+    /// Two-way bound to `text`; with a message, `use` is marked used on the person's first edit.
+    func bind(to text: MutableProperty<String>, using use: FieldUse, hasMessage: Bool) -> any Disposable {
         let composite = CompositeDisposable()
-        composite += bind(to: field.text)
-        if field.message != nil {
-            let use = field.use
+        composite += bind(to: text)
+        if hasMessage {
             composite += receive(personChanges.prefix(1)) { _ in use.markUsed() }
         }
         return composite
     }
+}
+
+extension TextField: FormField {
+    /// A field without an action of its own submits its form with Enter.
+    var joinsForm: Bool { submit == nil }
 }

@@ -20,6 +20,14 @@ extension TextField: @MainActor ValueControl {
     public nonisolated var personChanges: Signal<String, Never> { textChanges }
 }
 
+extension TextEditor: @MainActor ValueControl {
+    public var shownValue: String {
+        get { text }
+        set { text = newValue }
+    }
+    public nonisolated var personChanges: Signal<String, Never> { textChanges }
+}
+
 extension Toggle: @MainActor ValueControl {
     public var shownValue: Bool {
         get { isOn }

@@ -15,18 +15,24 @@ extension TerminalDrawing {
         // its label stands above it.
         var parts: [View] = inRow ? [input] : [Label(field.label), input]
         if field.message != nil {
-            let message = Label("", style: Style(foreground: .red), wraps: true)
-            message.isHidden = true
-            input.receive(field.shownMessage.signal) { [weak message] text in
-                message?.text = text
-                message?.isHidden = text.isEmpty
-            }
-            input.receive(field.use.focusRequests) { [weak input] in
-                guard let input else { return }
-                input.host?.focus(input)
-            }
-            parts.append(message)
+            parts.append(message(field.shownMessage, of: input, use: field.use))
         }
         return parts.count == 1 ? input : ScreenRenderer.fitting(Stack(.vertical, parts))
+    }
+
+    /// A field's message under it, in red while it shows (hidden while empty); the field takes
+    /// the focus when its form asks (a submit refused).
+    func message(_ shown: Live<String>, of input: View, use: FieldUse) -> Label {
+        let message = Label("", style: Style(foreground: .red), wraps: true)
+        message.isHidden = true
+        input.receive(shown.signal) { [weak message] text in
+            message?.text = text
+            message?.isHidden = text.isEmpty
+        }
+        input.receive(use.focusRequests) { [weak input] in
+            guard let input else { return }
+            input.host?.focus(input)
+        }
+        return message
     }
 }

@@ -120,34 +120,16 @@ public final class TextField: View {
     /// Replaces `range` with `replacement`, puts the cursor after it (at the next grapheme
     /// boundary), and tells `textChanges`.
     private func replace(_ range: Range<String.Index>, with replacement: String) {
-        var edited = text
-        let cursorOffset = edited.utf8.distance(from: edited.startIndex, to: range.lowerBound) + replacement.utf8.count
-        edited.replaceSubrange(range, with: replacement)
-        let newCursor = Self.characterOffset(atOrAfterUTF8Offset: cursorOffset, in: edited)
-        // Scalar by scalar: `==` on strings would call "é" and "e\u{301}" the same.
-        let changed = !edited.unicodeScalars.elementsEqual(text.unicodeScalars)
-        text = edited
-        self.cursor = newCursor
-        if changed { changes.send(edited) }
+        let edit = TextEdit(replacing: range, of: text, with: replacement)
+        text = edit.text
+        cursor = edit.cursor
+        if edit.changed { changes.send(edit.text) }
         setNeedsDisplay()
     }
 
     private func move(to cursor: Int) {
         self.cursor = cursor
         setNeedsDisplay()
-    }
-
-    /// How many characters of `text` end at or before the first grapheme boundary at or after
-    /// `utf8Offset`.
-    static func characterOffset(atOrAfterUTF8Offset utf8Offset: Int, in text: String) -> Int {
-        var count = 0
-        var position = 0
-        for character in text {
-            if position >= utf8Offset { break }
-            position += character.utf8.count
-            count += 1
-        }
-        return count
     }
 
     public override func draw(into buffer: inout ScreenBuffer) {

@@ -17,20 +17,27 @@ extension WebDrawing {
         }
         var parts: [Element] = inRow ? [input] : [Label(field.label, class: "dim"), input]
         if field.message != nil {
-            let message = FieldMessage(describing: input)
-            input.receive(field.shownMessage.signal) { [weak input, weak message] text in
-                message?.text = text
-                message?.isHidden = text.isEmpty
-                input?.setAttribute("aria-invalid", text.isEmpty ? nil : "true")
-            }
-            input.receive(field.use.focusRequests) { [weak input] in
-                guard let input, let document = input.document else { return }
-                document.focus(input)
-            }
-            parts.append(message)
+            parts.append(message(field.shownMessage, of: input, use: field.use))
         }
         // In a row the field is compact (its placeholder says what it is).
         return parts.count == 1 ? input : Stack(.vertical, class: "field", parts)
+    }
+
+    /// A field's message under it, named by the field's `aria-describedby`, with `aria-invalid`
+    /// on the field while it shows (hidden while empty); the field takes the focus when its form
+    /// asks (a submit refused).
+    func message(_ shown: Live<String>, of input: Element, use: FieldUse) -> FieldMessage {
+        let message = FieldMessage(describing: input)
+        input.receive(shown.signal) { [weak input, weak message] text in
+            message?.text = text
+            message?.isHidden = text.isEmpty
+            input?.setAttribute("aria-invalid", text.isEmpty ? nil : "true")
+        }
+        input.receive(use.focusRequests) { [weak input] in
+            guard let input, let document = input.document else { return }
+            document.focus(input)
+        }
+        return message
     }
 }
 

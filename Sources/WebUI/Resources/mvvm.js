@@ -6,8 +6,9 @@
   // and every address of the browser's history are under it; the server's addresses are not.
   const base = body.dataset.base || '';
   const root = document.getElementById('root');
-  // Text fields (a checkbox or a radio button is not one: it sends its change, if asked for).
-  const FIELDS = 'input[id]:not([type=checkbox]):not([type=radio])';
+  // Text fields and textareas (a checkbox or a radio button is not one: it sends its change,
+  // if asked for).
+  const FIELDS = 'input[id]:not([type=checkbox]):not([type=radio]), textarea[id]';
   const banner = document.getElementById('connection');
   let frame = +body.dataset.frame;
   let framesSeen = frame, frameAckTimer = null;   // the last frame the server heard the page has
@@ -450,7 +451,7 @@
       // The server restarted and this page now has a new session, built from its address:
       // what the fields held is put back once its screens are built.
       recovery = new Map();
-      for (const input of root.querySelectorAll('input[name]')) recovery.set(input.name, input.value);
+      for (const input of root.querySelectorAll('input[name], textarea[name]')) recovery.set(input.name, input.value);
       session = m.sid;
       body.dataset.session = session;
       framesSeen = 0;                               // the new session numbers its frames anew
@@ -541,7 +542,7 @@
   function recover() {
     const held = recovery;
     recovery = null;
-    for (const input of root.querySelectorAll('input[name][id]')) {
+    for (const input of root.querySelectorAll('input[name][id], textarea[name][id]')) {
       if (held.has(input.name) && input.value !== held.get(input.name)) {
         input.value = held.get(input.name);
         send({ t: 'i', id: input.id, v: input.value });
@@ -649,7 +650,7 @@
         return;
       }
     }
-    if (event.key === 'Enter' && el.id && el.matches(FIELDS)) {
+    if (event.key === 'Enter' && el.id && el.matches(FIELDS) && el.tagName !== 'TEXTAREA') {   // a textarea's is a new line
       // Its action runs and takes no Enter: said, not sent.
       if (el.getAttribute('aria-busy') === 'true') { refusedEnter(el); return; }
       send({ t: 's', id: el.id });                  // after the field's text (see syncFields)
