@@ -148,13 +148,18 @@ let package = Package(
             name: "TodoWeb", dependencies: ["TodoList", "WebUI", "WebServer", "MVVM", "Signals", argumentParser],
             path: "Examples/TodoWeb", swiftSettings: strict
         ),
+        // An issue tracker's "new issue": a form with every control (issue 59).
+        .target(name: "NewIssue", dependencies: ["Signals", "MVVM", "ScreenKit"], path: "Examples/NewIssue/Sources", swiftSettings: strict),
+        .testTarget(
+            name: "NewIssueTests", dependencies: ["NewIssue", "MVVM", "Signals", "SignalsTesting", "ScreenKit", "ScreenTesting"],
+            path: "Examples/NewIssue/Tests", swiftSettings: strict),
         .testTarget(name: "TodoListTests", dependencies: ["TodoList", "MVVM", "Signals", "SignalsTesting", "ScreenKit", "ScreenTesting", "Store"], path: "Examples/TodoList/Tests", swiftSettings: strict),
         // The showcase: every app's terminal screens and plain output (ShowcaseKit), and the
         // executable. Only these import a view layer.
         // What both showcases share, with no view layer: the apps, their services, the launcher.
         .target(
             name: "ShowcaseCore",
-            dependencies: ["Signals", "MVVM", "LiveHTTP", "FlickrSearch", "PersonProfile", "Login", "MovieInfo", "GoodsCatalog", "TodoList", "ScreenKit"],
+            dependencies: ["Signals", "MVVM", "LiveHTTP", "FlickrSearch", "PersonProfile", "Login", "MovieInfo", "GoodsCatalog", "TodoList", "NewIssue", "ScreenKit"],
             path: "Apps/Showcase/Sources/ShowcaseCore",
             swiftSettings: strict
         ),

@@ -535,6 +535,38 @@ check "issue 59: 40×12, Enter with the password's rule broken shows its message
 literal "lovelace"; keys Enter
 check "issue 59: 40×12, the focus went to the password: what was typed next logs in with Enter" wait_for "Welcome, Ada Lovelace!"
 quit_app
+# Issue 59: the new issue form at 40×12, taller than the window: it scrolls with the focus.
+# Enter with every rule broken shows each field's message; the details take lines (Enter a new
+# line, a long line wrapped); the picker opens, moves and closes with keys; the slider moves
+# with → ; Enter in the title files it, and the button files it again, its progress in view.
+keys "clear" Enter
+open_app new-issue
+wait_for "5 to 80 characters"
+check "issue 59: 40×12, the form scrolls: a ▼ says there is more below" wait_for "▼"
+keys Enter
+check "issue 59: 40×12, Enter with the rules broken shows the title's message" wait_for "At least 5 characters"
+literal "Crash on save"; keys Tab
+check "issue 59: 40×12, and the details' message, in view under the details with the focus there" wait_for "Say what happened"
+literal "line one"; keys Enter; literal "line two and a long one that wraps at forty"
+check "issue 59: 40×12, the details' lines, one under the other" bash -c "$(declare -f screen); SESSION=$SESSION; sleep 0.3; screen | grep -A1 -F 'line one' | tail -n 1 | grep -qF 'line two'"
+check "issue 59: 40×12, the long line wraps after a word" bash -c "$(declare -f screen); SESSION=$SESSION; screen | grep -qE '^(at )?forty'"
+check "issue 59: 40×12, the details' count" wait_for "52/500"
+keys Tab Tab Enter
+check "issue 59: 40×12, Enter opens the picker" wait_for "Blocker"
+keys Down Down Enter
+check "issue 59: 40×12, ↓ ↓ Enter chooses Urgent and closes it" wait_for "[ Urgent ▾ ]"
+check "issue 59: 40×12, the picker closed" wait_gone "Blocker"
+keys Tab Tab Right Right Right
+check "issue 59: 40×12, → moves the slider" wait_for "0.8"
+keys BTab BTab BTab BTab BTab
+literal " now"; keys Enter
+# What it did is under the form, in view once the focus goes down to the button.
+keys Tab Tab Tab Tab Tab Tab Tab
+check "issue 59: 40×12, Enter in the title filed the issue" wait_for "Filed #1: Crash on save now"
+keys Enter
+check "issue 59: 40×12, the button files it again, its progress in view" wait_for "Filed #2: Crash on save now"
+check "issue 59: 40×12, the progress reached 100%" wait_for "100%"
+quit_app
 # Issue 16's own case: 80 characters typed into a field at most 40 wide, Ctrl-U, then "abc"
 # is on screen (the scroll offset follows the cursor in every edit).
 open_app flickr

@@ -30,6 +30,7 @@ import Testing
         ("/goods-dc/5?pages=2", ["GoodsDataControllerCategories", "GoodsDataControllerPage"]),
         ("/goods-dc/5/item/5-1", ["GoodsDataControllerCategories", "GoodsDataControllerPage", "GoodsDetailViewModel"]),
         ("/todo?filter=done&q=milk", ["TodoListViewModel"]),
+        ("/new-issue?title=Crash", ["NewIssueViewModel"]),
     ]
 
     func mainQueueTurn() async {
@@ -98,7 +99,7 @@ import Testing
         let drawn = ShowcaseScreens.registry().viewModelTypes.map { String(describing: $0) }
         let missing = drawn.filter { !reached.contains($0) }
         #expect(missing.isEmpty, "screens no address opens: \(missing)")
-        #expect(drawn.count == 17, "every app's screens are drawn: \(drawn)")
+        #expect(drawn.count == 18, "every app's screens are drawn: \(drawn)")
     }
 
     /// Addresses no screen has: an unknown app, path or item kind, a value an app cannot read.

@@ -20,9 +20,13 @@ public enum ScreenRenderer {
 
     /// The page that shows `screen`.
     public static func page(for screen: Screen) -> NavigationStack.Page {
-        var views = screen.content.map { ScreenRenderer.view(for: $0) }
-        views.append(StatusLine(screen.hint ?? hint))
-        let view = Stack(.vertical, spacing: 1, views)
+        let content = screen.content.map { ScreenRenderer.view(for: $0) }
+        let hintLine = StatusLine(screen.hint ?? hint)
+        // A screen without a list (a list scrolls itself, and takes the room left) scrolls
+        // when it is taller than the window: a form at 40×12 keeps every field in reach.
+        let view = screen.content.contains(where: { containsList($0.kind) })
+            ? Stack(.vertical, spacing: 1, content + [hintLine])
+            : Stack(.vertical, spacing: 1, [ScrollView(Stack(.vertical, spacing: 1, content)), hintLine])
         preferFirstField(in: view)
         bindShortcuts(screen.shortcuts, to: view)
         // The focus goes to the first field; on a screen without one (in the tab shown), to

@@ -75,7 +75,7 @@ public final class TerminalScreen {
         root.draw(into: &buffer)
         if let alert {
             alert.drawModal(into: &buffer, screen: area)
-        } else if let focused, let cursor = focused.cursorPosition {
+        } else if let focused, let cursor = focused.cursorPosition.flatMap(focused.onScreen) {
             buffer.cursor = cursor
         }
         return buffer

@@ -21,7 +21,9 @@ public final class Button: View {
     /// Each accepted press.
     public nonisolated var presses: Signal<Void, Never> { pressSubject.signal }
 
-    public override var canFocus: Bool { isEnabled }
+    /// An enabled button, and a busy one: the focus stays on a button while the work it
+    /// started runs (a press then is not taken), so the screen does not jump away from it.
+    public override var canFocus: Bool { isEnabled || isBusy }
 
     var label: String { "[ " + title + (isBusy ? " …" : "") + " ]" }
 

@@ -96,6 +96,13 @@ open class View: LifetimeOwner {
     /// Where the terminal cursor goes while the view is focused (text fields).
     open var cursorPosition: Point? { nil }
 
+    /// Where `point`, in the coordinates the views are laid out in, is on the screen: a
+    /// ``ScrollView`` around this view moves it to its window; `nil` when one has it out of view.
+    func onScreen(_ point: Point) -> Point? {
+        guard let parent else { return point }
+        return parent.onScreen(point)
+    }
+
     /// The view's focusable descendants (itself included), in order, skipping hidden ones.
     open var focusableViews: [View] {
         guard !isHidden else { return [] }

@@ -5,6 +5,7 @@ import LiveHTTP
 import Login
 import MVVM
 import MovieInfo
+import NewIssue
 import PersonProfile
 import Signals
 import TodoList
@@ -14,6 +15,7 @@ public enum ShowcaseApp: String, CaseIterable, Sendable {
     case flickr, person, login, movies, goods
     case goodsDataController = "goods-dc"
     case todo
+    case newIssue = "new-issue"
 
     public var title: String {
         switch self {
@@ -24,6 +26,7 @@ public enum ShowcaseApp: String, CaseIterable, Sendable {
         case .goods: return "Goods catalog"
         case .goodsDataController: return "Goods catalog (DataController)"
         case .todo: return "To-do list"
+        case .newIssue: return "New issue"
         }
     }
 
@@ -38,6 +41,7 @@ public enum ShowcaseApp: String, CaseIterable, Sendable {
         case .goods: return "A shop's categories, their goods page by page, and each item's details"
         case .goodsDataController: return "The same shop, its list written without bindings (a DataController)"
         case .todo: return "Add, check off, search and save to-dos (the README's example view model)"
+        case .newIssue: return "An issue tracker's form: every control, each field with its own message"
         }
     }
 }

@@ -3,6 +3,7 @@ import GoodsCatalog
 import Login
 import MVVM
 import MovieInfo
+import NewIssue
 import PersonProfile
 import ScreenKit
 import TodoList
@@ -28,6 +29,7 @@ public enum ShowcaseScreens {
         GoodsScreens.register(in: registry)
         DataControllerScreens.register(in: registry)
         TodoScreens.register(in: registry)
+        NewIssueScreens.register(in: registry)
         registry.register(LauncherViewModel.self, launcher)
         return registry
     }

@@ -3,6 +3,7 @@ import GoodsCatalog
 import Login
 import MVVM
 import MovieInfo
+import NewIssue
 import PersonProfile
 import TodoList
 
@@ -71,6 +72,8 @@ extension ShowcaseApp {
         case .goodsDataController:
             return ShowcaseAppAddresses(stack: { DataControllerAddresses.stack(at: $0, services: $1.goods()) }, address: DataControllerAddresses.address(of:below:))
         case .todo: return ShowcaseAppAddresses(stack: { TodoAddresses.stack(at: $0, services: $1.todos) }, address: TodoAddresses.address(of:below:))
+        case .newIssue:
+            return ShowcaseAppAddresses(stack: { NewIssueAddresses.stack(at: $0, services: $1.scheduler) }, address: NewIssueAddresses.address(of:below:))
         }
     }
 
@@ -101,7 +104,7 @@ extension ShowcaseApp {
         case .login:
             // The password is never in an address: ``finish(_:on:)`` signs in with it.
             return Address(query: ["user": options.user ?? ""])
-        case .person, .todo:
+        case .person, .todo, .newIssue:
             return Address()
         }
     }

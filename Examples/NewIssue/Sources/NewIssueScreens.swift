@@ -1,0 +1,34 @@
+import MVVM
+import ScreenKit
+
+/// The new issue's screen, described once: the terminal, the browser, plain text and the headless
+/// tester draw it.
+public enum NewIssueScreens {
+    /// Registers the app's screen.
+    public static func register(in registry: ScreenRegistry<Screen>) {
+        registry.register(NewIssueViewModel.self, newIssue)
+    }
+
+    /// Every control of a form: fields with their messages, a choice, a picker, a stepper, a
+    /// slider, a toggle; the filing's progress and what it did, above the submit; a link outside
+    /// the app.
+    public static func newIssue(_ viewModel: NewIssueViewModel) -> Screen {
+        Screen("New issue") {
+            Form(submit: "File issue", action: viewModel.file) {
+                TextField("Title", text: viewModel.title, placeholder: "5 to 80 characters").message(viewModel.titleMessage)
+                TextEditor("Details", text: viewModel.details, placeholder: "What happened, and what you expected",
+                           maxLength: NewIssueViewModel.detailsLimit, lines: 3)
+                    .message(viewModel.detailsMessage)
+                Choice("Kind", options: NewIssueViewModel.kinds, selection: viewModel.kind)
+                Choice("Priority", options: NewIssueViewModel.priorities, selection: viewModel.priority, style: .menu)
+                Stepper("Estimate (hours)", value: viewModel.estimate, in: NewIssueViewModel.estimateRange)
+                Stepper("Confidence", value: viewModel.confidence, in: 0...1, step: 0.1, style: .slider)
+                Toggle("Notify me", isOn: viewModel.notify)
+                // Beside the submit button: in view while the focus is on it.
+                ProgressBar("Filing", value: viewModel.progress)
+                Text(viewModel.status)
+            }
+            Link("How to report bugs effectively", destination: NewIssueViewModel.guidelines)
+        }
+    }
+}
