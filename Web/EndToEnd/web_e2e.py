@@ -514,6 +514,90 @@ def login_messages(page):
     check("Login (issue 59): with both rules kept, Enter logs in", welcome, page.visible_texts("section.page h2"))
 
 
+def new_issue(page):
+    """Issue 59: the new issue form, every control in the browser. Each control's value reaches the
+    view model (the filed issue's summary names them all) and a value the view model sets shows
+    in the page; a field's message appears once it is used, and on a tried submit for every
+    field, named by aria-describedby with aria-invalid; File issue is disabled while a rule is
+    broken; Enter in the title submits, Enter in the details is a new line; a number that is no
+    number is refused with a message, one out of the range clamped and shown so."""
+    from selenium.webdriver.support.ui import Select
+    page.scenario = "New issue"
+    page.open_app("New issue", "New issue")
+    title = page.field("section.page input[name=title]")
+    details = page.field("section.page textarea[name=details]")
+    estimate = page.field("section.page input[type=number]")
+    confidence = page.field("section.page input[type=range]")
+    fresh = [field_message(page, title), field_message(page, details)]
+    check("New issue: before any use no message shows and no field is aria-invalid", fresh == [[None, "", False], [None, "", False]], fresh)
+    check("New issue: File issue is disabled while a rule is broken", not page.button("File issue").is_enabled())
+    check("New issue: the details are a <textarea> with its rows and maxlength, named by its label",
+          details.get_attribute("rows") == "3" and details.get_attribute("maxlength") == "500" and details.get_attribute("aria-label") == "Details",
+          [details.get_attribute(name) for name in ("rows", "maxlength", "aria-label")])
+    title.click()
+    page.type_keys(title, "Cra")
+    used = wait_until(lambda: field_message(page, title) == ["true", "At least 5 characters", True])
+    check("New issue: the title's message shows once it is used; the details' does not",
+          used and field_message(page, details) == [None, "", False], [field_message(page, title), field_message(page, details)])
+    title.send_keys(Keys.ENTER)
+    every = wait_until(lambda: field_message(page, details) == ["true", "Say what happened", True])
+    focused = page.js("return document.activeElement === arguments[0]", title)
+    check("New issue: Enter with the rules broken shows every field's message, the focus on the first invalid field",
+          every and focused, [field_message(page, details), focused])
+    page.type_keys(title, "sh on save")
+    check("New issue: the title's message goes once its rule holds", wait_until(lambda: field_message(page, title) == [None, "", False]), field_message(page, title))
+    details.click()
+    page.type_keys(details, "line one")
+    details.send_keys(Keys.ENTER)
+    page.type_keys(details, "line two")
+    count = wait_until(lambda: "17/500" in page.visible_texts("section.page .count"))
+    check("New issue: Enter in the details is a new line (nothing filed), the count follows",
+          count and details.get_attribute("value") == "line one\nline two" and not any("Filed" in t for t in page.visible_texts("section.page p, section.page span")),
+          [details.get_attribute("value"), page.visible_texts("section.page .count")])
+    page.click_text("button", "Idea")
+    Select(page.field("section.page select.picker")).select_by_visible_text("Urgent")
+    estimate.click()
+    estimate.send_keys(Keys.CONTROL, "a")
+    estimate.send_keys("e", Keys.TAB)
+    refused = wait_until(lambda: field_message(page, estimate) == ["true", "Enter a number", True])
+    check("New issue: a number field left with no number is refused with its message, the value restated",
+          refused and wait_until(lambda: estimate.get_attribute("value") == "2"), [field_message(page, estimate), estimate.get_attribute("value")])
+    estimate.click()
+    estimate.send_keys(Keys.CONTROL, "a")
+    estimate.send_keys("99", Keys.TAB)
+    clamped = wait_until(lambda: estimate.get_attribute("value") == "40")
+    check("New issue: a number past the range is clamped, and the page shows the clamped value", clamped and field_message(page, estimate)[0] is None,
+          [estimate.get_attribute("value"), field_message(page, estimate)])
+    estimate.click()
+    estimate.send_keys(Keys.CONTROL, "a")
+    estimate.send_keys("5", Keys.TAB)
+    confidence.click()
+    page.js("arguments[0].focus()", confidence)
+    value = confidence.get_attribute("value")
+    steps = round((0.8 - float(value)) * 10)
+    for _ in range(abs(steps)):
+        confidence.send_keys(Keys.ARROW_RIGHT if steps > 0 else Keys.ARROW_LEFT)
+    page.click_text("label", "Notify me")
+    filing = wait_until(lambda: page.button("File issue").is_enabled())
+    check("New issue: File issue is enabled once every rule holds", filing)
+    page.click_button("File issue")
+    summary = "Filed #1: Crash on save (Idea, Urgent, 5 h, 80% sure, 2 lines)"
+    done = wait_until(lambda: summary in page.visible_texts("section.page p, section.page span"))
+    progress = page.js("const p = document.querySelector('section.page progress'); return p && [p.value, p.getAttribute('aria-valuetext')]")
+    check("New issue: every control's value reached the view model (the summary names them all), the progress at 100%",
+          done and progress == [1, "100%"], [page.visible_texts("section.page p, section.page span")[-3:], progress])
+    title.send_keys(" now", Keys.ENTER)
+    again = wait_until(lambda: any(t.startswith("Filed #2: Crash on save now (") for t in page.visible_texts("section.page p, section.page span")))
+    check("New issue: Enter in the title files it", again, page.visible_texts("section.page p, section.page span")[-3:])
+    link = page.field("section.page a[href^='https://']")
+    check("New issue: the link outside the app opens a new tab without the opener", "noopener" in (link.get_attribute("rel") or ""),
+          [link.get_attribute("href"), link.get_attribute("rel"), link.get_attribute("target")])
+    page.driver.get(page.server.url.rstrip("/") + "/new-issue?title=From%20the%20address")
+    page.wait_heading("New issue")
+    shown = wait_until(lambda: page.field_value("section.page input[name=title]") == "From the address")
+    check("New issue: a title the view model sets (from the address) shows in the field", shown, page.field_value("section.page input[name=title]"))
+
+
 def login(page):
     page.scenario = "Login"
     login_messages(page)
@@ -2498,7 +2582,7 @@ def main():
     chromium = find_program("CHROMIUM", "chromium", "chromium-browser", "google-chrome")
     chromedriver = find_program("CHROMEDRIVER", "chromedriver")
     scenarios = {
-        "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods, "todo": todo,
+        "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods, "todo": todo, "new-issue": new_issue,
         "sessions": sessions, "reconnect": reconnect, "restart": restart, "offline": offline, "keys": keys, "links": links, "accessible": accessible, "addresses": addresses, "latency": latency, "jitter": jitter, "early": early, "back-to-back": back_to_back, "balancer": balancer, "nginx": nginx, "nginx-todo": nginx_todo, "nginx-todo-postgres": nginx_todo_postgres, "elements": elements, "headers": headers, "untrusted": untrusted,
     }
 
@@ -2541,7 +2625,7 @@ def main():
                     driver.switch_to.window(driver.window_handles[0])
                 except WebDriverException:
                     pass
-            if name in ("flickr", "person", "login", "movies", "goods", "todo"):
+            if name in ("flickr", "person", "login", "movies", "goods", "todo", "new-issue"):
                 # Issue 26: nothing in the console on any app's pages (the scenarios that
                 # break connections on purpose make the browser log them, and are not counted).
                 console = [entry["message"][:160] for entry in driver.get_log("browser") if entry["level"] in ("SEVERE", "WARNING")]

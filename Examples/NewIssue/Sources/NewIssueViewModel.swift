@@ -12,6 +12,14 @@ public struct FiledIssue: Sendable, Equatable {
     public let confidence: Double
     public let notify: Bool
 
+    /// What filing it says: "Filed #1: Crash on save (Bug, Urgent, 5 h, 80% sure, 2 lines,
+    /// notify me)".
+    public var summary: String {
+        let lines = details.split(separator: "\n", omittingEmptySubsequences: false).count
+        let sure = Int((confidence * 100).rounded())
+        return "Filed #\(number): \(title) (\(kind), \(priority), \(estimate) h, \(sure)% sure, \(lines) line\(lines == 1 ? "" : "s")\(notify ? ", notify me" : ""))"
+    }
+
     public init(number: Int, title: String, details: String, kind: String, priority: String, estimate: Int, confidence: Double, notify: Bool) {
         self.number = number
         self.title = title
@@ -87,7 +95,7 @@ public final class NewIssueViewModel: Sendable {
                 .last()
                 .map { _ in
                     filed.value.append(issue)
-                    status.value = "Filed #\(issue.number): \(issue.title)"
+                    status.value = issue.summary
                     return issue
                 }
         }
