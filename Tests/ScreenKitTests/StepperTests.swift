@@ -79,6 +79,19 @@ import WebUI
         }
     }
 
+    /// In a row (an `HStack`), the field keeps its message: text that is no number is refused
+    /// and said beside it, as down the screen.
+    @Test func aStepperInARowSaysWhatItRefused() throws {
+        let copies = MutableProperty(3)
+        let browser = BrowserHarness(ScreenKit.Screen("Row") { HStack { Stepper("Copies", value: copies, in: 1...9) } })
+        let input = try #require(browser.all { $0.attribute("type") == "number" }.first)
+        let message = try #require(browser.all { $0.attribute("class") == "field-message" }.first)
+        _ = browser.document.render()
+        #expect(input.attribute("aria-describedby") == message.id && message.isHidden)
+        try browser.send("g", input, "many")
+        #expect(!message.isHidden && message.text == ScreenKit.Stepper.message(for: "many") && input.attribute("aria-invalid") == "true" && copies.value == 3)
+    }
+
     @Test func onlyANumberIsTaken() {
         let numbers: [(String, Double?)] = [
             ("4", 4), (" 4 ", 4), ("-3", -3), ("+2", 2), ("0.25", 0.25), (".5", 0.5), ("1e2", 100),

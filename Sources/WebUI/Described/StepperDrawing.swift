@@ -18,7 +18,9 @@ extension WebDrawing {
         }
         input.receive(input.refusedTexts) { say(ScreenKit.Stepper.message(for: $0)) }
         input.receive(input.valueChanges) { _ in say("") }
-        if inRow { return input }
+        // In a row the label goes (the field is named by it still); the message stays with the
+        // field, or a refusal would say nothing.
+        if inRow { return Stack(.vertical, class: "stepper", [input, message]) }
         return Stack(.vertical, class: "field stepper", [Stack(.horizontal, [Label(stepper.label + ":", class: "dim"), input]), message])
     }
 }
