@@ -551,6 +551,13 @@ literal "line one"; keys Enter; literal "line two and a long one that wraps at f
 check "issue 59: 40×12, the details' lines, one under the other" bash -c "$(declare -f screen); SESSION=$SESSION; sleep 0.3; screen | grep -A1 -F 'line one' | tail -n 1 | grep -qF 'line two'"
 check "issue 59: 40×12, the long line wraps after a word" bash -c "$(declare -f screen); SESSION=$SESSION; screen | grep -qE '^(at )?forty'"
 check "issue 59: 40×12, the details' count" wait_for "52/500"
+keys Enter; literal "four"
+check "issue 59: 40×12, a fourth row scrolls the three the editor shows (its scroll bar drawn)" bash -c "$(declare -f screen); SESSION=$SESSION; sleep 0.3; screen | grep -q '^four' && ! screen | grep -q '^line one' && screen | grep -q '┃'"
+keys Up Up Up Home; literal "X"
+check "issue 59: 40×12, ↑ goes up a row, scrolling back; Home to the line's start; typed there" bash -c "$(declare -f screen); SESSION=$SESSION; sleep 0.3; screen | grep -q '^Xline one'"
+keys BSpace End BSpace BSpace
+check "issue 59: 40×12, Backspace deletes before the cursor, End goes to the line's end" bash -c "$(declare -f screen); SESSION=$SESSION; sleep 0.3; screen | grep -qE '^line o +┃' && screen | grep -qF '55/500'"
+keys Down Down Down End
 keys Tab Tab Enter
 check "issue 59: 40×12, Enter opens the picker" wait_for "Blocker"
 keys Down Down Enter
