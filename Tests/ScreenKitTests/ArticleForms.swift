@@ -113,8 +113,76 @@ func reportScreen(_ viewModel: ReportViewModel) -> Screen {
     #expect(viewModel.filed.value == "It froze.\nThen it quit, and my")
 }
 
+final class FeedbackViewModel: Sendable {
+    static let topics = ["Bug", "Idea", "Praise"]
+    static let areas = ["Search", "Lists", "Settings", "Sign in", "Other"]
+    let email = MutableProperty("")
+    let text = MutableProperty("")
+    let topic = MutableProperty(0)
+    let area = MutableProperty(0)
+    let rating = MutableProperty(3)
+    let loudness = MutableProperty(0.5)
+    let answerMe = MutableProperty(false)
+    let sent = MutableProperty(0.0)
+    let status = MutableProperty("")
+    let emailMessage: Property<String>
+    let send: Action<Void, Void, Never>
+
+    init() {
+        emailMessage = email.map { $0.contains("@") ? "" : "An address with an @" }
+        let (topic, area, rating, answerMe, sent, status) = (topic, area, rating, answerMe, sent, status)
+        send = Action { _ in
+            sent.value = 1
+            status.value = "Sent: \(Self.topics[topic.value]) about \(Self.areas[area.value]), "
+                + "\(rating.value)/5\(answerMe.value ? ", answer me" : "")"
+            return .empty
+        }
+    }
+}
+
+func feedbackScreen(_ viewModel: FeedbackViewModel) -> Screen {
+    Screen("Feedback") {
+        Link("What we do with feedback", destination: "https://example.com/feedback")
+        Form(submit: "Send", action: viewModel.send) {
+            TextField("Email", text: viewModel.email).message(viewModel.emailMessage)
+            TextEditor("Message", text: viewModel.text, maxLength: 200, lines: 3)
+            Choice("Topic", options: FeedbackViewModel.topics, selection: viewModel.topic)
+            Choice("Area", options: FeedbackViewModel.areas, selection: viewModel.area, style: .menu)
+            Stepper("Rating", value: viewModel.rating, in: 1...5)
+            Stepper("Loudness", value: viewModel.loudness, in: 0...1, step: 0.1, style: .slider)
+            Toggle("Answer me", isOn: viewModel.answerMe)
+            ProgressBar("Sent", value: viewModel.sent)
+            Text(viewModel.status)                  // what the submit did: just above its button
+        }
+    }
+}
+
+@MainActor
+@Test func feedbackUsesEveryControl() throws {
+    let viewModel = FeedbackViewModel()
+    let navigator = Navigator(root: viewModel)
+    defer { navigator.close() }
+    let registry = ScreenRegistry<Screen>()
+    registry.register(FeedbackViewModel.self, feedbackScreen)
+    let tester = ScreenTester(navigator: navigator, registry: registry)
+    try tester.type("ada@example.com", into: "Email")
+    try tester.type("Search is slow.\nLists are fine.", into: "Message")
+    try tester.choose("Idea")                                   // a segment
+    try tester.choose("Lists")                                  // an option of the picker
+    try tester.step("Rating", by: 1)                            // as → does
+    try tester.set(0.8, of: "Loudness")                         // as typing 0.8 does
+    try tester.toggle("Answer me")
+    for line in ["Topic: ( ) Bug  (•) Idea  ( ) Praise", "Area: [Lists ▾]", "Rating: 4 (1–5)",
+                 "[x] Answer me", "What we do with feedback <https://example.com/feedback>"] {
+        #expect(tester.contains(line))
+    }
+    try tester.press("Send")
+    #expect(tester.contains("Sent: Idea about Lists, 4/5, answer me"))
+    #expect(viewModel.loudness.value == 0.8)
+}
+
 @Test func theFormsArticleIsThisFile() throws {
     let (count, missing) = try ArticleCode.blocksMissing(
         from: ["Tests/ScreenKitTests/ArticleForms.swift"], article: "Sources/ScreenKit/ScreenKit.docc/Forms.md")
-    #expect(count == 3 && missing.isEmpty, "blocks of Forms.md in no test file: \(missing)")
+    #expect(count == 4 && missing.isEmpty, "blocks of Forms.md in no test file: \(missing)")
 }

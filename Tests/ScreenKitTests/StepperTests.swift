@@ -92,6 +92,20 @@ import WebUI
         #expect(!message.isHidden && message.text == ScreenKit.Stepper.message(for: "many") && input.attribute("aria-invalid") == "true" && copies.value == 3)
     }
 
+    /// A browser's slider shows its value beside it (a range input shows no number), following
+    /// the person's moves and the view model's sets (clamped).
+    @Test func theBrowsersSliderShowsItsValue() throws {
+        let order = Order()
+        let browser = BrowserHarness(order.screen)
+        let slider = try #require(browser.all { $0.attribute("type") == "range" }.first)
+        let value = try #require(browser.all { $0.attribute("class") == "dim value" }.first)
+        #expect(value.text == "0.5")
+        try browser.send("g", slider, "0.75")
+        #expect(order.volume.value == 0.75 && value.text == "0.75")
+        order.volume.value = 7
+        #expect(value.text == "1", "shown clamped")
+    }
+
     @Test func onlyANumberIsTaken() {
         let numbers: [(String, Double?)] = [
             ("4", 4), (" 4 ", 4), ("-3", -3), ("+2", 2), ("0.25", 0.25), (".5", 0.5), ("1e2", 100),

@@ -9,11 +9,12 @@ public enum NewIssueScreens {
         registry.register(NewIssueViewModel.self, newIssue)
     }
 
-    /// Every control of a form: fields with their messages, a choice, a picker, a stepper, a
-    /// slider, a toggle; the filing's progress and what it did, above the submit; a link outside
-    /// the app.
+    /// A link outside the app (how to write a good report), then every control of a form: fields
+    /// with their messages, a choice, a picker, a stepper, a slider, a toggle; the filing's
+    /// progress and what it did, above the submit.
     public static func newIssue(_ viewModel: NewIssueViewModel) -> Screen {
         Screen("New issue") {
+            Link("How to report bugs effectively", destination: NewIssueViewModel.guidelines)
             Form(submit: "File issue", action: viewModel.file) {
                 TextField("Title", text: viewModel.title, placeholder: "5 to 80 characters").message(viewModel.titleMessage)
                 TextEditor("Details", text: viewModel.details, placeholder: "What happened, and what you expected",
@@ -28,7 +29,6 @@ public enum NewIssueScreens {
                 ProgressBar("Filing", value: viewModel.progress)
                 Text(viewModel.status)
             }
-            Link("How to report bugs effectively", destination: NewIssueViewModel.guidelines)
         }
     }
 }

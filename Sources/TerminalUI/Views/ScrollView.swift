@@ -1,7 +1,9 @@
 /// Content taller than the room it has (a form at 40×12), shown a window at a time. The window
 /// follows the focus: the focused view inside it is in view whole when it fits (with the row
 /// above and below it, a field's label and message, where there is room), and always its
-/// cursor's row. A dim ▲ or ▼ in the last column says there is more above or below.
+/// cursor's row; on the first control the window goes to the top, on the last to the bottom, so
+/// text that takes no focus (what a form's submit did, under its button) comes into view. A dim
+/// ▲ or ▼ in the last column says there is more above or below.
 ///
 /// Content that fits, with the gaps of its stack closed up if need be, is laid out and drawn as
 /// if the scroll view were not there.
@@ -71,6 +73,12 @@ public final class ScrollView: View {
     /// else its cursor's row, or its top), and keeps it inside the content.
     private func followFocus(contentHeight: Int) {
         if let focused = focusedDescendant {
+            // On the first control, the window goes to the top; on the last, to the bottom (as far
+            // as the control stays in view): text that takes no focus above the first or below
+            // the last (what a form's submit did, under its button) comes into view too.
+            let controls = content.focusableViews
+            if focused === controls.first { offset = 0 }
+            if focused === controls.last { offset = contentHeight - frame.height }
             let top = focused.frame.y, bottom = focused.frame.maxY
             if bottom - top <= frame.height {
                 // With a row around it where the window has room: a field's label above it,

@@ -21,6 +21,13 @@ extension WebDrawing {
         // In a row the label goes (the field is named by it still); the message stays with the
         // field, or a refusal would say nothing.
         if inRow { return Stack(.vertical, class: "stepper", [input, message]) }
-        return Stack(.vertical, class: "field stepper", [Stack(.horizontal, [Label(stepper.label + ":", class: "dim"), input]), message])
+        var row: [Element] = [Label(stepper.label + ":", class: "dim"), input]
+        if stepper.style == .slider {
+            // A range input shows no number: the value beside it, as the terminal's slider has.
+            let shown = Label(ScreenKit.Stepper.text(stepper.clamped(stepper.value.value)), class: "dim value")
+            input.receive(stepper.value.signal) { [weak shown] value in shown?.text = ScreenKit.Stepper.text(stepper.clamped(value)) }
+            row.append(shown)
+        }
+        return Stack(.vertical, class: "field stepper", [Stack(.horizontal, row), message])
     }
 }

@@ -40,6 +40,28 @@ import Testing
         #expect(!gaps.isScrolling && spaced.text.contains("Gap 6"), "6 rows fit with the gaps closed: \(spaced.text)")
     }
 
+    /// Text that takes no focus under the last control (what a form's submit did) comes into
+    /// view when the focus reaches that control, and what is above the first when it goes back
+    /// there; the last control stays in view when what is under it is taller than the window.
+    @Test func textAroundTheControlsComesIntoViewAtEitherEnd() {
+        let buttons = (1...8).map { Button("B\($0)") }
+        let scroll = ScrollView(Stack(.vertical, [Label("Above"), Label("Above too")] + buttons + [Label("Outcome one"), Label("Outcome two"), Label("Outcome three")]))
+        let harness = Harness(Stack(.vertical, [scroll, Label("hint")]), size: Size(width: 20, height: 8))
+        harness.screen.focus(buttons[7])
+        harness.app.drawNow()
+        #expect(harness.text.contains("Outcome three") && harness.text.contains("B8"), "\(harness.text)")
+        harness.screen.focus(buttons[0])
+        harness.app.drawNow()
+        #expect(harness.line(0).hasPrefix("Above") && scroll.offset == 0, "\(harness.text)")
+        let long = (1...12).map { Label("Line \($0)") }
+        let last = Button("Last")
+        let tall = ScrollView(Stack(.vertical, [Button("First"), last] + long))
+        let other = Harness(Stack(.vertical, [tall, Label("hint")]), size: Size(width: 20, height: 8))
+        other.screen.focus(last)
+        other.app.drawNow()
+        #expect(other.text.contains("Last"), "the control in view, whatever is under it: \(other.text)")
+    }
+
     /// A field's cursor is where its row is shown, and hidden while its row is scrolled away.
     @Test func theCursorFollowsTheWindow() {
         let field = TextField(text: "abc")
