@@ -150,23 +150,15 @@ open class ScreenDriver {
     /// a field ``TypedText/cleaned(_:)``, an editor ``TextEditor/kept(_:)`` (line breaks kept,
     /// cut to its maximum length).
     public func type(_ text: String, into label: String) throws(ScreenDriverError) {
-        switch try entry(label) {
-        case .field(let field):
-            field.text.value = TypedText.cleaned(text)
-            field.use.markUsed()
-        case .editor(let editor):
-            editor.text.value = editor.kept(text)
-            editor.use.markUsed()
-        }
+        let entry = try entry(label)
+        entry.text.value = entry.kept(text)
+        entry.use.markUsed()
     }
 
     /// The message the field or editor labelled `label` shows now (``TextField/shownMessage``):
     /// empty while it has none, and before it is used.
     public func message(of label: String) throws(ScreenDriverError) -> String {
-        switch try entry(label) {
-        case .field(let field): field.shownMessage.value
-        case .editor(let editor): editor.shownMessage.value
-        }
+        try entry(label).shownMessage.value
     }
 
     /// Presses Enter in the field labelled `label`, which must not be busy (``TextField/isBusy``:
@@ -372,33 +364,10 @@ open class ScreenDriver {
         return field
     }
 
-    /// What a person types into: a field or an editor.
-    private enum Entry {
-        case field(ScreenKit.TextField)
-        case editor(TextEditor)
-
-        var label: String {
-            switch self {
-            case .field(let field): field.label
-            case .editor(let editor): editor.label
-            }
-        }
-        var placeholder: String {
-            switch self {
-            case .field(let field): field.placeholder
-            case .editor(let editor): editor.placeholder
-            }
-        }
-    }
-
     /// The visible field or editor labelled `label` (exactly, else the first whose placeholder
     /// is `label` or whose label contains it).
-    private func entry(_ label: String) throws(ScreenDriverError) -> Entry {
-        let entries: [Entry] = try visibleElements().compactMap { element in
-            if let field = element.kind as? TextField { return .field(field) }
-            if let editor = element.kind as? TextEditor { return .editor(editor) }
-            return nil
-        }
+    private func entry(_ label: String) throws(ScreenDriverError) -> any FormField {
+        let entries = try visibleElements().compactMap { $0.kind as? any FormField }
         guard let entry = entries.first(where: { $0.label == label })
             ?? entries.first(where: { $0.placeholder == label || $0.label.contains(label) }) else {
             throw .notFound("field \"\(label)\"", screen: text)

@@ -7,7 +7,7 @@ import TerminalUI
 import Testing
 import WebUI
 
-/// Issue 59: the renderers agree on what each control does, not only on what it shows. One
+/// Issue 59, SH-3: the renderers agree on what each control does, not only on what it shows. One
 /// form (a field whose Enter adds, a toggle, a choice, a button that follows an action enabled
 /// only while the field has text) is driven by random programs of a person's steps and the view
 /// model's own sets, through the terminal (keys into its widgets), the browser (the page's

@@ -592,6 +592,18 @@ def new_issue(page):
     link = page.field("section.page a[href^='https://']")
     check("New issue: the link outside the app opens a new tab without the opener", "noopener" in (link.get_attribute("rel") or ""),
           [link.get_attribute("href"), link.get_attribute("rel"), link.get_attribute("target")])
+    # A restart under the open page: the new server's session is built from the address, and
+    # the page puts back what its title and its textarea held (the new session hears both).
+    page.server.restart()
+    back = wait_until(lambda: page.settled() and page.field_value("section.page textarea[name=details]") == "line one\nline two", timeout=20)
+    page.send_to_field("section.page input[name=title]", Keys.ENTER)
+    refiled = wait_until(lambda: any(t.startswith("Filed #1: Crash on save now (") and "2 lines" in t for t in page.visible_texts("section.page p, section.page span")), timeout=15)
+    check("New issue: after a restart under the open page, the textarea and the title are put back, and the new session files them",
+          back and refiled, [page.field_value("section.page textarea[name=details]"), page.visible_texts("section.page p, section.page span")[-2:]])
+    page.driver.refresh()
+    page.wait_heading("New issue")
+    reloaded = wait_until(lambda: page.field_value("section.page input[name=title]") == "Crash on save now")
+    check("New issue: a reload shows the form again at its address (the title from it)", reloaded, page.field_value("section.page input[name=title]"))
     page.driver.get(page.server.url.rstrip("/") + "/new-issue?title=From%20the%20address")
     page.wait_heading("New issue")
     shown = wait_until(lambda: page.field_value("section.page input[name=title]") == "From the address")

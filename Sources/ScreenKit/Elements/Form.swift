@@ -80,11 +80,18 @@ public struct Form: ElementConvertible {
     public var element: Element { Element(self) }
 }
 
-/// A kind a ``Form`` counts as one of its fields: whether it was used, its message, and whether
-/// its Enter submits the form.
+/// A kind a person types into and a ``Form`` counts as one of its fields (a text field, an
+/// editor): its label, its text and what it keeps of a paste, whether it was used, its message,
+/// and whether its Enter submits the form.
 protocol FormField {
+    var label: String { get }
+    var placeholder: String { get }
+    var text: MutableProperty<String> { get }
+    /// What it keeps of `typed`, the whole text a person left in it.
+    func kept(_ typed: String) -> String
     var use: FieldUse { get }
     var message: Live<String>? { get }
+    var shownMessage: Live<String> { get }
     /// Whether Enter in it submits its form (a field without an action of its own; an editor's
     /// Enter is a new line).
     var joinsForm: Bool { get }

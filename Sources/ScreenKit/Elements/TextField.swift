@@ -183,4 +183,6 @@ extension ValueControl where Value == String {
 extension TextField: FormField {
     /// A field without an action of its own submits its form with Enter.
     var joinsForm: Bool { submit == nil }
+    /// What every view layer's field keeps: ``TypedText/cleaned(_:)``.
+    func kept(_ typed: String) -> String { TypedText.cleaned(typed) }
 }

@@ -21,7 +21,9 @@ public final class TextEditor: View {
     /// The text. Set by code, it puts the cursor at the end; the person's edits keep theirs.
     public var text: String {
         didSet {
-            guard text != oldValue else { return }
+            // Scalar by scalar: `==` would call "é" and "e\u{301}" the same, and keep the old
+            // characters.
+            guard !text.unicodeScalars.elementsEqual(oldValue.unicodeScalars) else { return }
             characters = Array(text)
             cursor = characters.count
             setNeedsDisplay()
@@ -36,7 +38,10 @@ public final class TextEditor: View {
     public let lines: Int
     /// The cursor, as a character (grapheme) offset into `text`: 0 through its count.
     public private(set) var cursor = 0
-    private var characters: [Character]
+    private var characters: [Character] { didSet { wrapped = nil } }
+    /// The rows of `characters` at the width they were wrapped at, until either changes: drawing,
+    /// the cursor and ↑ ↓ share one wrapping of the text per edit.
+    private var wrapped: (width: Int, rows: WrappedRows)?
     /// The first row shown, set when drawing so that the cursor's row is in view.
     private var topRow = 0
     /// The column ↑ and ↓ keep, from the first of them in a row; any other key forgets it.
@@ -68,7 +73,12 @@ public final class TextEditor: View {
     /// The rows of text the editor has room for (its frame less the count's row).
     private var textRows: Int { max(0, frame.height - (showsCount ? 1 : 0)) }
 
-    private var layout: WrappedRows { WrappedRows(characters, width: textWidth) }
+    private var layout: WrappedRows {
+        if let wrapped, wrapped.width == textWidth { return wrapped.rows }
+        let rows = WrappedRows(characters, width: textWidth)
+        wrapped = (textWidth, rows)
+        return rows
+    }
 
     public override func handle(_ key: Key) -> Bool {
         let cursor = min(self.cursor, characters.count)
@@ -160,7 +170,6 @@ public final class TextEditor: View {
     private func replace(_ range: Range<String.Index>, with replacement: String) {
         let edit = TextEdit(replacing: range, of: text, with: replacement)
         text = edit.text
-        characters = Array(edit.text)
         cursor = edit.cursor
         if edit.changed { changes.send(edit.text) }
         setNeedsDisplay()
