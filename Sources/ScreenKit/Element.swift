@@ -68,6 +68,7 @@ public protocol ElementRenderer {
     func draw(_ link: Link) -> Drawn
     func draw(_ stepper: Stepper) -> Drawn
     func draw(_ editor: TextEditor) -> Drawn
+    func draw(_ choice: MultiChoice) -> Drawn
 }
 
 /// One element of a screen: what it is, and when it is visible.

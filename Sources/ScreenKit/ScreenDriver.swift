@@ -155,10 +155,14 @@ open class ScreenDriver {
         entry.use.markUsed()
     }
 
-    /// The message the field or editor labelled `label` shows now (``TextField/shownMessage``):
-    /// empty while it has none, and before it is used.
+    /// The message the field, editor or multi-choice labelled `label` shows now
+    /// (``TextField/shownMessage``): empty while it has none, and before it is used.
     public func message(of label: String) throws(ScreenDriverError) -> String {
-        try entry(label).shownMessage.value
+        let controls = try visibleElements().compactMap { $0.kind as? any FormControl }
+        guard let control = controls.first(where: { $0.label == label }) else {
+            return try entry(label).shownMessage.value
+        }
+        return control.shownMessage.value
     }
 
     /// Presses Enter in the field labelled `label`, which must not be busy (``TextField/isBusy``:
@@ -236,6 +240,15 @@ open class ScreenDriver {
             throw .notFound("row \"\(rowTitle)\"", screen: text)
         }
         return row
+    }
+
+    /// Flips `option` of the multi-choice labelled `label` (in if it was out, out if it was in),
+    /// as Space in a terminal or a click in a browser; the multi-choice counts as used.
+    public func toggle(_ option: String, in label: String) throws(ScreenDriverError) {
+        guard let choice = try element(label, role: .multiChoice).kind as? MultiChoice else { throw .notFound("multi-choice \"\(label)\"", screen: text) }
+        guard let index = choice.options.firstIndex(of: option) else { throw .notFound("option \"\(option)\" of \"\(label)\"", screen: text) }
+        choice.selection.value = choice.flipping(index, in: choice.selection.value)
+        choice.use.markUsed()
     }
 
     /// Chooses `option` in the choice or the tabs that offer it (a segmented control, a tab).

@@ -151,6 +151,14 @@ extension Picker: ValueControl {
     public var personChanges: Signal<Int, Never> { selectionChanges }
 }
 
+extension CheckList: ValueControl {
+    public var shownValue: Set<Int> {
+        get { selection }
+        set { selection = newValue }
+    }
+    public var personChanges: Signal<Set<Int>, Never> { selectionChanges }
+}
+
 extension NumberField: ValueControl {
     public var shownValue: Double {
         get { value }

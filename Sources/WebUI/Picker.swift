@@ -14,7 +14,8 @@ public final class Picker: Element {
         self.options = options.enumerated().map { index, title in
             Element("option", index == selectedIndex ? ["value": String(index), "selected": ""] : ["value": String(index)], text: title)
         }
-        super.init("select", ["class": "picker", "data-mvvm-on": "change", "aria-label": label], children: [])
+        // Named by its label: a restart under the page gives the choice back.
+        super.init("select", ["class": "picker", "data-mvvm-on": "change", "aria-label": label, "name": TextField.name(label)], children: [])
         setChildren(self.options)
     }
 

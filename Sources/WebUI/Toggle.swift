@@ -9,7 +9,8 @@ public final class Toggle: Element {
     private var changeSubject = EventSubject<Bool>()
 
     public init(_ label: String, isOn: Bool = false, class className: String? = nil) {
-        box = Element("input", ["type": "checkbox"])
+        // Named by its label: a restart under the page gives it back (as a field's text).
+        box = Element("input", ["type": "checkbox", "name": TextField.name(label)])
         super.init("label", ["class": "toggle" + (className.map { " " + $0 } ?? "")], children: [])
         setChildren([box, Label(label)])
         box.setFlag("checked", isOn)

@@ -116,24 +116,29 @@ func reportScreen(_ viewModel: ReportViewModel) -> Screen {
 final class FeedbackViewModel: Sendable {
     static let topics = ["Bug", "Idea", "Praise"]
     static let areas = ["Search", "Lists", "Settings", "Sign in", "Other"]
+    static let platforms = ["Linux", "macOS", "Windows"]
     let email = MutableProperty("")
     let text = MutableProperty("")
     let topic = MutableProperty(0)
     let area = MutableProperty(0)
+    let platforms = MutableProperty<Set<String>>([])
     let rating = MutableProperty(3)
     let loudness = MutableProperty(0.5)
     let answerMe = MutableProperty(false)
     let sent = MutableProperty(0.0)
     let status = MutableProperty("")
     let emailMessage: Property<String>
+    let platformsMessage: Property<String>
     let send: Action<Void, Void, Never>
 
     init() {
         emailMessage = email.map { $0.contains("@") ? "" : "An address with an @" }
-        let (topic, area, rating, answerMe, sent, status) = (topic, area, rating, answerMe, sent, status)
+        platformsMessage = platforms.map { $0.isEmpty ? "Choose at least one" : "" }
+        let (topic, area, platforms, rating, answerMe, sent, status) = (topic, area, platforms, rating, answerMe, sent, status)
         send = Action { _ in
             sent.value = 1
-            status.value = "Sent: \(Self.topics[topic.value]) about \(Self.areas[area.value]), "
+            let on = Self.platforms.filter(platforms.value.contains).joined(separator: " and ")
+            status.value = "Sent: \(Self.topics[topic.value]) about \(Self.areas[area.value]) on \(on), "
                 + "\(rating.value)/5\(answerMe.value ? ", answer me" : "")"
             return .empty
         }
@@ -148,6 +153,8 @@ func feedbackScreen(_ viewModel: FeedbackViewModel) -> Screen {
             TextEditor("Message", text: viewModel.text, maxLength: 200, lines: 3)
             Choice("Topic", options: FeedbackViewModel.topics, selection: viewModel.topic)
             Choice("Area", options: FeedbackViewModel.areas, selection: viewModel.area, style: .menu)
+            MultiChoice("Platforms", options: FeedbackViewModel.platforms, selection: viewModel.platforms, title: { $0 })
+                .message(viewModel.platformsMessage)
             Stepper("Rating", value: viewModel.rating, in: 1...5)
             Stepper("Loudness", value: viewModel.loudness, in: 0...1, step: 0.1, style: .slider)
             Toggle("Answer me", isOn: viewModel.answerMe)
@@ -169,15 +176,18 @@ func feedbackScreen(_ viewModel: FeedbackViewModel) -> Screen {
     try tester.type("Search is slow.\nLists are fine.", into: "Message")
     try tester.choose("Idea")                                   // a segment
     try tester.choose("Lists")                                  // an option of the picker
+    try tester.toggle("Linux", in: "Platforms")                 // as Space on it does
+    try tester.toggle("Windows", in: "Platforms")
     try tester.step("Rating", by: 1)                            // as → does
     try tester.set(0.8, of: "Loudness")                         // as typing 0.8 does
     try tester.toggle("Answer me")
     for line in ["Topic: ( ) Bug  (•) Idea  ( ) Praise", "Area: [Lists ▾]", "Rating: 4 (1–5)",
+                 "Platforms: [x] Linux  [ ] macOS  [x] Windows",
                  "[x] Answer me", "What we do with feedback <https://example.com/feedback>"] {
         #expect(tester.contains(line))
     }
     try tester.press("Send")
-    #expect(tester.contains("Sent: Idea about Lists, 4/5, answer me"))
+    #expect(tester.contains("Sent: Idea about Lists on Linux and Windows, 4/5, answer me"))
     #expect(viewModel.loudness.value == 0.8)
 }
 

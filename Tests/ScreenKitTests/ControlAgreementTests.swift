@@ -8,9 +8,9 @@ import Testing
 import WebUI
 
 /// Issue 59, SH-3: the renderers agree on what each control does, not only on what it shows. One
-/// form (a field whose Enter adds, a toggle, a choice, a button that follows an action enabled
-/// only while the field has text) is driven by random programs of a person's steps and the view
-/// model's own sets, through the terminal (keys into its widgets), the browser (the page's
+/// form (a field whose Enter adds, a toggle, a choice, a picker, a stepper, an editor, a
+/// multi-choice, a button that follows an action enabled only while the field has text) is
+/// driven by random programs of a person's steps and the view model's own sets, through the terminal (keys into its widgets), the browser (the page's
 /// messages into its document) and the tester (`ScreenDriver`). After each step every
 /// renderer's view model holds what the reference says, and every renderer shows the view
 /// model's values (a value the view model set shows, a disabled button is disabled).
@@ -24,6 +24,7 @@ import WebUI
         let priority = MutableProperty(2)
         let copies = MutableProperty(1)
         let notes = MutableProperty("")
+        let labels = MutableProperty<Set<Int>>([])
         /// What the field's Enter and the button did, in order.
         let log = Locked<[String]>([])
         let add: Action<Void, Void, Never>
@@ -50,11 +51,16 @@ import WebUI
                 Choice("Priority", options: Self.priorities, selection: priority, style: .menu)
                 Stepper("Copies", value: copies, in: 1...9, step: 2)
                 TextEditor("Notes", text: notes, maxLength: Self.notesLimit, lines: 2)
+                MultiChoice("Labels", options: Self.labels, selection: labels)
                 ScreenKit.Button("Save", action: save)
             }
         }
 
         static let kinds = ["Bug", "Idea", "Chore"]
+        static let labels = ["crash", "ui", "docs", "perf"]
+        /// Sets of labels the view model sets: none, one, several, all, and an index that is no
+        /// option's (shown as nothing, kept by the view model).
+        static let labelSets: [Set<Int>] = [[], [0], [1, 3], [0, 1, 2, 3], [2, 7]]
         static let notesLimit = 12
         /// Notes a person writes or the view model sets: lines, line breaks from other systems,
         /// the limit's exact boundary from both sides, controls.
@@ -64,7 +70,9 @@ import WebUI
 
         /// What the reference compares: the values and the log.
         var state: State {
-            State(title: title.value, urgent: urgent.value, kind: kind.value, priority: priority.value, copies: copies.value, notes: notes.value, log: log.value)
+            State(
+                title: title.value, urgent: urgent.value, kind: kind.value, priority: priority.value, copies: copies.value, notes: notes.value,
+                labels: labels.value, log: log.value)
         }
 
         /// The copies shown for a value of the view model's (the reference's own clamping: the
@@ -75,17 +83,17 @@ import WebUI
     }
 
     struct State: Equatable, CustomStringConvertible {
-        var title: String, urgent: Bool, kind: Int, priority: Int, copies: Int, notes: String, log: [String]
+        var title: String, urgent: Bool, kind: Int, priority: Int, copies: Int, notes: String, labels: Set<Int>, log: [String]
         var description: String {
-            "title \(title.debugDescription), urgent \(urgent), kind \(kind), priority \(priority), copies \(copies), notes \(notes.debugDescription), log \(log)"
+            "title \(title.debugDescription), urgent \(urgent), kind \(kind), priority \(priority), copies \(copies), notes \(notes.debugDescription), labels \(labels.sorted()), log \(log)"
         }
     }
 
     /// What a renderer shows of the form.
     struct Shown: Equatable, CustomStringConvertible {
-        var title: String, urgent: Bool, kind: Int, priority: Int, copies: Int, notes: String, saveEnabled: Bool
+        var title: String, urgent: Bool, kind: Int, priority: Int, copies: Int, notes: String, labels: Set<Int>, saveEnabled: Bool
         var description: String {
-            "shows title \(title.debugDescription), urgent \(urgent), kind \(kind), priority \(priority), copies \(copies), notes \(notes.debugDescription), save enabled \(saveEnabled)"
+            "shows title \(title.debugDescription), urgent \(urgent), kind \(kind), priority \(priority), copies \(copies), notes \(notes.debugDescription), labels \(labels.sorted()), save enabled \(saveEnabled)"
         }
     }
 
@@ -103,6 +111,8 @@ import WebUI
         func step(_ steps: Int) throws
         /// Replaces the notes with `text` as a person does (a terminal: deletes them, pastes).
         func write(_ text: String) throws
+        /// Flips the label at `index` as a person does (a terminal: ↑ ↓ to it, Space).
+        func flipLabel(_ index: Int) throws
         /// Presses Save; a disabled button takes no press (each renderer refuses it its way).
         func pressSave() throws
         func shown() throws -> Shown
@@ -110,10 +120,10 @@ import WebUI
 
     enum Step: CustomStringConvertible {
         case type(String), submit, flip, choose(Int), pressSave, modelSetsTitle(String), modelFlips, modelChooses(Int), pick(Int), modelPicks(Int)
-        case step(Int), modelSetsCopies(Int), write(String), modelSetsNotes(String)
+        case step(Int), modelSetsCopies(Int), write(String), modelSetsNotes(String), flipLabel(Int), modelSetsLabels(Set<Int>)
         init(_ code: Int) {
             let text = ["", "a", "Fix it", "ü é", "  x "][code / 12 % 5]
-            switch code % 16 {
+            switch code % 18 {
             case 0, 1: self = .type(text)
             case 2: self = .submit
             case 3: self = .flip
@@ -127,6 +137,8 @@ import WebUI
             case 12: self = .step([-3, -2, -1, 1, 2, 3, 5][code / 14 % 7])
             case 14: self = .write(Form.notes[code / 16 % Form.notes.count])
             case 15: self = .modelSetsNotes(Form.notes[code / 16 % Form.notes.count])
+            case 16: self = .flipLabel(code / 18 % Form.labels.count)
+            case 17: self = .modelSetsLabels(Form.labelSets[code / 18 % Form.labelSets.count])
             default: self = .modelSetsCopies([-3, -1, 1, 5, 9, 11, 13, 11, 13][code / 14 % 9])   // often past an end
             }
         }
@@ -146,6 +158,8 @@ import WebUI
             case .modelSetsCopies(let value): "model sets copies \(value)"
             case .write(let text): "write notes \(text.debugDescription)"
             case .modelSetsNotes(let text): "model sets notes \(text.debugDescription)"
+            case .flipLabel(let index): "flip label \(index)"
+            case .modelSetsLabels(let labels): "model sets labels \(labels.sorted())"
             }
         }
     }
@@ -170,6 +184,9 @@ import WebUI
             // Line breaks kept as LF, controls dropped, cut to the limit.
             state.notes = String(TypedText.cleaned(text, keepingLineBreaks: true).prefix(Form.notesLimit))
         case .modelSetsNotes(let text): state.notes = text
+        case .flipLabel(let index):
+            if state.labels.remove(index) == nil { state.labels.insert(index) }
+        case .modelSetsLabels(let labels): state.labels = labels
         case .pressSave:
             if !state.title.isEmpty { state.log.append("save \(state.title) \(state.urgent) \(state.kind)") }
         }
@@ -191,14 +208,16 @@ import WebUI
         case .modelSetsCopies(let value): person.form.copies.value = value
         case .write(let text): try person.write(text)
         case .modelSetsNotes(let text): person.form.notes.value = text
+        case .flipLabel(let index): try person.flipLabel(index)
+        case .modelSetsLabels(let labels): person.form.labels.value = labels
         }
     }
 
     @Test func randomProgramsDoTheSameInEveryRenderer() async throws {
-        await propertyCheck(count: 60, input: Gen.int(in: 0...(16 * 9 * 7 - 1)).array(of: 1...25)) { program in
+        await propertyCheck(count: 60, input: Gen.int(in: 0...(18 * 9 * 7 - 1)).array(of: 1...25)) { program in
             do {
                 let people: [any Person] = [try TerminalPerson(), try BrowserPerson(), TesterPerson()]
-                var state = State(title: "", urgent: false, kind: 0, priority: 2, copies: 1, notes: "", log: [])
+                var state = State(title: "", urgent: false, kind: 0, priority: 2, copies: 1, notes: "", labels: [], log: [])
                 var done: [String] = []
                 for code in program {
                     let step = Step(code)
@@ -211,7 +230,8 @@ import WebUI
                         let shown = try person.shown()
                         let expected = Shown(
                             title: state.title, urgent: state.urgent, kind: state.kind, priority: state.priority,
-                            copies: Form.shownCopies(state.copies), notes: state.notes, saveEnabled: !state.title.isEmpty)
+                            copies: Form.shownCopies(state.copies), notes: state.notes,
+                            labels: state.labels.filter(Form.labels.indices.contains), saveEnabled: !state.title.isEmpty)
                         #expect(shown == expected, "\(name) after \(done)")
                     }
                 }
@@ -231,6 +251,7 @@ import WebUI
         let picker: TerminalUI.Picker
         let copies: TerminalUI.Stepper
         let notes: TerminalUI.TextEditor
+        let labels: TerminalUI.CheckList
         let save: TerminalUI.Button
         let screen: TerminalScreen
 
@@ -246,6 +267,7 @@ import WebUI
             picker = try Self.find(in: page)
             copies = try Self.find(in: page)
             notes = try Self.find(in: page)
+            labels = try Self.find(in: page)
             save = try Self.find(in: page)
         }
 
@@ -287,10 +309,18 @@ import WebUI
             for _ in 0..<notes.text.count { _ = notes.handle(.backspace) }
             _ = notes.handle(.paste(text))
         }
+        /// Focuses the list, ↑ ↓ to the label (from where the last flip left the highlight), Space.
+        func flipLabel(_ index: Int) {
+            screen.focus(labels)
+            while labels.highlighted < index { _ = labels.handle(.down) }
+            while labels.highlighted > index { _ = labels.handle(.up) }
+            _ = labels.handle(.character(" "))
+        }
         func shown() -> Shown {
             Shown(
                 title: field.text, urgent: toggle.isOn, kind: choice.selectedIndex, priority: picker.selectedIndex,
-                copies: Int(copies.value), notes: notes.text, saveEnabled: save.isEnabled)
+                copies: Int(copies.value), notes: notes.text, labels: labels.selection.filter(Form.labels.indices.contains),
+                saveEnabled: save.isEnabled)
         }
     }
 
@@ -304,6 +334,7 @@ import WebUI
         let picker: WebUI.Picker
         let copies: WebUI.NumberField
         let notes: WebUI.TextArea
+        let labels: WebUI.CheckList
         let save: WebUI.Button
         var sequence = 0
 
@@ -317,6 +348,7 @@ import WebUI
             picker = try Self.find(in: content)
             copies = try Self.find(in: content)
             notes = try Self.find(in: content)
+            labels = try Self.find(in: content)
             save = try Self.find(in: content)
         }
 
@@ -346,10 +378,17 @@ import WebUI
         func step(_ steps: Int) throws { try send("g", to: copies, value: String(Int(copies.value) + 2 * steps)) }
         /// The textarea's whole text, as the page sends each edit.
         func write(_ text: String) throws { try send("i", to: notes, value: text) }
+        /// The checkbox's change, as the page's script sends a click on it.
+        func flipLabel(_ index: Int) throws {
+            let box = labels.boxes[index]
+            try send("g", to: box.box, value: box.isOn ? "false" : "true")
+        }
+        /// The boxes checked in the page (not the list's own record of them).
         func shown() -> Shown {
             Shown(
                 title: field.value, urgent: toggle.isOn, kind: choice.selectedIndex, priority: picker.selectedIndex,
-                copies: Int(copies.value), notes: notes.value, saveEnabled: save.isEnabled)
+                copies: Int(copies.value), notes: notes.value, labels: Set(labels.boxes.indices.filter { labels.boxes[$0].isOn }),
+                saveEnabled: save.isEnabled)
         }
     }
 
@@ -374,6 +413,7 @@ import WebUI
         func pick(_ index: Int) throws { try driver.choose(Form.priorities[index]) }
         func step(_ steps: Int) throws { try driver.step("Copies", by: steps) }
         func write(_ text: String) throws { try driver.type(text, into: "Notes") }
+        func flipLabel(_ index: Int) throws { try driver.toggle(Form.labels[index], in: "Labels") }
         func pressSave() throws {
             do {
                 try driver.press("Save")
@@ -388,7 +428,8 @@ import WebUI
                 title: form.title.value, urgent: text.contains("[x] Urgent"),
                 kind: Form.kinds.firstIndex { text.contains("(•) \($0)") } ?? -1,
                 priority: Form.priorities.firstIndex { text.contains("Priority: [\($0) ▾]") } ?? -1,
-                copies: (1...9).first { text.contains("Copies: \($0) (1–9)") } ?? -1, notes: form.notes.value, saveEnabled: save.isEnabled.value)
+                copies: (1...9).first { text.contains("Copies: \($0) (1–9)") } ?? -1, notes: form.notes.value,
+                labels: Set(Form.labels.indices.filter { text.contains("[x] \(Form.labels[$0])") }), saveEnabled: save.isEnabled.value)
         }
     }
 }

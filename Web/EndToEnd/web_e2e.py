@@ -532,8 +532,13 @@ def new_issue(page):
     details = page.field("section.page textarea[name=details]")
     estimate = page.field("section.page input[type=number]")
     confidence = page.field("section.page input[type=range]")
-    fresh = [field_message(page, title), field_message(page, details)]
-    check("New issue: before any use no message shows and no field is aria-invalid", fresh == [[None, "", False], [None, "", False]], fresh)
+    labels = page.field("section.page fieldset.checklist")
+    fresh = [field_message(page, title), field_message(page, details), field_message(page, labels)]
+    check("New issue: before any use no message shows and no field is aria-invalid", fresh == [[None, "", False]] * 3, fresh)
+    group = page.js("""const group = arguments[0];
+        return [group.querySelector('legend').textContent, [...group.querySelectorAll('label.toggle')].map((l) => [l.textContent.trim(), l.querySelector('input[type=checkbox]') !== null])];""", labels)
+    check("New issue: the labels are a <fieldset> named by its legend, a checkbox inside its label for each",
+          group == ["Labels", [["crash", True], ["ui", True], ["docs", True], ["speed", True]]], group)
     check("New issue: File issue is disabled while a rule is broken", not page.button("File issue").is_enabled())
     check("New issue: the details are a <textarea> with its rows and maxlength, named by its label",
           details.get_attribute("rows") == "3" and details.get_attribute("maxlength") == "500" and details.get_attribute("aria-label") == "Details",
@@ -544,10 +549,11 @@ def new_issue(page):
     check("New issue: the title's message shows once it is used; the details' does not",
           used and field_message(page, details) == [None, "", False], [field_message(page, title), field_message(page, details)])
     title.send_keys(Keys.ENTER)
-    every = wait_until(lambda: field_message(page, details) == ["true", "Say what happened", True])
+    every = wait_until(lambda: field_message(page, details) == ["true", "Say what happened", True]
+                       and field_message(page, labels) == ["true", "Choose at least one label", True])
     focused = page.js("return document.activeElement === arguments[0]", title)
-    check("New issue: Enter with the rules broken shows every field's message, the focus on the first invalid field",
-          every and focused, [field_message(page, details), focused])
+    check("New issue: Enter with the rules broken shows every field's message (the labels' too), the focus on the first invalid field",
+          every and focused, [field_message(page, details), field_message(page, labels), focused])
     page.type_keys(title, "sh on save")
     check("New issue: the title's message goes once its rule holds", wait_until(lambda: field_message(page, title) == [None, "", False]), field_message(page, title))
     details.click()
@@ -559,6 +565,12 @@ def new_issue(page):
           count and details.get_attribute("value") == "line one\nline two" and not any("Filed" in t for t in page.visible_texts("section.page p, section.page span")),
           [details.get_attribute("value"), page.visible_texts("section.page .count")])
     page.click_text("button", "Idea")
+    page.click_text("label", "crash")
+    page.click_text("label", "ui")
+    page.click_text("label", "docs")
+    page.click_text("label", "ui")
+    chosen = wait_until(lambda: field_message(page, labels) == [None, "", False])
+    check("New issue: a click flips a label; the labels' message goes once one is chosen", chosen, field_message(page, labels))
     Select(page.field("section.page select.picker")).select_by_visible_text("Urgent")
     estimate.click()
     estimate.send_keys(Keys.CONTROL, "a")
@@ -585,27 +597,27 @@ def new_issue(page):
     filing = wait_until(lambda: page.button("File issue").is_enabled())
     check("New issue: File issue is enabled once every rule holds", filing)
     page.click_button("File issue")
-    summary = "Filed #1: Crash on save (Idea, Urgent, 5 h, 80% sure, 2 lines)"
+    summary = "Filed #1: Crash on save [crash, docs] (Idea, Urgent, 5 h, 80% sure, 2 lines)"
     done = wait_until(lambda: summary in page.visible_texts("section.page p, section.page span"))
     progress = page.js("const p = document.querySelector('section.page progress'); return p && [p.value, p.getAttribute('aria-valuetext')]")
     check("New issue: every control's value reached the view model (the summary names them all), the progress at 100%",
           done and progress == [1, "100%"], [page.visible_texts("section.page p, section.page span")[-3:], progress])
     title.send_keys(" now", Keys.ENTER)
-    again = wait_until(lambda: any(t.startswith("Filed #2: Crash on save now (") for t in page.visible_texts("section.page p, section.page span")))
+    again = wait_until(lambda: any(t.startswith("Filed #2: Crash on save now [crash, docs] (") for t in page.visible_texts("section.page p, section.page span")))
     check("New issue: Enter in the title files it", again, page.visible_texts("section.page p, section.page span")[-3:])
     link = page.field("section.page a[href^='https://']")
     check("New issue: the link outside the app opens a new tab without the opener", "noopener" in (link.get_attribute("rel") or ""),
           [link.get_attribute("href"), link.get_attribute("rel"), link.get_attribute("target")])
     # A restart under the open page: the new server's session is built from the address, and
-    # the page puts back what its title and its textarea held (the new session hears both).
+    # the page puts back what every control held (the new session hears each).
     # The browser logs the socket it could not open while no server listened: that line is
     # expected here, and only that one (the scenario's console is checked again at its end).
     before = page.console()
     page.server.restart()
     back = wait_until(lambda: page.settled() and page.field_value("section.page textarea[name=details]") == "line one\nline two", timeout=20)
     page.send_to_field("section.page input[name=title]", Keys.ENTER)
-    refiled = wait_until(lambda: any(t.startswith("Filed #1: Crash on save now (") and "2 lines" in t for t in page.visible_texts("section.page p, section.page span")), timeout=15)
-    check("New issue: after a restart under the open page, the textarea and the title are put back, and the new session files them",
+    refiled = wait_until(lambda: "Filed #1: Crash on save now [crash, docs] (Idea, Urgent, 5 h, 80% sure, 2 lines)" in page.visible_texts("section.page p, section.page span"), timeout=15)
+    check("New issue: after a restart under the open page, every control is put back (text, segments, labels, picker, numbers, toggle), and the new session files them",
           back and refiled, [page.field_value("section.page textarea[name=details]"), page.visible_texts("section.page p, section.page span")[-2:]])
     during = [m for m in page.console() if not ("/ws' failed" in m and "ERR_CONNECTION_REFUSED" in m)]
     check("New issue: nothing in the console before the restart, and across it only the socket refused while no server listened",

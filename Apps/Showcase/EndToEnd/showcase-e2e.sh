@@ -537,7 +537,7 @@ check "issue 59: 40×12, the focus went to the password: what was typed next log
 quit_app
 # Issue 59: the new issue form at 40×12, taller than the window: it scrolls with the focus.
 # Enter with every rule broken shows each field's message; the details take lines (Enter a new
-# line, a long line wrapped); the picker opens, moves and closes with keys; the slider moves
+# line, a long line wrapped); Space flips labels; the picker opens, moves and closes with keys; the slider moves
 # with → ; Enter in the title files it, and the button files it again, its progress in view.
 keys "clear" Enter
 open_app new-issue
@@ -558,18 +558,23 @@ check "issue 59: 40×12, ↑ goes up a row, scrolling back; Home to the line's s
 keys BSpace End BSpace BSpace
 check "issue 59: 40×12, Backspace deletes before the cursor, End goes to the line's end" bash -c "$(declare -f screen); SESSION=$SESSION; sleep 0.3; screen | grep -qE '^line o +┃' && screen | grep -qF '55/500'"
 keys Down Down Down End
-keys Tab Tab Enter
+keys Tab Tab
+check "issue 59: 40×12, the labels' message shows under them (the refused Enter showed every field's)" wait_for "Choose at least one label"
+keys Space Down Down Space
+check "issue 59: 40×12, Space flips the highlighted label, ↓ moves to the next" shows_all "[x] crash" "[ ] ui" "[x] docs"
+check "issue 59: 40×12, the labels' message goes once one is chosen" wait_gone "Choose at least one label"
+keys Tab Enter
 check "issue 59: 40×12, Enter opens the picker" wait_for "Blocker"
 keys Down Down Enter
 check "issue 59: 40×12, ↓ ↓ Enter chooses Urgent and closes it" wait_for "[ Urgent ▾ ]"
 check "issue 59: 40×12, the picker closed" wait_gone "Blocker"
 keys Tab Tab Right Right Right
 check "issue 59: 40×12, → moves the slider" wait_for "0.8"
-keys BTab BTab BTab BTab BTab
+keys BTab BTab BTab BTab BTab BTab
 literal " now"; keys Enter
 # What it did is under the form, in view once the focus goes down to the button.
-keys Tab Tab Tab Tab Tab Tab Tab
-check "issue 59: 40×12, Enter in the title filed the issue" wait_for "Filed #1: Crash on save now"
+keys Tab Tab Tab Tab Tab Tab Tab Tab
+check "issue 59: 40×12, Enter in the title filed the issue, with its labels (wrapped at 40)" shows_all "Filed #1: Crash on save now [crash," "docs] (Bug, Urgent"
 keys Enter
 check "issue 59: 40×12, the button files it again, its progress in view" wait_for "Filed #2: Crash on save now"
 check "issue 59: 40×12, the progress reached 100%" wait_for "100%"

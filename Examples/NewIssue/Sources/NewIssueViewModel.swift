@@ -7,24 +7,30 @@ public struct FiledIssue: Sendable, Equatable {
     public let title: String
     public let details: String
     public let kind: String
+    /// Its labels, in the order the form offers them.
+    public let labels: [String]
     public let priority: String
     public let estimate: Int
     public let confidence: Double
     public let notify: Bool
 
-    /// What filing it says: "Filed #1: Crash on save (Bug, Urgent, 5 h, 80% sure, 2 lines,
-    /// notify me)".
+    /// What filing it says: "Filed #1: Crash on save [crash, ui] (Bug, Urgent, 5 h, 80% sure, 2
+    /// lines, notify me)".
     public var summary: String {
         let lines = details.split(separator: "\n", omittingEmptySubsequences: false).count
         let sure = Int((confidence * 100).rounded())
-        return "Filed #\(number): \(title) (\(kind), \(priority), \(estimate) h, \(sure)% sure, \(lines) line\(lines == 1 ? "" : "s")\(notify ? ", notify me" : ""))"
+        let labels = labels.joined(separator: ", ")
+        return "Filed #\(number): \(title) [\(labels)] (\(kind), \(priority), \(estimate) h, \(sure)% sure, \(lines) line\(lines == 1 ? "" : "s")\(notify ? ", notify me" : ""))"
     }
 
-    public init(number: Int, title: String, details: String, kind: String, priority: String, estimate: Int, confidence: Double, notify: Bool) {
+    public init(
+        number: Int, title: String, details: String, kind: String, labels: [String], priority: String, estimate: Int, confidence: Double, notify: Bool
+    ) {
         self.number = number
         self.title = title
         self.details = details
         self.kind = kind
+        self.labels = labels
         self.priority = priority
         self.estimate = estimate
         self.confidence = confidence
@@ -33,15 +39,18 @@ public struct FiledIssue: Sendable, Equatable {
 }
 
 /// An issue tracker's "new issue": a form with every control a form has. A title and details,
-/// each with its rule's message; a kind (segments) and a priority (a picker); an estimate in
+/// each with its rule's message; a kind (segments), its labels (a multi-choice, at least one,
+/// with its message) and a priority (a picker); an estimate in
 /// hours (a stepper) and a confidence (a slider); whether to be notified (a toggle); and a
 /// filing that sends the issue in steps, its progress shown as it goes. The form keeps what was
 /// filed (a similar issue is quick to file next).
 ///
 /// The rules are properties, tested with no view layer: the title 5 to 80 characters, the
-/// details not empty (at most ``detailsLimit`` characters, which the editor keeps).
+/// details not empty (at most ``detailsLimit`` characters, which the editor keeps), a label
+/// chosen.
 public final class NewIssueViewModel: Sendable {
     public static let kinds = ["Bug", "Idea", "Question"]
+    public static let labels = ["crash", "ui", "docs", "speed"]
     public static let priorities = ["Low", "Normal", "High", "Urgent", "Blocker"]
     public static let titleLength = 5...80
     public static let detailsLimit = 500
@@ -55,6 +64,8 @@ public final class NewIssueViewModel: Sendable {
     public let title = MutableProperty("")
     public let details = MutableProperty("")
     public let kind = MutableProperty(0)
+    /// The labels chosen, any of ``labels``.
+    public let labels = MutableProperty<Set<String>>([])
     public let priority = MutableProperty(1)
     public let estimate = MutableProperty(2)
     public let confidence = MutableProperty(0.5)
@@ -63,6 +74,8 @@ public final class NewIssueViewModel: Sendable {
     public let titleMessage: Property<String>
     /// What is wrong with the details, empty while nothing is.
     public let detailsMessage: Property<String>
+    /// What is wrong with the labels (none chosen), empty while nothing is.
+    public let labelsMessage: Property<String>
     /// How far the filing has come: 0 before, 1 once filed.
     public let progress = MutableProperty(0.0)
     /// What the last filing did ("Filed #1: …").
@@ -80,13 +93,14 @@ public final class NewIssueViewModel: Sendable {
             return ""
         }
         detailsMessage = details.map { $0.trimmingWhitespace.isEmpty ? "Say what happened" : "" }
-        let (title, details, kind, priority, estimate, confidence, notify) = (title, details, kind, priority, estimate, confidence, notify)
+        labelsMessage = labels.map { $0.isEmpty ? "Choose at least one label" : "" }
+        let (title, details, kind, labels, priority, estimate, confidence, notify) = (title, details, kind, labels, priority, estimate, confidence, notify)
         let (progress, status, filed) = (progress, status, filed)
         file = Action { _ in
             // What the form held when the person filed it.
             let issue = FiledIssue(
                 number: filed.value.count + 1, title: title.value.trimmingWhitespace, details: details.value, kind: Self.kinds[kind.value],
-                priority: Self.priorities[priority.value], estimate: estimate.value, confidence: confidence.value, notify: notify.value)
+                labels: Self.labels.filter(labels.value.contains), priority: Self.priorities[priority.value], estimate: estimate.value, confidence: confidence.value, notify: notify.value)
             progress.value = 0
             status.value = "Filing…"
             return Signal<Int, Never>.interval(Self.filingStep, on: scheduler)

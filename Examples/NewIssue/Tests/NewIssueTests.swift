@@ -46,9 +46,13 @@ import Testing
         #expect(try tester.message(of: "Title") == "" && tester.text.contains("[File issue] (disabled)"), "\(tester.text)")
         try tester.submit("Title")
         #expect(try tester.message(of: "Title") == "At least 5 characters" && tester.message(of: "Details") == "Say what happened")
+        #expect(try tester.message(of: "Labels") == "Choose at least one label")
         try tester.type("Crash on save", into: "Title")
         try tester.type("Pressing Save\r\nquits the app.", into: "Details")
         try tester.choose("Idea")
+        try tester.toggle("docs", in: "Labels")
+        try tester.toggle("crash", in: "Labels")
+        #expect(try tester.message(of: "Labels") == "")
         try tester.choose("Urgent")
         try tester.step("Estimate (hours)", by: 3)
         try tester.set(0.8, of: "Confidence")
@@ -63,12 +67,12 @@ import Testing
         }
         #expect(tester.text.contains("Filing: [██████████] 100%") || tester.text.contains("100%"), "\(tester.text)")
         #expect(viewModel.filed.value == [FiledIssue(
-            number: 1, title: "Crash on save", details: "Pressing Save\nquits the app.", kind: "Idea", priority: "Urgent", estimate: 5, confidence: 0.8, notify: false)])
-        #expect(viewModel.status.value == "Filed #1: Crash on save (Idea, Urgent, 5 h, 80% sure, 2 lines)" && viewModel.title.value == "Crash on save", "the form keeps what was filed")
+            number: 1, title: "Crash on save", details: "Pressing Save\nquits the app.", kind: "Idea", labels: ["crash", "docs"], priority: "Urgent", estimate: 5, confidence: 0.8, notify: false)])
+        #expect(viewModel.status.value == "Filed #1: Crash on save [crash, docs] (Idea, Urgent, 5 h, 80% sure, 2 lines)" && viewModel.title.value == "Crash on save", "the form keeps what was filed")
         try tester.type("Crash on load", into: "Title")
         try tester.press("File issue")
         tester.run()
-        #expect(viewModel.filed.value.map(\.number) == [1, 2] && viewModel.status.value.hasPrefix("Filed #2: Crash on load (Idea"))
+        #expect(viewModel.filed.value.map(\.number) == [1, 2] && viewModel.status.value.hasPrefix("Filed #2: Crash on load [crash, docs] (Idea"))
     }
 
     /// The screen as plain text: every control, in order.
@@ -76,7 +80,7 @@ import Testing
         let (tester, _, navigator) = Self.tester()
         defer { navigator.close() }
         for line in [
-            "Title: (5 to 80 characters)", "Details: (What happened, and what you expected) (0/500)", "(•) Bug", "Priority: [Normal ▾]",
+            "Title: (5 to 80 characters)", "Details: (What happened, and what you expected) (0/500)", "(•) Bug", "Labels: [ ] crash  [ ] ui  [ ] docs  [ ] speed", "Priority: [Normal ▾]",
             "Estimate (hours): 2 (1–40)", "Confidence:", "[x] Notify me", "[File issue] (disabled)", "Filing:", "How to report bugs effectively",
         ] {
             #expect(tester.text.contains(line), "\(line) in \(tester.text)")

@@ -12,7 +12,7 @@ import Signals
 /// }
 /// ```
 ///
-/// A field's ``TextField/message(_:)`` (or a ``TextEditor``'s) shows once the person has used
+/// A field's ``TextField/message(_:)`` (or a ``TextEditor``'s, a ``MultiChoice``'s) shows once the person has used
 /// that field, and on every field once they try to submit: an Enter while a field has a message is refused, every
 /// message shows, and the first field with one takes the focus.
 public struct Form: ElementConvertible {
@@ -66,35 +66,39 @@ public struct Form: ElementConvertible {
         submitButton.press()
     }
 
-    /// The fields (text fields, editors) in `element` and in what it holds, each with when it is
+    /// The fields (text fields, editors, multi-choices) in `element` and in what it holds, each with when it is
     /// shown (`nil`: always): its own visibility and its containers'.
-    static func fields(in element: Element, shown: Live<Bool>?) -> [(field: any FormField, shown: Live<Bool>?)] {
+    static func fields(in element: Element, shown: Live<Bool>?) -> [(field: any FormControl, shown: Live<Bool>?)] {
         let shown = switch (shown, element.visibility) {
         case (let outer?, let own?): outer.combine(own) { $0 && $1 }
         case (let outer, let own): outer ?? own
         }
-        if let field = element.kind as? any FormField { return [(field, shown)] }
+        if let field = element.kind as? any FormControl { return [(field, shown)] }
         return element.kind.allChildren.flatMap { fields(in: $0, shown: shown) }
     }
 
     public var element: Element { Element(self) }
 }
 
-/// A kind a person types into and a ``Form`` counts as one of its fields (a text field, an
-/// editor): its label, its text and what it keeps of a paste, whether it was used, its message,
-/// and whether its Enter submits the form.
-protocol FormField {
+/// A kind a ``Form`` counts as one of its fields (a text field, an editor, a multi-choice): its
+/// label, whether it was used, its message, and whether its Enter submits the form.
+protocol FormControl {
     var label: String { get }
-    var placeholder: String { get }
-    var text: MutableProperty<String> { get }
-    /// What it keeps of `typed`, the whole text a person left in it.
-    func kept(_ typed: String) -> String
     var use: FieldUse { get }
     var message: Live<String>? { get }
     var shownMessage: Live<String> { get }
     /// Whether Enter in it submits its form (a field without an action of its own; an editor's
-    /// Enter is a new line).
+    /// Enter is a new line, a multi-choice's flips an option).
     var joinsForm: Bool { get }
+}
+
+/// A form's control a person types into (a text field, an editor): its text and what it keeps
+/// of a paste.
+protocol FormField: FormControl {
+    var placeholder: String { get }
+    var text: MutableProperty<String> { get }
+    /// What it keeps of `typed`, the whole text a person left in it.
+    func kept(_ typed: String) -> String
 }
 
 extension Role {

@@ -168,11 +168,14 @@ extension ValueControl where Value == String {
     public func bind(to field: TextField) -> any Disposable {
         bind(to: field.text, using: field.use, hasMessage: field.message != nil)
     }
+}
 
-    /// Two-way bound to `text`; with a message, `use` is marked used on the person's first edit.
-    func bind(to text: MutableProperty<String>, using use: FieldUse, hasMessage: Bool) -> any Disposable {
+extension ValueControl {
+    /// Two-way bound to `value`; with a message, `use` is marked used on the person's first
+    /// change (an edit, a flip).
+    func bind(to value: MutableProperty<Value>, using use: FieldUse, hasMessage: Bool) -> any Disposable {
         let composite = CompositeDisposable()
-        composite += bind(to: text)
+        composite += bind(to: value)
         if hasMessage {
             composite += receive(personChanges.prefix(1)) { _ in use.markUsed() }
         }

@@ -52,6 +52,14 @@ extension Picker: @MainActor ValueControl {
     public nonisolated var personChanges: Signal<Int, Never> { selectionChanges }
 }
 
+extension CheckList: @MainActor ValueControl {
+    public var shownValue: Set<Int> {
+        get { selection }
+        set { selection = newValue }
+    }
+    public nonisolated var personChanges: Signal<Set<Int>, Never> { selectionChanges }
+}
+
 extension Stepper: @MainActor ValueControl {
     public var shownValue: Double {
         get { value }

@@ -14,6 +14,8 @@ extension WebDrawing {
         control.selectedIndex = choice.selection.value
         control.bind(to: choice.selection)
         control.setAttribute("aria-label", choice.label)
+        // Named by its label: a restart under the page gives the choice back.
+        control.setAttribute("data-name", TextField.name(choice.label))
         // Its label before it, as the terminal and plain text show it; in a row, its name only.
         return inRow ? control : Stack(.horizontal, class: "field choice", [Label(choice.label + ":", class: "dim"), control])
     }

@@ -24,18 +24,19 @@ extension WebDrawing {
     }
 
     /// A field's message under it, named by the field's `aria-describedby`, with `aria-invalid`
-    /// on the field while it shows (hidden while empty); the field takes the focus when its form
-    /// asks (a submit refused).
-    func message(_ shown: Live<String>, of input: Element, use: FieldUse) -> FieldMessage {
+    /// on the field while it shows (hidden while empty); the field (or `focusing`: a group's
+    /// first box) takes the focus when its form asks (a submit refused).
+    func message(_ shown: Live<String>, of input: Element, use: FieldUse, focusing: Element? = nil) -> FieldMessage {
         let message = FieldMessage(describing: input)
         input.receive(shown.signal) { [weak input, weak message] text in
             message?.text = text
             message?.isHidden = text.isEmpty
             input?.setAttribute("aria-invalid", text.isEmpty ? nil : "true")
         }
-        input.receive(use.focusRequests) { [weak input] in
-            guard let input, let document = input.document else { return }
-            document.focus(input)
+        let target = focusing ?? input
+        input.receive(use.focusRequests) { [weak target] in
+            guard let target, let document = target.document else { return }
+            document.focus(target)
         }
         return message
     }

@@ -451,7 +451,8 @@
       // The server restarted and this page now has a new session, built from its address:
       // what the fields held is put back once its screens are built.
       recovery = new Map();
-      for (const input of root.querySelectorAll('input[name], textarea[name]')) recovery.set(input.name, input.value);
+      for (const input of root.querySelectorAll(NAMED)) recovery.set(namedKey(input), namedValue(input));
+      for (const tabs of root.querySelectorAll(SEGMENTS)) recovery.set(segmentsKey(tabs), segmentChosen(tabs));
       session = m.sid;
       body.dataset.session = session;
       framesSeen = 0;                               // the new session numbers its frames anew
@@ -537,16 +538,43 @@
     }
   }
 
-  // After a restart: each field the rebuilt screen has that held something else gets it
-  // back, and the server hears it as typed.
+  // What a restart gives back: each named control's value (a checkbox's, whether it is
+  // checked), found again by its name (a checkbox of a group, by its name and value).
+  const NAMED = 'input[name], textarea[name], select[name]';
+  function namedKey(input) { return input.type === 'checkbox' ? input.name + '=' + input.value : input.name; }
+  function namedValue(input) { return input.type === 'checkbox' ? String(input.checked) : input.value; }
+  // A choice's segments, by the choice's name: the index of the one chosen.
+  const SEGMENTS = '[role=tablist][data-name]';
+  function segmentsKey(tabs) { return 'segments:' + tabs.dataset.name; }
+  function segmentChosen(tabs) {
+    const chosen = tabs.querySelector('[aria-selected=true]');
+    return chosen ? chosen.dataset.i : null;
+  }
+
+  // After a restart: each control the rebuilt screen has that held something else gets it
+  // back, and the server hears it as the person's: typed text as typed, a checkbox or a
+  // picker as changed.
   function recover() {
     const held = recovery;
     recovery = null;
-    for (const input of root.querySelectorAll('input[name][id], textarea[name][id]')) {
-      if (held.has(input.name) && input.value !== held.get(input.name)) {
-        input.value = held.get(input.name);
+    for (const input of root.querySelectorAll('input[name][id], textarea[name][id], select[name][id]')) {
+      const key = namedKey(input);
+      if (!held.has(key) || namedValue(input) === held.get(key)) continue;
+      if (input.type === 'checkbox') {
+        input.checked = held.get(key) === 'true';
+        send({ t: 'g', id: input.id, v: held.get(key) });
+      } else if (input.tagName === 'SELECT') {
+        input.value = held.get(key);
+        send({ t: 'g', id: input.id, v: input.value });
+      } else {
+        input.value = held.get(key);
         send({ t: 'i', id: input.id, v: input.value });
       }
+    }
+    for (const tabs of root.querySelectorAll(SEGMENTS)) {
+      const key = segmentsKey(tabs);
+      const segment = held.has(key) && tabs.querySelector('[data-i="' + held.get(key) + '"][id]');
+      if (segment && segmentChosen(tabs) !== held.get(key)) send({ t: 'c', id: segment.id });
     }
   }
 
