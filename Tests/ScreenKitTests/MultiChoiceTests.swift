@@ -135,6 +135,43 @@ import WebUI
         #expect(report.filed.value.isEmpty)
     }
 
+    /// A person's first flip counts as use in every renderer: flipped on and off again, the
+    /// list shows its message (before any flip, none).
+    @Test func aPersonsFlipCountsAsUseInEveryRenderer() throws {
+        let terminalReport = Report()
+        let terminal = TerminalHarness(terminalReport.screen)
+        let list = try #require(terminal.all(TerminalUI.CheckList.self).first)
+        terminal.screen.focus(list)
+        terminal.app.drawNow()
+        #expect(!terminal.terminal.text.contains(Report.rule))
+        terminal.app.handle([.character(" "), .character(" ")])
+        terminal.app.drawNow()
+        #expect(terminalReport.labels.value.isEmpty && terminal.terminal.text.contains(Report.rule), "\(terminal.terminal.text)")
+
+        let browserReport = Report()
+        let browser = BrowserHarness(browserReport.screen)
+        let group = try #require(browser.all { $0 is WebUI.CheckList }.first as? WebUI.CheckList)
+        let message = try #require(browser.all { $0.attribute("class") == "field-message" }.first)
+        try browser.send("g", group.boxes[0].box, "true")
+        #expect(message.isHidden)
+        try browser.send("g", group.boxes[0].box, "false")
+        #expect(browserReport.labels.value.isEmpty && !message.isHidden && message.text == Report.rule)
+    }
+
+    /// Every control a restart under the page gives back is named by its label (the page's
+    /// script finds each again in the new session's page by it): text, number, checkbox,
+    /// picker, segments, and a multi-choice's boxes.
+    @Test func everyControlARestartGivesBackIsNamed() {
+        let browser = BrowserHarness(ControlAgreementTests.Form().screen)
+        let named = browser.all { $0.attribute("name") != nil || $0.attribute("data-name") != nil }
+            .map { [$0.tag, $0.attribute("type") ?? "", $0.attribute("name") ?? $0.attribute("data-name") ?? ""] }
+        #expect(named == [
+            ["input", "text", "title"], ["input", "checkbox", "urgent"], ["div", "", "kind"], ["select", "", "priority"],
+            ["input", "number", "copies"], ["textarea", "", "notes"],
+            ["input", "checkbox", "labels"], ["input", "checkbox", "labels"], ["input", "checkbox", "labels"], ["input", "checkbox", "labels"],
+        ], "\(named)")
+    }
+
     /// The terminal draws the highlighted row reversed only while the list has the focus.
     @Test func theHighlightShowsOnlyWithTheFocus() throws {
         let report = Report()
@@ -161,6 +198,8 @@ import WebUI
         let message = try #require(browser.all { $0.attribute("class") == "field-message" }.first)
         #expect(legend.text == "Labels" && group.boxes.map(\.box.tag) == ["input", "input", "input"])
         #expect(group.attribute("aria-describedby") == message.id && message.isHidden)
+        // Named, so that a restart under the page gives each box back: one name, each its index.
+        #expect(group.boxes.map { [$0.box.attribute("name"), $0.box.attribute("value")] } == [["labels", "0"], ["labels", "1"], ["labels", "2"]])
         let field = try #require(browser.all { $0 is WebUI.TextField }.first)
         document.flush()
         try browser.send("s", field)
