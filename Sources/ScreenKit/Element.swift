@@ -69,6 +69,7 @@ public protocol ElementRenderer {
     func draw(_ stepper: Stepper) -> Drawn
     func draw(_ editor: TextEditor) -> Drawn
     func draw(_ choice: MultiChoice) -> Drawn
+    func draw(_ picker: DatePicker) -> Drawn
 }
 
 /// One element of a screen: what it is, and when it is visible.

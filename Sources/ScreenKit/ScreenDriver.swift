@@ -251,6 +251,35 @@ open class ScreenDriver {
         choice.use.markUsed()
     }
 
+    /// Enters `text` into the date picker labelled `label` as a person leaves it in a browser's
+    /// fields: a day, "2026-12-04", and for a picker with a time the time after a space,
+    /// "2026-12-04 09:30"; an empty text clears. Returns what the person is told of a text the
+    /// picker refuses (not a day, outside its range), which changes nothing; empty when taken.
+    /// The picker counts as used.
+    @discardableResult
+    public func enter(_ text: String, into label: String) throws(ScreenDriverError) -> String {
+        guard let picker = try element(label, role: .datePicker).kind as? DatePicker else { throw .notFound("date picker \"\(label)\"", screen: self.text) }
+        let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true).map(String.init)
+        picker.use.markUsed()
+        let day: Day?
+        switch picker.day(from: parts.first ?? "") {
+        case .success(let taken): day = taken
+        case .failure(let refusal): return refusal.message
+        }
+        var time: TimeOfDay?
+        if picker.time != nil {
+            switch picker.time(from: parts.count > 1 ? parts[1] : "") {
+            case .success(let taken): time = taken
+            case .failure(let refusal): return refusal.message
+            }
+        } else if parts.count > 1 {
+            return "“\(text)” is not a day (YYYY-MM-DD)"
+        }
+        if picker.day.value != day { picker.day.value = day }
+        if let property = picker.time, property.value != time { property.value = time }
+        return ""
+    }
+
     /// Chooses `option` in the choice or the tabs that offer it (a segmented control, a tab).
     public func choose(_ option: String) throws(ScreenDriverError) {
         for element in try visibleElements() {

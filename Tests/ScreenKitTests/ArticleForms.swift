@@ -122,6 +122,7 @@ final class FeedbackViewModel: Sendable {
     let topic = MutableProperty(0)
     let area = MutableProperty(0)
     let platforms = MutableProperty<Set<String>>([])
+    let answerBy = MutableProperty<Day?>(nil)
     let rating = MutableProperty(3)
     let loudness = MutableProperty(0.5)
     let answerMe = MutableProperty(false)
@@ -155,6 +156,7 @@ func feedbackScreen(_ viewModel: FeedbackViewModel) -> Screen {
             Choice("Area", options: FeedbackViewModel.areas, selection: viewModel.area, style: .menu)
             MultiChoice("Platforms", options: FeedbackViewModel.platforms, selection: viewModel.platforms, title: { $0 })
                 .message(viewModel.platformsMessage)
+            DatePicker("Answer by", day: viewModel.answerBy, in: Day("2026-01-01")!...Day("2027-12-31")!)
             Stepper("Rating", value: viewModel.rating, in: 1...5)
             Stepper("Loudness", value: viewModel.loudness, in: 0...1, step: 0.1, style: .slider)
             Toggle("Answer me", isOn: viewModel.answerMe)
@@ -178,11 +180,13 @@ func feedbackScreen(_ viewModel: FeedbackViewModel) -> Screen {
     try tester.choose("Lists")                                  // an option of the picker
     try tester.toggle("Linux", in: "Platforms")                 // as Space on it does
     try tester.toggle("Windows", in: "Platforms")
+    #expect(try tester.enter("2026-02-30", into: "Answer by") == "“2026-02-30” is not a day (YYYY-MM-DD)")
+    try tester.enter("2026-12-24", into: "Answer by")          // as a browser's date field sends it
     try tester.step("Rating", by: 1)                            // as → does
     try tester.set(0.8, of: "Loudness")                         // as typing 0.8 does
     try tester.toggle("Answer me")
     for line in ["Topic: ( ) Bug  (•) Idea  ( ) Praise", "Area: [Lists ▾]", "Rating: 4 (1–5)",
-                 "Platforms: [x] Linux  [ ] macOS  [x] Windows",
+                 "Platforms: [x] Linux  [ ] macOS  [x] Windows", "Answer by: 2026-12-24",
                  "[x] Answer me", "What we do with feedback <https://example.com/feedback>"] {
         #expect(tester.contains(line))
     }

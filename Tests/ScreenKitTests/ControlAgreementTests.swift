@@ -9,7 +9,7 @@ import WebUI
 
 /// Issue 59, SH-3: the renderers agree on what each control does, not only on what it shows. One
 /// form (a field whose Enter adds, a toggle, a choice, a picker, a stepper, an editor, a
-/// multi-choice, a button that follows an action enabled only while the field has text) is
+/// multi-choice, a date, a button that follows an action enabled only while the field has text) is
 /// driven by random programs of a person's steps and the view model's own sets, through the terminal (keys into its widgets), the browser (the page's
 /// messages into its document) and the tester (`ScreenDriver`). After each step every
 /// renderer's view model holds what the reference says, and every renderer shows the view
@@ -25,6 +25,7 @@ import WebUI
         let copies = MutableProperty(1)
         let notes = MutableProperty("")
         let labels = MutableProperty<Set<Int>>([])
+        let due = MutableProperty<Day?>(nil)
         /// What the field's Enter and the button did, in order.
         let log = Locked<[String]>([])
         let add: Action<Void, Void, Never>
@@ -52,12 +53,17 @@ import WebUI
                 Stepper("Copies", value: copies, in: 1...9, step: 2)
                 TextEditor("Notes", text: notes, maxLength: Self.notesLimit, lines: 2)
                 MultiChoice("Labels", options: Self.labels, selection: labels)
+                DatePicker("Due", day: due, in: Self.dueRange)
                 ScreenKit.Button("Save", action: save)
             }
         }
 
         static let kinds = ["Bug", "Idea", "Chore"]
         static let labels = ["crash", "ui", "docs", "perf"]
+        static let dueRange = Day(year: 2026, month: 1, day: 1)!...Day(year: 2026, month: 12, day: 31)!
+        /// Days a person sets (the range's ends, the 29th of a February that has none is not
+        /// among them: a terminal cannot type it) and none.
+        static let days: [Day?] = [nil, Day(year: 2026, month: 1, day: 1), Day(year: 2026, month: 2, day: 28), Day(year: 2026, month: 12, day: 31), Day(year: 2026, month: 7, day: 4)]
         /// Sets of labels the view model sets: none, one, several, all, and an index that is no
         /// option's (shown as nothing, kept by the view model).
         static let labelSets: [Set<Int>] = [[], [0], [1, 3], [0, 1, 2, 3], [2, 7]]
@@ -72,7 +78,7 @@ import WebUI
         var state: State {
             State(
                 title: title.value, urgent: urgent.value, kind: kind.value, priority: priority.value, copies: copies.value, notes: notes.value,
-                labels: labels.value, log: log.value)
+                labels: labels.value, due: due.value, log: log.value)
         }
 
         /// The copies shown for a value of the view model's (the reference's own clamping: the
@@ -83,17 +89,17 @@ import WebUI
     }
 
     struct State: Equatable, CustomStringConvertible {
-        var title: String, urgent: Bool, kind: Int, priority: Int, copies: Int, notes: String, labels: Set<Int>, log: [String]
+        var title: String, urgent: Bool, kind: Int, priority: Int, copies: Int, notes: String, labels: Set<Int>, due: Day?, log: [String]
         var description: String {
-            "title \(title.debugDescription), urgent \(urgent), kind \(kind), priority \(priority), copies \(copies), notes \(notes.debugDescription), labels \(labels.sorted()), log \(log)"
+            "title \(title.debugDescription), urgent \(urgent), kind \(kind), priority \(priority), copies \(copies), notes \(notes.debugDescription), labels \(labels.sorted()), due \(due?.description ?? "none"), log \(log)"
         }
     }
 
     /// What a renderer shows of the form.
     struct Shown: Equatable, CustomStringConvertible {
-        var title: String, urgent: Bool, kind: Int, priority: Int, copies: Int, notes: String, labels: Set<Int>, saveEnabled: Bool
+        var title: String, urgent: Bool, kind: Int, priority: Int, copies: Int, notes: String, labels: Set<Int>, due: Day?, saveEnabled: Bool
         var description: String {
-            "shows title \(title.debugDescription), urgent \(urgent), kind \(kind), priority \(priority), copies \(copies), notes \(notes.debugDescription), labels \(labels.sorted()), save enabled \(saveEnabled)"
+            "shows title \(title.debugDescription), urgent \(urgent), kind \(kind), priority \(priority), copies \(copies), notes \(notes.debugDescription), labels \(labels.sorted()), due \(due?.description ?? "none"), save enabled \(saveEnabled)"
         }
     }
 
@@ -113,6 +119,8 @@ import WebUI
         func write(_ text: String) throws
         /// Flips the label at `index` as a person does (a terminal: ↑ ↓ to it, Space).
         func flipLabel(_ index: Int) throws
+        /// Sets the due day as a person does (a terminal: Backspace, then its digits).
+        func setDue(_ day: Day?) throws
         /// Presses Save; a disabled button takes no press (each renderer refuses it its way).
         func pressSave() throws
         func shown() throws -> Shown
@@ -120,10 +128,10 @@ import WebUI
 
     enum Step: CustomStringConvertible {
         case type(String), submit, flip, choose(Int), pressSave, modelSetsTitle(String), modelFlips, modelChooses(Int), pick(Int), modelPicks(Int)
-        case step(Int), modelSetsCopies(Int), write(String), modelSetsNotes(String), flipLabel(Int), modelSetsLabels(Set<Int>)
+        case step(Int), modelSetsCopies(Int), write(String), modelSetsNotes(String), flipLabel(Int), modelSetsLabels(Set<Int>), setDue(Day?), modelSetsDue(Day?)
         init(_ code: Int) {
             let text = ["", "a", "Fix it", "ü é", "  x "][code / 12 % 5]
-            switch code % 18 {
+            switch code % 20 {
             case 0, 1: self = .type(text)
             case 2: self = .submit
             case 3: self = .flip
@@ -139,6 +147,8 @@ import WebUI
             case 15: self = .modelSetsNotes(Form.notes[code / 16 % Form.notes.count])
             case 16: self = .flipLabel(code / 18 % Form.labels.count)
             case 17: self = .modelSetsLabels(Form.labelSets[code / 18 % Form.labelSets.count])
+            case 18: self = .setDue(Form.days[code / 20 % Form.days.count])
+            case 19: self = .modelSetsDue(Form.days[code / 20 % Form.days.count])
             default: self = .modelSetsCopies([-3, -1, 1, 5, 9, 11, 13, 11, 13][code / 14 % 9])   // often past an end
             }
         }
@@ -160,6 +170,8 @@ import WebUI
             case .modelSetsNotes(let text): "model sets notes \(text.debugDescription)"
             case .flipLabel(let index): "flip label \(index)"
             case .modelSetsLabels(let labels): "model sets labels \(labels.sorted())"
+            case .setDue(let day): "set due \(day?.description ?? "none")"
+            case .modelSetsDue(let day): "model sets due \(day?.description ?? "none")"
             }
         }
     }
@@ -187,6 +199,7 @@ import WebUI
         case .flipLabel(let index):
             if state.labels.remove(index) == nil { state.labels.insert(index) }
         case .modelSetsLabels(let labels): state.labels = labels
+        case .setDue(let day), .modelSetsDue(let day): state.due = day
         case .pressSave:
             if !state.title.isEmpty { state.log.append("save \(state.title) \(state.urgent) \(state.kind)") }
         }
@@ -210,14 +223,16 @@ import WebUI
         case .modelSetsNotes(let text): person.form.notes.value = text
         case .flipLabel(let index): try person.flipLabel(index)
         case .modelSetsLabels(let labels): person.form.labels.value = labels
+        case .setDue(let day): try person.setDue(day)
+        case .modelSetsDue(let day): person.form.due.value = day
         }
     }
 
     @Test func randomProgramsDoTheSameInEveryRenderer() async throws {
-        await propertyCheck(count: 60, input: Gen.int(in: 0...(18 * 9 * 7 - 1)).array(of: 1...25)) { program in
+        await propertyCheck(count: 60, input: Gen.int(in: 0...(20 * 9 * 7 - 1)).array(of: 1...25)) { program in
             do {
                 let people: [any Person] = [try TerminalPerson(), try BrowserPerson(), TesterPerson()]
-                var state = State(title: "", urgent: false, kind: 0, priority: 2, copies: 1, notes: "", labels: [], log: [])
+                var state = State(title: "", urgent: false, kind: 0, priority: 2, copies: 1, notes: "", labels: [], due: nil, log: [])
                 var done: [String] = []
                 for code in program {
                     let step = Step(code)
@@ -231,7 +246,7 @@ import WebUI
                         let expected = Shown(
                             title: state.title, urgent: state.urgent, kind: state.kind, priority: state.priority,
                             copies: Form.shownCopies(state.copies), notes: state.notes,
-                            labels: state.labels.filter(Form.labels.indices.contains), saveEnabled: !state.title.isEmpty)
+                            labels: state.labels.filter(Form.labels.indices.contains), due: state.due, saveEnabled: !state.title.isEmpty)
                         #expect(shown == expected, "\(name) after \(done)")
                     }
                 }
@@ -252,6 +267,7 @@ import WebUI
         let copies: TerminalUI.Stepper
         let notes: TerminalUI.TextEditor
         let labels: TerminalUI.CheckList
+        let due: TerminalUI.DateField
         let save: TerminalUI.Button
         let screen: TerminalScreen
 
@@ -268,6 +284,7 @@ import WebUI
             copies = try Self.find(in: page)
             notes = try Self.find(in: page)
             labels = try Self.find(in: page)
+            due = try Self.find(in: page)
             save = try Self.find(in: page)
         }
 
@@ -316,11 +333,19 @@ import WebUI
             while labels.highlighted > index { _ = labels.handle(.up) }
             _ = labels.handle(.character(" "))
         }
+        /// Backspace clears it; a day is then typed as its digits, from the year (← back to it).
+        func setDue(_ day: Day?) {
+            screen.focus(due)
+            _ = due.handle(.backspace)
+            guard let day else { return }
+            while due.handle(.left) {}
+            for character in day.description where character != "-" { _ = due.handle(.character(character)) }
+        }
         func shown() -> Shown {
             Shown(
                 title: field.text, urgent: toggle.isOn, kind: choice.selectedIndex, priority: picker.selectedIndex,
                 copies: Int(copies.value), notes: notes.text, labels: labels.selection.filter(Form.labels.indices.contains),
-                saveEnabled: save.isEnabled)
+                due: due.day, saveEnabled: save.isEnabled)
         }
     }
 
@@ -335,6 +360,7 @@ import WebUI
         let copies: WebUI.NumberField
         let notes: WebUI.TextArea
         let labels: WebUI.CheckList
+        let due: WebUI.DateField
         let save: WebUI.Button
         var sequence = 0
 
@@ -349,6 +375,7 @@ import WebUI
             copies = try Self.find(in: content)
             notes = try Self.find(in: content)
             labels = try Self.find(in: content)
+            due = try Self.find(in: content)
             save = try Self.find(in: content)
         }
 
@@ -383,12 +410,15 @@ import WebUI
             let box = labels.boxes[index]
             try send("g", to: box.box, value: box.isOn ? "false" : "true")
         }
-        /// The boxes checked in the page (not the list's own record of them).
+        /// The date input's change, as the page sends it ("" when cleared).
+        func setDue(_ day: Day?) throws { try send("g", to: due.dayInput, value: day?.description ?? "") }
+        /// The boxes checked in the page (not the list's own record of them); the day the
+        /// date input's value says.
         func shown() -> Shown {
             Shown(
                 title: field.value, urgent: toggle.isOn, kind: choice.selectedIndex, priority: picker.selectedIndex,
                 copies: Int(copies.value), notes: notes.value, labels: Set(labels.boxes.indices.filter { labels.boxes[$0].isOn }),
-                saveEnabled: save.isEnabled)
+                due: Day(due.dayInput.attribute("value") ?? ""), saveEnabled: save.isEnabled)
         }
     }
 
@@ -414,6 +444,10 @@ import WebUI
         func step(_ steps: Int) throws { try driver.step("Copies", by: steps) }
         func write(_ text: String) throws { try driver.type(text, into: "Notes") }
         func flipLabel(_ index: Int) throws { try driver.toggle(Form.labels[index], in: "Labels") }
+        func setDue(_ day: Day?) throws {
+            let refused = try driver.enter(day?.description ?? "", into: "Due")
+            #expect(refused.isEmpty, "a day in the range is taken: \(refused)")
+        }
         func pressSave() throws {
             do {
                 try driver.press("Save")
@@ -429,7 +463,9 @@ import WebUI
                 kind: Form.kinds.firstIndex { text.contains("(•) \($0)") } ?? -1,
                 priority: Form.priorities.firstIndex { text.contains("Priority: [\($0) ▾]") } ?? -1,
                 copies: (1...9).first { text.contains("Copies: \($0) (1–9)") } ?? -1, notes: form.notes.value,
-                labels: Set(Form.labels.indices.filter { text.contains("[x] \(Form.labels[$0])") }), saveEnabled: save.isEnabled.value)
+                labels: Set(Form.labels.indices.filter { text.contains("[x] \(Form.labels[$0])") }),
+                due: text.split(separator: "\n").lazy.compactMap { $0.split(separator: "Due: ", maxSplits: 1).last }.compactMap { Day(String($0)) }.first,
+                saveEnabled: save.isEnabled.value)
         }
     }
 }

@@ -160,7 +160,7 @@ import WebUI
 
     /// Every control a restart under the page gives back is named by its label (the page's
     /// script finds each again in the new session's page by it): text, number, checkbox,
-    /// picker, segments, and a multi-choice's boxes.
+    /// picker, segments, a multi-choice's boxes, a date.
     @Test func everyControlARestartGivesBackIsNamed() {
         let browser = BrowserHarness(ControlAgreementTests.Form().screen)
         let named = browser.all { $0.attribute("name") != nil || $0.attribute("data-name") != nil }
@@ -169,6 +169,7 @@ import WebUI
             ["input", "text", "title"], ["input", "checkbox", "urgent"], ["div", "", "kind"], ["select", "", "priority"],
             ["input", "number", "copies"], ["textarea", "", "notes"],
             ["input", "checkbox", "labels"], ["input", "checkbox", "labels"], ["input", "checkbox", "labels"], ["input", "checkbox", "labels"],
+            ["input", "date", "due"],
         ], "\(named)")
     }
 

@@ -572,6 +572,24 @@ def new_issue(page):
     chosen = wait_until(lambda: field_message(page, labels) == [None, "", False])
     check("New issue: a click flips a label; the labels' message goes once one is chosen", chosen, field_message(page, labels))
     Select(page.field("section.page select.picker")).select_by_visible_text("Urgent")
+    # The due date: typed as a person types into Chromium's date and time fields (en-US:
+    # month, day, year; hour, minute, AM/PM); the server hears "2027-03-15" and "17:00".
+    due = page.field("section.page input[type=date]")
+    due_time = page.field("section.page input[type=time]")
+    named = [due.get_attribute("name"), due.get_attribute("aria-label"), due_time.get_attribute("name"), due_time.get_attribute("aria-label")]
+    check("New issue: the due date is an <input type=date> and a time, each named by the label", named == ["due", "Due", "due-time", "Due, time"], named)
+    page.js("arguments[0].focus()", due)
+    due.send_keys("03152027")
+    page.js("arguments[0].focus()", due_time)
+    due_time.send_keys("0500P")
+    # A forged text (the page's field turned into a text field): the server parses it and refuses.
+    page.js("""const el = arguments[0]; el.type = 'text'; el.value = '2027-02-30';
+               el.dispatchEvent(new Event('change', { bubbles: true }));""", due)
+    refused = wait_until(lambda: field_message(page, due) == ["true", "“2027-02-30” is not a day (YYYY-MM-DD)", True]
+                         and due.get_attribute("value") == "2027-03-15")
+    check("New issue: a day that does not exist, sent as the page's change, is refused by the server with a message, the day restated",
+          refused, [field_message(page, due), due.get_attribute("value")])
+    page.js("arguments[0].type = 'date'", due)
     estimate.click()
     estimate.send_keys(Keys.CONTROL, "a")
     estimate.send_keys("e", Keys.TAB)
@@ -597,7 +615,7 @@ def new_issue(page):
     filing = wait_until(lambda: page.button("File issue").is_enabled())
     check("New issue: File issue is enabled once every rule holds", filing)
     page.click_button("File issue")
-    summary = "Filed #1: Crash on save [crash, docs] (Idea, Urgent, 5 h, 80% sure, 2 lines)"
+    summary = "Filed #1: Crash on save [crash, docs] (Idea, Urgent, due 2027-03-15 17:00, 5 h, 80% sure, 2 lines)"
     done = wait_until(lambda: summary in page.visible_texts("section.page p, section.page span"))
     progress = page.js("const p = document.querySelector('section.page progress'); return p && [p.value, p.getAttribute('aria-valuetext')]")
     check("New issue: every control's value reached the view model (the summary names them all), the progress at 100%",
@@ -616,7 +634,7 @@ def new_issue(page):
     page.server.restart()
     back = wait_until(lambda: page.settled() and page.field_value("section.page textarea[name=details]") == "line one\nline two", timeout=20)
     page.send_to_field("section.page input[name=title]", Keys.ENTER)
-    refiled = wait_until(lambda: "Filed #1: Crash on save now [crash, docs] (Idea, Urgent, 5 h, 80% sure, 2 lines)" in page.visible_texts("section.page p, section.page span"), timeout=15)
+    refiled = wait_until(lambda: "Filed #1: Crash on save now [crash, docs] (Idea, Urgent, due 2027-03-15 17:00, 5 h, 80% sure, 2 lines)" in page.visible_texts("section.page p, section.page span"), timeout=15)
     check("New issue: after a restart under the open page, every control is put back (text, segments, labels, picker, numbers, toggle), and the new session files them",
           back and refiled, [page.field_value("section.page textarea[name=details]"), page.visible_texts("section.page p, section.page span")[-2:]])
     during = [m for m in page.console() if not ("/ws' failed" in m and "ERR_CONNECTION_REFUSED" in m)]

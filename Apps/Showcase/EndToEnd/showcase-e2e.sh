@@ -537,7 +537,7 @@ check "issue 59: 40×12, the focus went to the password: what was typed next log
 quit_app
 # Issue 59: the new issue form at 40×12, taller than the window: it scrolls with the focus.
 # Enter with every rule broken shows each field's message; the details take lines (Enter a new
-# line, a long line wrapped); Space flips labels; the picker opens, moves and closes with keys; the slider moves
+# line, a long line wrapped); Space flips labels; a date is typed part by part; the picker opens, moves and closes with keys; the slider moves
 # with → ; Enter in the title files it, and the button files it again, its progress in view.
 keys "clear" Enter
 open_app new-issue
@@ -568,13 +568,19 @@ check "issue 59: 40×12, Enter opens the picker" wait_for "Blocker"
 keys Down Down Enter
 check "issue 59: 40×12, ↓ ↓ Enter chooses Urgent and closes it" wait_for "[ Urgent ▾ ]"
 check "issue 59: 40×12, the picker closed" wait_gone "Blocker"
+keys Tab
+check "issue 59: 40×12, the due date is empty: its parts' placeholders" wait_for "Due: yyyy-mm-dd --:--"
+literal "2027"; literal "0315"; literal "17"; literal "00"
+check "issue 59: 40×12, digits type the date part by part, then the time" wait_for "Due: 2027-03-15 17:00"
+keys Left Left Left Up
+check "issue 59: 40×12, ← to the month, ↑ changes it" wait_for "Due: 2027-04-15 17:00"
 keys Tab Tab Right Right Right
 check "issue 59: 40×12, → moves the slider" wait_for "0.8"
-keys BTab BTab BTab BTab BTab BTab
+keys BTab BTab BTab BTab BTab BTab BTab
 literal " now"; keys Enter
 # What it did is under the form, in view once the focus goes down to the button.
-keys Tab Tab Tab Tab Tab Tab Tab Tab
-check "issue 59: 40×12, Enter in the title filed the issue, with its labels (wrapped at 40)" shows_all "Filed #1: Crash on save now [crash," "docs] (Bug, Urgent"
+keys Tab Tab Tab Tab Tab Tab Tab Tab Tab
+check "issue 59: 40×12, Enter in the title filed the issue, with its labels and when it is due (wrapped at 40)" shows_all "Filed #1: Crash on save now [crash," "docs] (Bug, Urgent, due 2027-04-15" "17:00,"
 keys Enter
 check "issue 59: 40×12, the button files it again, its progress in view" wait_for "Filed #2: Crash on save now"
 check "issue 59: 40×12, the progress reached 100%" wait_for "100%"

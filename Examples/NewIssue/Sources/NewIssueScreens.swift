@@ -10,7 +10,7 @@ public enum NewIssueScreens {
     }
 
     /// A link outside the app (how to write a good report), then every control of a form: fields
-    /// with their messages, a choice, a multi-choice with its message, a picker, a stepper, a slider, a toggle; the filing's
+    /// with their messages, a choice, a multi-choice with its message, a picker, a date, a stepper, a slider, a toggle; the filing's
     /// progress and what it did, above the submit.
     public static func newIssue(_ viewModel: NewIssueViewModel) -> Screen {
         Screen("New issue") {
@@ -24,6 +24,7 @@ public enum NewIssueScreens {
                 MultiChoice("Labels", options: NewIssueViewModel.labels, selection: viewModel.labels, title: { $0 })
                     .message(viewModel.labelsMessage)
                 Choice("Priority", options: NewIssueViewModel.priorities, selection: viewModel.priority, style: .menu)
+                DatePicker("Due", day: viewModel.dueDay, time: viewModel.dueTime)
                 Stepper("Estimate (hours)", value: viewModel.estimate, in: NewIssueViewModel.estimateRange)
                 Stepper("Confidence", value: viewModel.confidence, in: 0...1, step: 0.1, style: .slider)
                 Toggle("Notify me", isOn: viewModel.notify)

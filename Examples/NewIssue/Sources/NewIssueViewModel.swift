@@ -1,4 +1,5 @@
 import MVVM
+import ScreenKit
 import Signals
 
 /// An issue as it was filed.
@@ -10,21 +11,25 @@ public struct FiledIssue: Sendable, Equatable {
     /// Its labels, in the order the form offers them.
     public let labels: [String]
     public let priority: String
+    /// When it is due, if it is: the day, and the time if one was given.
+    public let due: String?
     public let estimate: Int
     public let confidence: Double
     public let notify: Bool
 
-    /// What filing it says: "Filed #1: Crash on save [crash, ui] (Bug, Urgent, 5 h, 80% sure, 2
-    /// lines, notify me)".
+    /// What filing it says: "Filed #1: Crash on save [crash, ui] (Bug, Urgent, due 2027-03-15
+    /// 17:00, 5 h, 80% sure, 2 lines, notify me)".
     public var summary: String {
         let lines = details.split(separator: "\n", omittingEmptySubsequences: false).count
         let sure = Int((confidence * 100).rounded())
         let labels = labels.joined(separator: ", ")
-        return "Filed #\(number): \(title) [\(labels)] (\(kind), \(priority), \(estimate) h, \(sure)% sure, \(lines) line\(lines == 1 ? "" : "s")\(notify ? ", notify me" : ""))"
+        let due = due.map { ", due \($0)" } ?? ""
+        return "Filed #\(number): \(title) [\(labels)] (\(kind), \(priority)\(due), \(estimate) h, \(sure)% sure, \(lines) line\(lines == 1 ? "" : "s")\(notify ? ", notify me" : ""))"
     }
 
     public init(
-        number: Int, title: String, details: String, kind: String, labels: [String], priority: String, estimate: Int, confidence: Double, notify: Bool
+        number: Int, title: String, details: String, kind: String, labels: [String], priority: String, due: String? = nil, estimate: Int,
+        confidence: Double, notify: Bool
     ) {
         self.number = number
         self.title = title
@@ -32,6 +37,7 @@ public struct FiledIssue: Sendable, Equatable {
         self.kind = kind
         self.labels = labels
         self.priority = priority
+        self.due = due
         self.estimate = estimate
         self.confidence = confidence
         self.notify = notify
@@ -40,7 +46,7 @@ public struct FiledIssue: Sendable, Equatable {
 
 /// An issue tracker's "new issue": a form with every control a form has. A title and details,
 /// each with its rule's message; a kind (segments), its labels (a multi-choice, at least one,
-/// with its message) and a priority (a picker); an estimate in
+/// with its message), a priority (a picker) and when it is due (a day, a time optional); an estimate in
 /// hours (a stepper) and a confidence (a slider); whether to be notified (a toggle); and a
 /// filing that sends the issue in steps, its progress shown as it goes. The form keeps what was
 /// filed (a similar issue is quick to file next).
@@ -67,6 +73,9 @@ public final class NewIssueViewModel: Sendable {
     /// The labels chosen, any of ``labels``.
     public let labels = MutableProperty<Set<String>>([])
     public let priority = MutableProperty(1)
+    /// The day it is due, if any, and the time on that day, if any.
+    public let dueDay = MutableProperty<Day?>(nil)
+    public let dueTime = MutableProperty<TimeOfDay?>(nil)
     public let estimate = MutableProperty(2)
     public let confidence = MutableProperty(0.5)
     public let notify = MutableProperty(true)
@@ -95,12 +104,14 @@ public final class NewIssueViewModel: Sendable {
         detailsMessage = details.map { $0.trimmingWhitespace.isEmpty ? "Say what happened" : "" }
         labelsMessage = labels.map { $0.isEmpty ? "Choose at least one label" : "" }
         let (title, details, kind, labels, priority, estimate, confidence, notify) = (title, details, kind, labels, priority, estimate, confidence, notify)
+        let (dueDay, dueTime) = (dueDay, dueTime)
         let (progress, status, filed) = (progress, status, filed)
         file = Action { _ in
             // What the form held when the person filed it.
             let issue = FiledIssue(
                 number: filed.value.count + 1, title: title.value.trimmingWhitespace, details: details.value, kind: Self.kinds[kind.value],
-                labels: Self.labels.filter(labels.value.contains), priority: Self.priorities[priority.value], estimate: estimate.value, confidence: confidence.value, notify: notify.value)
+                labels: Self.labels.filter(labels.value.contains), priority: Self.priorities[priority.value],
+                due: dueDay.value.map { day in dueTime.value.map { "\(day) \($0)" } ?? day.description }, estimate: estimate.value, confidence: confidence.value, notify: notify.value)
             progress.value = 0
             status.value = "Filing…"
             return Signal<Int, Never>.interval(Self.filingStep, on: scheduler)

@@ -54,6 +54,8 @@ import Testing
         try tester.toggle("crash", in: "Labels")
         #expect(try tester.message(of: "Labels") == "")
         try tester.choose("Urgent")
+        #expect(try tester.enter("2027-02-29", into: "Due") == "“2027-02-29” is not a day (YYYY-MM-DD)")
+        #expect(try tester.enter("2027-03-15 17:00", into: "Due") == "")
         try tester.step("Estimate (hours)", by: 3)
         try tester.set(0.8, of: "Confidence")
         try tester.toggle("Notify me")
@@ -67,8 +69,8 @@ import Testing
         }
         #expect(tester.text.contains("Filing: [██████████] 100%") || tester.text.contains("100%"), "\(tester.text)")
         #expect(viewModel.filed.value == [FiledIssue(
-            number: 1, title: "Crash on save", details: "Pressing Save\nquits the app.", kind: "Idea", labels: ["crash", "docs"], priority: "Urgent", estimate: 5, confidence: 0.8, notify: false)])
-        #expect(viewModel.status.value == "Filed #1: Crash on save [crash, docs] (Idea, Urgent, 5 h, 80% sure, 2 lines)" && viewModel.title.value == "Crash on save", "the form keeps what was filed")
+            number: 1, title: "Crash on save", details: "Pressing Save\nquits the app.", kind: "Idea", labels: ["crash", "docs"], priority: "Urgent", due: "2027-03-15 17:00", estimate: 5, confidence: 0.8, notify: false)])
+        #expect(viewModel.status.value == "Filed #1: Crash on save [crash, docs] (Idea, Urgent, due 2027-03-15 17:00, 5 h, 80% sure, 2 lines)" && viewModel.title.value == "Crash on save", "the form keeps what was filed")
         try tester.type("Crash on load", into: "Title")
         try tester.press("File issue")
         tester.run()
@@ -80,7 +82,7 @@ import Testing
         let (tester, _, navigator) = Self.tester()
         defer { navigator.close() }
         for line in [
-            "Title: (5 to 80 characters)", "Details: (What happened, and what you expected) (0/500)", "(•) Bug", "Labels: [ ] crash  [ ] ui  [ ] docs  [ ] speed", "Priority: [Normal ▾]",
+            "Title: (5 to 80 characters)", "Details: (What happened, and what you expected) (0/500)", "(•) Bug", "Labels: [ ] crash  [ ] ui  [ ] docs  [ ] speed", "Priority: [Normal ▾]", "Due: (no day) --:--",
             "Estimate (hours): 2 (1–40)", "Confidence:", "[x] Notify me", "[File issue] (disabled)", "Filing:", "How to report bugs effectively",
         ] {
             #expect(tester.text.contains(line), "\(line) in \(tester.text)")

@@ -1,4 +1,5 @@
 import MVVM
+import ScreenKit
 import Signals
 
 // A terminal's widgets as MVVM's bindable controls: values reach them on the main actor, while
@@ -58,6 +59,17 @@ extension CheckList: @MainActor ValueControl {
         set { selection = newValue }
     }
     public nonisolated var personChanges: Signal<Set<Int>, Never> { selectionChanges }
+}
+
+extension DateField: @MainActor DateControl {
+    public var shownDay: Day? {
+        get { day }
+        set { day = newValue }
+    }
+    public var shownTime: TimeOfDay? {
+        get { time }
+        set { time = newValue }
+    }
 }
 
 extension Stepper: @MainActor ValueControl {
