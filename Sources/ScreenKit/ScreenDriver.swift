@@ -214,6 +214,7 @@ open class ScreenDriver {
         guard let toggle = try element(label, role: .toggle).kind as? Toggle else { throw .notFound("toggle \"\(label)\"", screen: text) }
         guard toggle.isEnabled.value else { throw .disabled(label) }
         toggle.isOn.value.toggle()
+        toggle.use.markUsed()
     }
 
     /// Flips the checkbox of the first row whose title is (or contains) `rowTitle`, in the list
@@ -285,6 +286,7 @@ open class ScreenDriver {
         for element in try visibleElements() {
             if let choice = element.kind as? Choice, let index = choice.options.firstIndex(of: option) {
                 choice.selection.value = index
+                choice.use.markUsed()
                 return
             }
             if let tabs = element.kind as? Tabs, let index = tabs.tabs.firstIndex(where: { $0.title == option }) {

@@ -195,8 +195,51 @@ func feedbackScreen(_ viewModel: FeedbackViewModel) -> Screen {
     #expect(viewModel.loudness.value == 0.8)
 }
 
+/// "When a message shows": a toggle's and a choice's messages, as the article writes them.
+final class TermsViewModel: Sendable {
+    static let countries = ["—", "France", "Japan"]
+    let accepted = MutableProperty(false)
+    let country = MutableProperty(0)
+    let termsMessage: Property<String>
+    let countryMessage: Property<String>
+    let signUp: Action<Void, Void, Never>
+
+    init() {
+        termsMessage = accepted.map { $0 ? "" : "Accept the terms to sign up" }
+        countryMessage = country.map { $0 == 0 ? "Choose a country" : "" }
+        signUp = Action { _ in .empty }
+    }
+}
+
+func termsScreen(_ viewModel: TermsViewModel) -> Screen {
+    let countries = TermsViewModel.countries
+    return Screen("Terms") {
+        Form(submit: "Sign up", action: viewModel.signUp) {
+            Toggle("I accept the terms", isOn: viewModel.accepted).message(viewModel.termsMessage)
+            Choice("Country", options: countries, selection: viewModel.country, style: .menu).message(viewModel.countryMessage)
+        }
+    }
+}
+
+@MainActor
+@Test func aToggleAndAChoiceShowTheirMessagesOnceUsed() throws {
+    let viewModel = TermsViewModel()
+    let navigator = Navigator(root: viewModel)
+    defer { navigator.close() }
+    let registry = ScreenRegistry<Screen>()
+    registry.register(TermsViewModel.self, termsScreen)
+    let tester = ScreenTester(navigator: navigator, registry: registry)
+    #expect(try tester.message(of: "I accept the terms") == "" && tester.message(of: "Country") == "")
+    #expect(throws: ScreenDriverError.disabled("Sign up")) { try tester.press("Sign up") }
+    try tester.toggle("I accept the terms")
+    try tester.toggle("I accept the terms")                    // used, and off again
+    try tester.choose("France")
+    try tester.choose("—")
+    #expect(try tester.message(of: "I accept the terms") == "Accept the terms to sign up" && tester.message(of: "Country") == "Choose a country")
+}
+
 @Test func theFormsArticleIsThisFile() throws {
     let (count, missing) = try ArticleCode.blocksMissing(
         from: ["Tests/ScreenKitTests/ArticleForms.swift"], article: "Sources/ScreenKit/ScreenKit.docc/Forms.md")
-    #expect(count == 4 && missing.isEmpty, "blocks of Forms.md in no test file: \(missing)")
+    #expect(count == 5 && missing.isEmpty, "blocks of Forms.md in no test file: \(missing)")
 }

@@ -80,6 +80,8 @@ import WebUI
     /// count, and the message once used; Enter in the form's field submits, a refused submit
     /// shows the editor's message.
     @Test func theTesterAndPlainTextFollowTheViewModel() throws {
+        let bare = TextEditor("Notes", text: MutableProperty(""), maxLength: 40)
+        #expect(bare.plainLines(indent: "") == ["Notes: (0/40)"], "one space, as with text")
         let report = Report()
         let driver = Self.driver(for: report)
         #expect(driver.text.contains("Details: (What happened?) (0/20)"), "\(driver.text)")

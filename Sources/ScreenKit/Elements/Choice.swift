@@ -17,6 +17,10 @@ public struct Choice: ElementConvertible {
     public let options: [String]
     public let selection: MutableProperty<Int>
     public let style: Style
+    /// What the view model finds wrong with the choice (empty while nothing is); `nil`: no message.
+    public private(set) var message: Live<String>?
+    /// Whether the person has used this drawn choice (see ``FieldUse``).
+    public let use = FieldUse()
 
     public init(_ label: String, options: [String], selection: MutableProperty<Int>, style: Style = .segmented) {
         self.label = label
@@ -24,6 +28,17 @@ public struct Choice: ElementConvertible {
         self.selection = selection
         self.style = style
     }
+
+    /// The choice with a message of its own ("Choose a country"), shown under it once the
+    /// person has chosen or tried to submit its ``Form``, as a field's (``TextField/message(_:)``).
+    public func message(_ message: some LiveConvertible<String>) -> Choice {
+        var choice = self
+        choice.message = message.live
+        return choice
+    }
+
+    /// The message shown now: the view model's, once the choice is used; empty before.
+    public var shownMessage: Live<String> { use.shown(message) }
 
     /// A choice among `options`, each shown as `title` names it, that selects the view model's
     /// own value (an enumeration, say) rather than an index: choosing an option sets
@@ -58,16 +73,35 @@ extension Role {
 extension Choice: ElementKind {
     public var role: Role { .choice }
     public var names: [String] { [label] + options }
-    /// "Label: (•) One  ( ) Two", or for a menu "Label: [One ▾]".
+    /// "Label: (•) One  ( ) Two", or for a menu "Label: [One ▾]"; under it "  ! message"
+    /// while its message shows.
     public func plainLines(indent: String) -> [String] {
+        let message = shownMessage.value
+        return [indent + plainLine] + (message.isEmpty ? [] : [indent + "  ! " + message])
+    }
+
+    private var plainLine: String {
         if style == .menu {
             let chosen = options.indices.contains(selection.value) ? options[selection.value] : "—"
-            return [indent + "\(label): [\(chosen) ▾]"]
+            return "\(label): [\(chosen) ▾]"
         }
         let options = options.enumerated().map { index, option in
             index == selection.value ? "(•) \(option)" : "( ) \(option)"
         }
-        return [indent + "\(label): " + options.joined(separator: "  ")]
+        return "\(label): " + options.joined(separator: "  ")
     }
     public func draw<Renderer: ElementRenderer>(with renderer: Renderer) -> Renderer.Drawn { renderer.draw(self) }
+}
+
+extension Choice: FormControl {
+    var joinsForm: Bool { false }
+}
+
+extension ValueControl where Value == Int {
+    /// The control is the described choice, as every renderer's is: two-way bound to the chosen
+    /// index, and used (so its message may show) from the person's first choice.
+    @discardableResult
+    public func bind(to choice: Choice) -> any Disposable {
+        bind(to: choice.selection, using: choice.use, hasMessage: choice.message != nil)
+    }
 }

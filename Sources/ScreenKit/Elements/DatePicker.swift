@@ -51,8 +51,14 @@ public struct DatePicker: ElementConvertible {
     public func day(from text: String) -> Result<Day?, Refusal> {
         if Day.trimmed(text).isEmpty { return .success(nil) }
         guard let day = Day(text) else { return .failure(Refusal("“\(text)” is not a day (YYYY-MM-DD)")) }
-        if let range, !range.contains(day) { return .failure(Refusal("Choose a day from \(range.lowerBound) to \(range.upperBound)")) }
+        if let range, !range.contains(day), let outOfRange { return .failure(outOfRange) }
         return .success(day)
+    }
+
+    /// What a person is told of a day outside the range ("Choose a day from 2026-01-01 to
+    /// 2026-12-31"); `nil` without a range.
+    public var outOfRange: Refusal? {
+        range.map { Refusal("Choose a day from \($0.lowerBound) to \($0.upperBound)") }
     }
 
     /// What a person's `text` for the time is, as ``day(from:)`` says it for the day.

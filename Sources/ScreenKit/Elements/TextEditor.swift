@@ -101,7 +101,8 @@ extension TextEditor: ElementKind {
             lines = [indent + "\(label):" + count] + value.split(separator: "\n", omittingEmptySubsequences: false).map { indent + "  " + $0 }
         } else {
             let shown = value.isEmpty && !placeholder.isEmpty ? "(\(placeholder))" : value
-            lines = [indent + "\(label): \(shown)" + count]
+            // "Label: (0/500)" for an empty editor with no placeholder, one space as with text.
+            lines = [indent + "\(label):" + (shown.isEmpty ? "" : " " + shown) + count]
         }
         let message = shownMessage.value
         if !message.isEmpty { lines.append(indent + "  ! " + message) }

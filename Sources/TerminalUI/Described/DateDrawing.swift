@@ -1,16 +1,25 @@
+import Signals
 import ScreenKit
 
 extension TerminalDrawing {
     /// A date field bound both ways to the view model's day (and time), its label before it (in
-    /// a row, only the field); its message under it in red while it shows.
+    /// a row, only the field); its message under it in red while it shows: a day past the range
+    /// stopped at its end, else the view model's own.
     func draw(_ picker: ScreenKit.DatePicker) -> View {
-        let field = DateField(day: picker.day.value, time: picker.time?.value ?? nil, hasTime: picker.time != nil, in: picker.range)
+        let field = DateField(
+            day: picker.day.value, time: picker.time?.value ?? nil, hasTime: picker.time != nil, in: picker.range,
+            outOfRange: picker.outOfRange?.message ?? "")
         field.bind(to: picker)
-        guard !inRow else { return field }
+        // One message under it: a day that stopped at the range's end says so, else the view
+        // model's own once the picker is used (as the browser's refusals do).
+        let stopped = MutableProperty("")
+        field.receive(field.refusals) { stopped.value = $0 }
+        let shown = stopped.live.combine(picker.shownMessage) { stopped, own in stopped.isEmpty ? own : stopped }
+        let said = message(shown, of: field, use: picker.use)
+        guard !inRow else { return ScreenRenderer.fitting(Stack(.vertical, [field, said])) }
         let label = Label("\(picker.label):", style: .dim)
         label.widthPolicy = .fit
         let row = ScreenRenderer.fitting(Stack(.horizontal, spacing: 1, [label, field]))
-        guard picker.message != nil else { return row }
-        return ScreenRenderer.fitting(Stack(.vertical, [row, message(picker.shownMessage, of: field, use: picker.use)]))
+        return ScreenRenderer.fitting(Stack(.vertical, [row, said]))
     }
 }

@@ -5,8 +5,10 @@ import Signals
 /// A day, and if asked a time of day, in parts: `2026-12-04 09:30` (`yyyy-mm-dd --:--` while
 /// empty). ← → choose a part, ↑ ↓ change it by one (a month or a day wraps within its span, as a
 /// browser's date field does), digits type it (the next part follows once it is full), Backspace
-/// or Delete clears the day (on a time part, the time). An empty picker starts from today,
-/// inside ``range``. ``dayChanges`` and ``timeChanges`` carry each value the person sets.
+/// or Delete clears the day (on a time part, the time). An empty picker starts from today (the
+/// day's other parts from it, a time's minute from now), inside ``range``; a day typed or
+/// stepped past the range stops at its end, and ``refusals`` says so. ``dayChanges`` and
+/// ``timeChanges`` carry each value the person sets.
 @MainActor
 public final class DateField: View {
     public var day: Day? { didSet { if day != oldValue { typed = ""; setNeedsDisplay() } } }
@@ -21,12 +23,17 @@ public final class DateField: View {
     private var typed = ""
     private let daySubject = PublishSubject<Day?, Never>()
     private let timeSubject = PublishSubject<TimeOfDay?, Never>()
+    private let refusalSubject = PublishSubject<String, Never>()
+    /// What a person is told of a day past the range.
+    private let outOfRange: String
 
-    public init(day: Day?, time: TimeOfDay? = nil, hasTime: Bool = false, in range: ClosedRange<Day>? = nil) {
+    /// A field whose day stays in `range`; a day typed or stepped past it is told `outOfRange`.
+    public init(day: Day?, time: TimeOfDay? = nil, hasTime: Bool = false, in range: ClosedRange<Day>? = nil, outOfRange: String = "") {
         self.day = day
         self.time = time
         self.hasTime = hasTime
         self.range = range
+        self.outOfRange = outOfRange
         super.init()
         heightPolicy = .fixed(1)
         widthPolicy = .fit
@@ -36,6 +43,9 @@ public final class DateField: View {
     public nonisolated var dayChanges: Signal<Day?, Never> { daySubject.signal }
     /// Each time the person sets (`nil`: cleared), not a change of ``time`` by code.
     public nonisolated var timeChanges: Signal<TimeOfDay?, Never> { timeSubject.signal }
+    /// After each change by the person: what they are told (a day past the range stopped at its
+    /// end), or empty.
+    public nonisolated var refusals: Signal<String, Never> { refusalSubject.signal }
 
     public override var canFocus: Bool { true }
 
@@ -139,8 +149,13 @@ public final class DateField: View {
         // SAFETY (of the `!`): a year in `Day.years`, a month 1 through 12 and a day 1 through
         // its month's count make a day.
         let made = Day(year: year, month: month, day: min(max(day, 1), Day.days(inMonth: month, of: year)))!
-        return start(made)
+        let inside = start(made)
+        stopped = inside != made
+        return inside
     }
+
+    /// Whether the last day made stopped at an end of the range.
+    private var stopped = false
 
     /// `day` inside the range.
     private func start(_ day: Day) -> Day {
@@ -148,8 +163,11 @@ public final class DateField: View {
         return min(max(day, range.lowerBound), range.upperBound)
     }
 
-    /// Shows and sends what the person set: each value that changed.
+    /// Shows and sends what the person set: each value that changed, and whether a day stopped
+    /// at an end of the range.
     private func set(_ newDay: Day?, _ newTime: TimeOfDay?) {
+        refusalSubject.send(stopped ? outOfRange : "")
+        stopped = false
         let (oldDay, oldTime) = (day, time)
         day = newDay
         time = hasTime ? newTime : nil

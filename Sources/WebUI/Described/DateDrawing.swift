@@ -4,7 +4,7 @@ import ScreenKit
 extension WebDrawing {
     /// A date field (and a time field, if the picker has a time) bound both ways to the view
     /// model's day and time, its label before it (in a row, only the fields); one message under
-    /// it, named by the day's `aria-describedby`: what a text the server refused was told
+    /// it, named by the day's and the time's `aria-describedby`: what a text the server refused was told
     /// ("“2026-02-30” is not a day"), else the view model's own once the picker is used.
     func draw(_ picker: ScreenKit.DatePicker) -> Element {
         let field = DateField(
@@ -14,7 +14,7 @@ extension WebDrawing {
         let refusal = MutableProperty("")
         field.receive(field.refusals) { refusal.value = $0 }
         let shown = refusal.live.combine(picker.shownMessage) { refused, own in refused.isEmpty ? own : refused }
-        let said = message(shown, of: field.dayInput, use: picker.use)
+        let said = message(shown, of: field.dayInput, also: field.timeInput.map { [$0] } ?? [], use: picker.use)
         let row: Element = inRow ? field : Stack(.horizontal, [Label(picker.label + ":", class: "dim"), field])
         return Stack(.vertical, class: "field date", [row, said])
     }

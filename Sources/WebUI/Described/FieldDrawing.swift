@@ -23,15 +23,15 @@ extension WebDrawing {
         return parts.count == 1 ? input : Stack(.vertical, class: "field", parts)
     }
 
-    /// A field's message under it, named by the field's `aria-describedby`, with `aria-invalid`
-    /// on the field while it shows (hidden while empty); the field (or `focusing`: a group's
-    /// first box) takes the focus when its form asks (a submit refused).
-    func message(_ shown: Live<String>, of input: Element, use: FieldUse, focusing: Element? = nil) -> FieldMessage {
-        let message = FieldMessage(describing: input)
+    /// A field's message under it, named by the field's `aria-describedby` (and `also`'s: a
+    /// date's time), with `aria-invalid` on them while it shows (hidden while empty); the field
+    /// (or `focusing`: a group's first box) takes the focus when its form asks (a submit refused).
+    func message(_ shown: Live<String>, of input: Element, also: [Element] = [], use: FieldUse, focusing: Element? = nil) -> FieldMessage {
+        let message = FieldMessage(describing: [input] + also)
         input.receive(shown.signal) { [weak input, weak message] text in
             message?.text = text
             message?.isHidden = text.isEmpty
-            input?.setAttribute("aria-invalid", text.isEmpty ? nil : "true")
+            for field in [input].compactMap({ $0 }) + also { field.setAttribute("aria-invalid", text.isEmpty ? nil : "true") }
         }
         let target = focusing ?? input
         input.receive(use.focusRequests) { [weak target] in
@@ -45,11 +45,16 @@ extension WebDrawing {
 /// A field's message (`<p class="field-message">`): its field's `aria-describedby` names it,
 /// whatever id the page gives it.
 final class FieldMessage: Element {
-    private weak var field: Element?
+    private struct Described { weak var field: Element? }
+    private let fields: [Described]
 
-    init(describing field: Element) {
-        self.field = field
+    init(describing fields: [Element]) {
+        self.fields = fields.map { Described(field: $0) }
         super.init("p", ["class": "field-message", "hidden": ""], text: "")
+    }
+
+    convenience init(describing field: Element) {
+        self.init(describing: [field])
     }
 
     override func didAttach(to document: Document, id: String) {
@@ -57,7 +62,7 @@ final class FieldMessage: Element {
         // The field joined the page just before (it comes first): its HTML is not written yet,
         // so the attribute goes into it, with no patch of its own.
         document.muted += 1
-        field?.setAttribute("aria-describedby", id)
+        for described in fields { described.field?.setAttribute("aria-describedby", id) }
         document.muted -= 1
     }
 }
