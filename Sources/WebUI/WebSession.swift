@@ -85,6 +85,8 @@ public final class WebSession: @unchecked Sendable {
     /// The open connection; frames go to it once its page said hello (`greeted`), so a page
     /// never gets a new frame before the older ones it missed. Whether there is one is read from
     /// any thread through `isConnected`.
+    /// Whether a page ever connected (the log then says it left, not that none came).
+    private var hadPage = false
     private var connection: (token: Int, send: @Sendable (String) -> Void, close: @Sendable () -> Void, greeted: Bool)? {
         didSet { if (oldValue == nil) != (connection == nil) { connectedNow.store(connection != nil, ordering: .releasing) } }
     }
@@ -144,6 +146,7 @@ public final class WebSession: @unchecked Sendable {
             old.close()
         }
         connection = (token, send, close, false)
+        hadPage = true
         connectedOnce.store(true, ordering: .releasing)
         graceTimer += 1
         return token
@@ -270,7 +273,8 @@ public final class WebSession: @unchecked Sendable {
         let timer = graceTimer
         _ = executor.run(after: grace) { [weak self] in
             guard let self, self.graceTimer == timer, self.connection == nil else { return }
-            self.document.log("closed: no page connected within \(grace)")
+            // A tab closed or gone offline, or a page that never came (a script fetching `/`).
+            self.document.log(self.hadPage ? "closed: its page left and did not come back within \(grace)" : "closed: no page connected within \(grace)")
             self.close()
         }
     }

@@ -691,6 +691,10 @@ MUTANTS = [
      "Sources/ScreenKit/Elements/TextEditor.swift",
      [("(shown.isEmpty ? \"\" : \" \" + shown)", "\" \" + shown")],
      "TextEditorTests"),
+    ("SL1", "a session whose page left and did not come back is logged as one no page ever connected to",
+     "Sources/WebUI/WebSession.swift",
+     [("        hadPage = true\n", "")],
+     "SessionTests|WebServerTests"),
     # --- a message beside a toggle or a choice (issue 59) -----------------------------------------
     ("CM1", "plain text drops a toggle's message",
      "Sources/ScreenKit/Elements/Toggle.swift",

@@ -90,7 +90,7 @@ final class Lines: Sendable {
         while !session.isClosed, ContinuousClock.now - closed < .seconds(60) { try await Task.sleep(for: .milliseconds(50)) }
         #expect(session.isClosed)
         #expect(log.all.count == 1)
-        #expect(log.all.first?.contains("closed: no page connected") == true)
+        #expect(log.all.first?.contains("closed: its page left and did not come back within") == true, "\(log.all)")
     }
 
     /// A hello for a session that does not exist (or garbage first) is refused: the page is told

@@ -54,6 +54,23 @@ final class Counter: WebSessionContent {
         return (sessions, { last.counter })
     }
 
+    /// A session closed after its grace period says why: a page that never came, or a page that
+    /// left (a tab closed) and did not come back.
+    @Test func aSessionClosedAfterItsGraceSaysWhetherItsPageCameAtAll() async throws {
+        let logged = Mutex<[String]>([])
+        let (sessions, _) = sessions(grace: .milliseconds(50), log: { line in logged.withLock { $0.append(line) } })
+        let never = try #require(sessions.open())
+        let left = try #require(sessions.open())
+        let token = left.connect(send: Wire().send)
+        left.receive(#"{"t":"hello","s":"\#(left.id)","q":\#(left.document.render().frame)}"#, token: token)
+        left.disconnect(token: token)
+        let started = ContinuousClock.now
+        while !(never.isClosed && left.isClosed), ContinuousClock.now - started < .seconds(10) { try await Task.sleep(for: .milliseconds(20)) }
+        let lines = logged.withLock { $0 }
+        #expect(lines.contains { $0.contains(never.id.prefix(8)) && $0.contains("closed: no page connected within") }, "\(lines)")
+        #expect(lines.contains { $0.contains(left.id.prefix(8)) && $0.contains("closed: its page left and did not come back within") }, "\(lines)")
+    }
+
     @Test func aReconnectingPageGetsTheFramesItMissed() throws {
         let (sessions, content) = sessions()
         let session = try #require(sessions.open())
