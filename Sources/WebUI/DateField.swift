@@ -74,6 +74,25 @@ public final class DateField: Element {
     /// What the person is told of each text refused; empty once a value is taken.
     public var refusals: Signal<String, Never> { refusalSubject.signal }
 
+    /// What the person left in `input` (the day's or the time's): taken if `parse` takes it (and
+    /// sent, if it changed), otherwise refused, and the page shown the value again.
+    private func entered<Value: Equatable & CustomStringConvertible>(
+        _ text: String, into input: Element, parse: (String) -> Result<Value?, ScreenKit.DatePicker.Refusal>,
+        current: ReferenceWritableKeyPath<DateField, Value?>, send: (Value?) -> Void
+    ) {
+        switch parse(text) {
+        case .success(let value):
+            refusalSubject.send("")
+            guard value != self[keyPath: current] else { return }
+            self[keyPath: current] = value
+            keep(input, value?.description ?? "")
+            send(value)
+        case .failure(let refusal):
+            refusalSubject.send(refusal.message)
+            show(input, self[keyPath: current]?.description ?? "")
+        }
+    }
+
     /// The page shows `text` already (the person left it): the HTML follows, with no patch.
     private func keep(_ input: Element, _ text: String) {
         document?.muted += 1
@@ -95,31 +114,11 @@ public final class DateField: Element {
         default: return false
         }
         if target === dayInput {
-            switch parseDay(text) {
-            case .success(let day):
-                refusalSubject.send("")
-                guard day != currentDay else { return true }
-                currentDay = day
-                keep(dayInput, day?.description ?? "")
-                daySubject.send(day)
-            case .failure(let refusal):
-                refusalSubject.send(refusal.message)
-                show(dayInput, currentDay?.description ?? "")
-            }
+            entered(text, into: dayInput, parse: parseDay, current: \.currentDay) { self.daySubject.send($0) }
             return true
         }
         if let timeInput, target === timeInput {
-            switch parseTime(text) {
-            case .success(let time):
-                refusalSubject.send("")
-                guard time != currentTime else { return true }
-                currentTime = time
-                keep(timeInput, time?.description ?? "")
-                timeSubject.send(time)
-            case .failure(let refusal):
-                refusalSubject.send(refusal.message)
-                show(timeInput, currentTime?.description ?? "")
-            }
+            entered(text, into: timeInput, parse: parseTime, current: \.currentTime) { self.timeSubject.send($0) }
             return true
         }
         return false
