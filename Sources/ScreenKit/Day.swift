@@ -34,7 +34,7 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// either end ignored), or `nil`: "2026-12-04" is a day; "2026-12-4", "04/12/2026",
     /// "2026-02-30" and "+2026-12-04" are not.
     public init?(_ text: String) {
-        let parts = Self.trimmed(text).split(separator: "-", omittingEmptySubsequences: false)
+        let parts = TypedText.trimmed(text).split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               let year = Self.digits(parts[0]), let month = Self.digits(parts[1]), let day = Self.digits(parts[2]) else { return nil }
         self.init(year: year, month: month, day: day)
@@ -99,14 +99,6 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.init(checkedYear: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month, day: day)
     }
 
-    /// `text` without spaces at either end.
-    static func trimmed(_ text: String) -> Substring {
-        var text = Substring(text)
-        while text.first?.isWhitespace == true { text.removeFirst() }
-        while text.last?.isWhitespace == true { text.removeLast() }
-        return text
-    }
-
     /// The number an ASCII digit string writes, or `nil` for any other character.
     static func digits(_ text: Substring) -> Int? {
         guard !text.isEmpty, text.allSatisfy({ ("0"..."9").contains($0) }) else { return nil }
@@ -136,7 +128,7 @@ public struct TimeOfDay: Hashable, Comparable, Sendable, CustomStringConvertible
     /// may send them, are dropped), or `nil`: "09:30" is a time; "9:30", "24:00" and "09:60"
     /// are not.
     public init?(_ text: String) {
-        let parts = Day.trimmed(text).split(separator: ":", omittingEmptySubsequences: false)
+        let parts = TypedText.trimmed(text).split(separator: ":", omittingEmptySubsequences: false)
         guard (2...3).contains(parts.count), parts.allSatisfy({ $0.count == 2 }),
               let hour = Day.digits(parts[0]), let minute = Day.digits(parts[1]),
               parts.count == 2 || Day.digits(parts[2]).map({ $0 <= 59 }) == true else { return nil }

@@ -158,11 +158,7 @@ open class ScreenDriver {
     /// The message the field, editor or multi-choice labelled `label` shows now
     /// (``TextField/shownMessage``): empty while it has none, and before it is used.
     public func message(of label: String) throws(ScreenDriverError) -> String {
-        let controls = try visibleElements().compactMap { $0.kind as? any FormControl }
-        guard let control = controls.first(where: { $0.label == label }) else {
-            return try entry(label).shownMessage.value
-        }
-        return control.shownMessage.value
+        try control(label, (any FormControl).self).shownMessage.value
     }
 
     /// Presses Enter in the field labelled `label`, which must not be busy (``TextField/isBusy``:
@@ -260,25 +256,15 @@ open class ScreenDriver {
     @discardableResult
     public func enter(_ text: String, into label: String) throws(ScreenDriverError) -> String {
         guard let picker = try element(label, role: .datePicker).kind as? DatePicker else { throw .notFound("date picker \"\(label)\"", screen: self.text) }
-        let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true).map(String.init)
         picker.use.markUsed()
-        let day: Day?
-        switch picker.day(from: parts.first ?? "") {
-        case .success(let taken): day = taken
-        case .failure(let refusal): return refusal.message
+        switch picker.entry(from: text) {
+        case .success(let (day, time)):
+            if picker.day.value != day { picker.day.value = day }
+            if let property = picker.time, property.value != time { property.value = time }
+            return ""
+        case .failure(let refusal):
+            return refusal.message
         }
-        var time: TimeOfDay?
-        if picker.time != nil {
-            switch picker.time(from: parts.count > 1 ? parts[1] : "") {
-            case .success(let taken): time = taken
-            case .failure(let refusal): return refusal.message
-            }
-        } else if parts.count > 1 {
-            return "“\(text)” is not a day (YYYY-MM-DD)"
-        }
-        if picker.day.value != day { picker.day.value = day }
-        if let property = picker.time, property.value != time { property.value = time }
-        return ""
     }
 
     /// Chooses `option` in the choice or the tabs that offer it (a segmented control, a tab).
@@ -400,23 +386,25 @@ open class ScreenDriver {
     }
 
     private func field(_ label: String) throws(ScreenDriverError) -> ScreenKit.TextField {
-        let fields = try visibleElements().compactMap { $0.kind as? TextField }
-        guard let field = fields.first(where: { $0.label == label })
-            ?? fields.first(where: { $0.placeholder == label || $0.label.contains(label) }) else {
-            throw .notFound("field \"\(label)\"", screen: text)
-        }
-        return field
+        try control(label, TextField.self)
     }
 
-    /// The visible field or editor labelled `label` (exactly, else the first whose placeholder
-    /// is `label` or whose label contains it).
+    /// The visible field or editor labelled `label`.
     private func entry(_ label: String) throws(ScreenDriverError) -> any FormField {
-        let entries = try visibleElements().compactMap { $0.kind as? any FormField }
-        guard let entry = entries.first(where: { $0.label == label })
-            ?? entries.first(where: { $0.placeholder == label || $0.label.contains(label) }) else {
-            throw .notFound("field \"\(label)\"", screen: text)
+        try control(label, (any FormField).self)
+    }
+
+    /// The visible form control of kind `Kind` labelled `label` (exactly, else the first whose
+    /// placeholder is `label` or whose label contains it).
+    private func control<Kind>(_ label: String, _ kind: Kind.Type) throws(ScreenDriverError) -> Kind {
+        let controls = try visibleElements().compactMap { element -> (kind: Kind, control: any FormControl)? in
+            guard let kind = element.kind as? Kind, let control = element.kind as? any FormControl else { return nil }
+            return (kind, control)
         }
-        return entry
+        let found = controls.first { $0.control.label == label }
+            ?? controls.first { ($0.control as? any FormField)?.placeholder == label || $0.control.label.contains(label) }
+        guard let found else { throw .notFound("field \"\(label)\"", screen: text) }
+        return found.kind
     }
 
     private func list(_ label: String?) throws(ScreenDriverError) -> ScreenKit.List {

@@ -52,6 +52,26 @@ public enum TypedText {
     }
 
     /// U+202A–U+202E (embeddings, overrides, their pop) and U+2066–U+2069 (isolates).
+    /// The longest text a refusal quotes back whole ("“abc” is not a number"); a longer one is
+    /// cut, with "…": a 10,000-character paste is not repeated under the field.
+    public static let longestQuote = 24
+
+    /// `text` in quotes, as a refusal repeats what a person entered: cleaned, and cut to
+    /// ``longestQuote`` characters with "…".
+    public static func quoted(_ text: String) -> String {
+        let clean = cleaned(text)
+        return "“" + (clean.count > longestQuote ? clean.prefix(longestQuote) + "…" : clean) + "”"
+    }
+
+    /// `text` without spaces (and line breaks) at either end: what a typed number, day or time
+    /// is read from.
+    static func trimmed(_ text: String) -> Substring {
+        var text = Substring(text)
+        while text.first?.isWhitespace == true { text.removeFirst() }
+        while text.last?.isWhitespace == true { text.removeLast() }
+        return text
+    }
+
     static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
         (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
     }

@@ -117,6 +117,10 @@ import WebUI
         #expect(picker.day(from: "2027-01-01") == .failure(.init("Choose a day from 2026-01-01 to 2026-12-31")))
         #expect(picker.day(from: "2026-02-30") == .failure(.init("“2026-02-30” is not a day (YYYY-MM-DD)")))
         #expect(picker.time(from: "25:00") == .failure(.init("“25:00” is not a time (HH:MM)")) && picker.time(from: "") == .success(nil))
+        // What a refusal quotes back: cleaned, and cut at its exact boundary (24 characters).
+        #expect(picker.day(from: String(repeating: "x", count: 24)) == .failure(.init("“\(String(repeating: "x", count: 24))” is not a day (YYYY-MM-DD)")))
+        #expect(picker.day(from: String(repeating: "x", count: 25)) == .failure(.init("“\(String(repeating: "x", count: 24))…” is not a day (YYYY-MM-DD)")))
+        #expect(picker.day(from: "a\u{1B}[31mb\u{202E}c") == .failure(.init("“abc” is not a day (YYYY-MM-DD)")), "controls are not repeated")
     }
 
     /// The tester enters as a browser's fields send; plain text shows the day and time; the
@@ -192,10 +196,25 @@ import WebUI
         #expect(trip.at.value == nil && trip.leaves.value != nil, "on the time, Backspace clears the time")
         app.handle([.left, .left, .delete])
         #expect(trip.leaves.value == nil)
-        #expect(!field.handle(.left) || field.part > 0)
+        while field.handle(.left) {}
+        #expect(field.part == 0 && !field.handle(.left), "past the year, ← is not the field's (the screen's)")
+        #expect(!field.handle(.character("x")) && !field.handle(.enter), "letters and Enter are not the field's")
         trip.leaves.value = Day(year: 2026, month: 3, day: 9)
         app.drawNow()
         #expect(field.day == Day(year: 2026, month: 3, day: 9) && terminal.text.contains("2026-03-09"), "\(terminal.text)")
+        // A paste is read whole, as the browser's field and the tester read a text: cleaned of
+        // terminal controls, refused (and said) when it is no day or outside the range.
+        app.handle([.paste("\u{1B}[31m2026-05-17\u{1B}[0m 10:15\u{7}")])
+        app.drawNow()
+        #expect(trip.leaves.value == Day(year: 2026, month: 5, day: 17) && trip.at.value == TimeOfDay(hour: 10, minute: 15), "\(terminal.text)")
+        for (pasted, said) in [("2027-01-01 10:00", "Choose a day from 2026-01-01 to"), ("yesterday", "“yesterday” is not a day"),
+                               ("2026-05-18 25:00", "“25:00” is not a time"), (String(repeating: "9", count: 20_000), "“999999999999999999999999…” is not a day")] {
+            app.handle([.paste(pasted)])
+            app.drawNow()
+            #expect(trip.leaves.value == Day(year: 2026, month: 5, day: 17) && terminal.text.contains(said), "\(pasted.prefix(20)): \(terminal.text)")
+        }
+        app.handle([.paste("")])
+        #expect(trip.leaves.value == nil && trip.at.value == nil, "an empty paste clears, as an empty field does")
     }
 
     /// The browser: `<input type=date>` with its `min` and `max` and `<input type=time>`, named

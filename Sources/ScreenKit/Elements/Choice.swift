@@ -93,9 +93,7 @@ extension Choice: ElementKind {
     public func draw<Renderer: ElementRenderer>(with renderer: Renderer) -> Renderer.Drawn { renderer.draw(self) }
 }
 
-extension Choice: FormControl {
-    var joinsForm: Bool { false }
-}
+extension Choice: FormControl {}
 
 extension ValueControl where Value == Int {
     /// The control is the described choice, as every renderer's is: two-way bound to the chosen

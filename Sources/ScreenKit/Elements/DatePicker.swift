@@ -49,10 +49,27 @@ public struct DatePicker: ElementConvertible {
     /// What a person's `text` for the day is: `.success` with the day (`nil` for an empty
     /// text: the day cleared), or `.failure` with what they are told.
     public func day(from text: String) -> Result<Day?, Refusal> {
-        if Day.trimmed(text).isEmpty { return .success(nil) }
-        guard let day = Day(text) else { return .failure(Refusal("“\(text)” is not a day (YYYY-MM-DD)")) }
+        if TypedText.trimmed(text).isEmpty { return .success(nil) }
+        guard let day = Day(text) else { return .failure(Refusal("\(TypedText.quoted(text)) is not a day (YYYY-MM-DD)")) }
         if let range, !range.contains(day), let outOfRange { return .failure(outOfRange) }
         return .success(day)
+    }
+
+    /// What a person's whole `text` is, typed or pasted in one piece: a day, "2026-12-04", and
+    /// for a picker with a time the time after a space, "2026-12-04 09:30" (an empty text clears
+    /// both); `.failure` with what they are told, for the first part refused.
+    public func entry(from text: String) -> Result<(day: Day?, time: TimeOfDay?), Refusal> {
+        // Without a time the whole text is the day ("2026-07-04 09:30" is then refused as no day).
+        let parts = time == nil ? [text] : TypedText.trimmed(text).split(separator: " ", maxSplits: 1).map(String.init)
+        let day: Day?
+        switch self.day(from: parts.first ?? "") {
+        case .success(let taken): day = taken
+        case .failure(let refusal): return .failure(refusal)
+        }
+        switch self.time(from: parts.count > 1 ? parts[1] : "") {
+        case .success(let time): return .success((day, time))
+        case .failure(let refusal): return .failure(refusal)
+        }
     }
 
     /// What a person is told of a day outside the range ("Choose a day from 2026-01-01 to
@@ -63,8 +80,8 @@ public struct DatePicker: ElementConvertible {
 
     /// What a person's `text` for the time is, as ``day(from:)`` says it for the day.
     public func time(from text: String) -> Result<TimeOfDay?, Refusal> {
-        if Day.trimmed(text).isEmpty { return .success(nil) }
-        guard let time = TimeOfDay(text) else { return .failure(Refusal("“\(text)” is not a time (HH:MM)")) }
+        if TypedText.trimmed(text).isEmpty { return .success(nil) }
+        guard let time = TimeOfDay(text) else { return .failure(Refusal("\(TypedText.quoted(text)) is not a time (HH:MM)")) }
         return .success(time)
     }
 
@@ -103,9 +120,7 @@ extension DatePicker: ElementKind {
     public func draw<Renderer: ElementRenderer>(with renderer: Renderer) -> Renderer.Drawn { renderer.draw(self) }
 }
 
-extension DatePicker: FormControl {
-    var joinsForm: Bool { false }
-}
+extension DatePicker: FormControl {}
 
 /// A renderer's date control: the day and time it shows, and the person's changes of each.
 /// `bind(to:)` makes it the described ``DatePicker``, as every renderer's is.
@@ -116,6 +131,9 @@ public protocol DateControl: BindableControl {
     var dayChanges: Signal<Day?, Never> { get }
     /// Each time of day the person sets (`nil`: cleared), not those code set.
     var timeChanges: Signal<TimeOfDay?, Never> { get }
+    /// After each entry by the person: what they are told of it (a text that is no day, a day
+    /// past the range), or empty once a value is taken.
+    var refusals: Signal<String, Never> { get }
 }
 
 extension DateControl {
@@ -134,5 +152,13 @@ extension DateControl {
             composite += receive(changes.prefix(1)) { _ in use.markUsed() }
         }
         return composite
+    }
+
+    /// What the control shows under itself for `picker`: what it last refused, else the view
+    /// model's own message once the picker is used. One message for the day and the time.
+    public func message(of picker: DatePicker) -> Live<String> {
+        let refused = MutableProperty("")
+        receive(refusals) { refused.value = $0 }
+        return refused.live.combine(picker.shownMessage) { refused, own in refused.isEmpty ? own : refused }
     }
 }

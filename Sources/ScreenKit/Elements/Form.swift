@@ -92,6 +92,11 @@ protocol FormControl {
     var joinsForm: Bool { get }
 }
 
+extension FormControl {
+    /// Only a text field without an action of its own submits its form with Enter.
+    var joinsForm: Bool { false }
+}
+
 /// A form's control a person types into (a text field, an editor): its text and what it keeps
 /// of a paste.
 protocol FormField: FormControl {

@@ -104,9 +104,7 @@ extension MultiChoice: ElementKind {
     public func draw<Renderer: ElementRenderer>(with renderer: Renderer) -> Renderer.Drawn { renderer.draw(self) }
 }
 
-extension MultiChoice: FormControl {
-    var joinsForm: Bool { false }
-}
+extension MultiChoice: FormControl {}
 
 extension ValueControl where Value == Set<Int> {
     /// The control is the described multi-choice, as every renderer's is: two-way bound to the

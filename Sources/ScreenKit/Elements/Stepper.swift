@@ -89,7 +89,7 @@ public struct Stepper: ElementConvertible, Sendable {
     /// The number a person typed, or `nil` if it is not one (empty, letters, infinite):
     /// `" 4 "` is 4, `"1e2"` is 100; `"4,5"`, `"0x10"` and `"nan"` are not numbers.
     public static func number(in text: String) -> Double? {
-        let trimmed = text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
+        let trimmed = TypedText.trimmed(text)
         guard trimmed.allSatisfy({ "0123456789+-.eE".contains($0) }), let number = Double(String(trimmed)), number.isFinite else { return nil }
         return number
     }
@@ -103,7 +103,7 @@ public struct Stepper: ElementConvertible, Sendable {
     /// What a person who left `text` is told: empty for a number.
     public static func message(for text: String) -> String {
         if number(in: text) != nil { return "" }
-        return text.allSatisfy(\.isWhitespace) ? "Enter a number" : "“\(text)” is not a number"
+        return text.allSatisfy(\.isWhitespace) ? "Enter a number" : "\(TypedText.quoted(text)) is not a number"
     }
 
     /// The value shown: the view model's, clamped.

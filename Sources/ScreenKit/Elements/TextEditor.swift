@@ -111,9 +111,7 @@ extension TextEditor: ElementKind {
     public func draw<Renderer: ElementRenderer>(with renderer: Renderer) -> Renderer.Drawn { renderer.draw(self) }
 }
 
-extension TextEditor: FormField {
-    var joinsForm: Bool { false }
-}
+extension TextEditor: FormField {}
 
 extension ValueControl where Value == String {
     /// The control is the described editor, as every renderer's editor is: two-way bound to

@@ -59,9 +59,7 @@ extension Toggle: ElementKind {
     public func draw<Renderer: ElementRenderer>(with renderer: Renderer) -> Renderer.Drawn { renderer.draw(self) }
 }
 
-extension Toggle: FormControl {
-    var joinsForm: Bool { false }
-}
+extension Toggle: FormControl {}
 
 extension ValueControl where Value == Bool {
     /// The control is the described toggle, as every renderer's is: two-way bound to its value,

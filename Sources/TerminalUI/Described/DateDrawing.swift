@@ -1,4 +1,3 @@
-import Signals
 import ScreenKit
 
 extension TerminalDrawing {
@@ -8,14 +7,11 @@ extension TerminalDrawing {
     func draw(_ picker: ScreenKit.DatePicker) -> View {
         let field = DateField(
             day: picker.day.value, time: picker.time?.value ?? nil, hasTime: picker.time != nil, in: picker.range,
-            outOfRange: picker.outOfRange?.message ?? "")
+            outOfRange: picker.outOfRange?.message ?? "", paste: picker.entry(from:))
         field.bind(to: picker)
         // One message under it: a day that stopped at the range's end says so, else the view
         // model's own once the picker is used (as the browser's refusals do).
-        let stopped = MutableProperty("")
-        field.receive(field.refusals) { stopped.value = $0 }
-        let shown = stopped.live.combine(picker.shownMessage) { stopped, own in stopped.isEmpty ? own : stopped }
-        let said = message(shown, of: field, use: picker.use)
+        let said = message(field.message(of: picker), of: field, use: picker.use)
         guard !inRow else { return ScreenRenderer.fitting(Stack(.vertical, [field, said])) }
         let label = Label("\(picker.label):", style: .dim)
         label.widthPolicy = .fit

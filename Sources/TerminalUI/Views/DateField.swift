@@ -5,7 +5,8 @@ import Signals
 /// A day, and if asked a time of day, in parts: `2026-12-04 09:30` (`yyyy-mm-dd --:--` while
 /// empty). ← → choose a part, ↑ ↓ change it by one (a month or a day wraps within its span, as a
 /// browser's date field does), digits type it (the next part follows once it is full), Backspace
-/// or Delete clears the day (on a time part, the time). An empty picker starts from today (the
+/// or Delete clears the day (on a time part, the time); a paste is read whole by `paste` (a
+/// text it refuses is said, through ``refusals``). An empty picker starts from today (the
 /// day's other parts from it, a time's minute from now), inside ``range``; a day typed or
 /// stepped past the range stops at its end, and ``refusals`` says so. ``dayChanges`` and
 /// ``timeChanges`` carry each value the person sets.
@@ -26,9 +27,15 @@ public final class DateField: View {
     private let refusalSubject = PublishSubject<String, Never>()
     /// What a person is told of a day past the range.
     private let outOfRange: String
+    /// What a pasted text is: the day and time, or what the person is told.
+    private let paste: ((String) -> Result<(day: Day?, time: TimeOfDay?), ScreenKit.DatePicker.Refusal>)?
 
     /// A field whose day stays in `range`; a day typed or stepped past it is told `outOfRange`.
-    public init(day: Day?, time: TimeOfDay? = nil, hasTime: Bool = false, in range: ClosedRange<Day>? = nil, outOfRange: String = "") {
+    public init(
+        day: Day?, time: TimeOfDay? = nil, hasTime: Bool = false, in range: ClosedRange<Day>? = nil, outOfRange: String = "",
+        paste: ((String) -> Result<(day: Day?, time: TimeOfDay?), ScreenKit.DatePicker.Refusal>)? = nil
+    ) {
+        self.paste = paste
         self.day = day
         self.time = time
         self.hasTime = hasTime
@@ -90,6 +97,12 @@ public final class DateField: View {
             }
         case .character(let character) where character.isASCII && character.isNumber:
             type(character)
+        case .paste(let text):
+            guard let paste else { return false }
+            switch paste(TypedText.cleaned(text)) {
+            case .success(let (day, time)): set(day, time)
+            case .failure(let refusal): refusalSubject.send(refusal.message)
+            }
         default:
             return false
         }

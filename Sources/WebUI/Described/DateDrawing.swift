@@ -1,4 +1,3 @@
-import Signals
 import ScreenKit
 
 extension WebDrawing {
@@ -11,10 +10,7 @@ extension WebDrawing {
             day: picker.day.value, time: picker.time?.value ?? nil, hasTime: picker.time != nil, in: picker.range, label: picker.label,
             parseDay: picker.day(from:), parseTime: picker.time(from:))
         field.bind(to: picker)
-        let refusal = MutableProperty("")
-        field.receive(field.refusals) { refusal.value = $0 }
-        let shown = refusal.live.combine(picker.shownMessage) { refused, own in refused.isEmpty ? own : refused }
-        let said = message(shown, of: field.dayInput, also: field.timeInput.map { [$0] } ?? [], use: picker.use)
+        let said = message(field.message(of: picker), of: field.dayInput, also: field.timeInput.map { [$0] } ?? [], use: picker.use)
         let row: Element = inRow ? field : Stack(.horizontal, [Label(picker.label + ":", class: "dim"), field])
         return Stack(.vertical, class: "field date", [row, said])
     }
