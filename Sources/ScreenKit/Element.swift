@@ -70,6 +70,7 @@ public protocol ElementRenderer {
     func draw(_ editor: TextEditor) -> Drawn
     func draw(_ choice: MultiChoice) -> Drawn
     func draw(_ picker: DatePicker) -> Drawn
+    func draw(_ field: FileField) -> Drawn
 }
 
 /// One element of a screen: what it is, and when it is visible.

@@ -267,6 +267,28 @@ open class ScreenDriver {
         }
     }
 
+    /// Gives the file field labelled `label` the local file at `path`, as a terminal's path
+    /// field or a browser's file input does: refused under the field's rules (its size, type
+    /// and count), or copied to a temporary file and added to the field's files. Returns what
+    /// the person is told of a refused file, which changes nothing; empty when taken. The field
+    /// counts as used.
+    @discardableResult
+    public func attach(_ path: String, to label: String) throws(ScreenDriverError) -> String {
+        guard let field = try element(label, role: .fileField).kind as? FileField else { throw .notFound("file field \"\(label)\"", screen: text) }
+        switch field.receive(localPath: path) {
+        case .success: return ""
+        case .failure(let refusal): return refusal.message
+        }
+    }
+
+    /// Takes the file named `name` out of the file field labelled `label`, as a person's remove
+    /// does; its temporary file is deleted.
+    public func remove(_ name: String, from label: String) throws(ScreenDriverError) {
+        guard let field = try element(label, role: .fileField).kind as? FileField else { throw .notFound("file field \"\(label)\"", screen: text) }
+        guard let file = field.files.value.first(where: { $0.name == name }) else { throw .notFound("file \"\(name)\" in \"\(label)\"", screen: text) }
+        field.remove(file)
+    }
+
     /// Chooses `option` in the choice or the tabs that offer it (a segmented control, a tab).
     public func choose(_ option: String) throws(ScreenDriverError) {
         for element in try visibleElements() {

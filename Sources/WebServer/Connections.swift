@@ -106,6 +106,10 @@ extension WebAppServer {
         /// that floods a busy session is slowed to the session's pace (TCP holds the rest in the
         /// page's buffers) and nothing it sent is dropped or held in the server's memory.
         public var messagesWaiting = 1024
+        /// Bytes a WebSocket's page may have waiting, as ``messagesWaiting`` counts messages: the
+        /// memory a page sending files (or any large messages) holds in the server while its
+        /// session writes what came before, at most (plus one message, ``messageBytes``).
+        public var bytesWaiting = 512 * 1024
 
         public init(connections: Int = .max, connectionsPerAddress: Int = 256, requestTimeout: Duration = .seconds(10),
                     keepAliveTimeout: Duration = .seconds(20), webSocketIdleTimeout: Duration = .seconds(60),

@@ -120,7 +120,12 @@ final class SessionSocket: @unchecked Sendable {
             done = !hello(text)
             return !done
         case .data(let data):
-            sessions.refusals("refused a binary message of \(data.count) bytes")
+            // A chunk of a file the page was told to send; before the hello, nothing takes one.
+            if let bound {
+                bound.session.receive(chunk: Array(data), token: bound.token)
+            } else {
+                sessions.refusals("refused a binary message of \(data.count) bytes before the page said hello")
+            }
             return true
         case .close:
             done = true

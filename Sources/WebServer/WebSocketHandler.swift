@@ -50,7 +50,7 @@ final class WebSocketHandler: ChannelInboundHandler, RemovableChannelHandler {
         deadline = ConnectionDeadline(limits: server.limits, now: .now())
         frames = WebSocketReader(messageBytes: server.limits.messageBytes)
         backlog = OutgoingBacklog(limit: server.limits.outgoingBytes)
-        inbox = SessionInbox(limit: server.limits.messagesWaiting)
+        inbox = SessionInbox(limit: server.limits.messagesWaiting, byteLimit: server.limits.bytesWaiting)
         server.handlersInMemory.add(1, ordering: .relaxed)
     }
 

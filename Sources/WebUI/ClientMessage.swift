@@ -16,6 +16,9 @@ public enum ClientEvent: Sendable, Equatable {
     /// A key pressed on an element that asked for it: the key's name (`"Enter"`, `"Escape"`,
     /// `"a"`, `" "`).
     case key(String)
+    /// A file the person chose in a file input, offered before any of its bytes: the page's
+    /// number for it, its name and its size in bytes, as the browser said them.
+    case offer(file: Int, name: String, size: Int)
 }
 
 /// A message from the browser, checked. Everything from the page is untrusted: a message that is
@@ -120,7 +123,7 @@ public enum ClientMessage: Sendable, Equatable {
             guard let depth = wire.d, depth >= 1 else { throw .malformed("navigation without a depth ≥ 1") }
             guard let address = wire.p, WebLocation(address) != nil else { throw .malformed("navigation without an address") }
             return .navigate(depth: depth, address: address, sequence: wire.n)
-        case "i", "c", "s", "v", "e", "g", "k":
+        case "i", "c", "s", "v", "e", "g", "k", "f":
             guard let id = wire.id, !id.isEmpty, id.count <= 32 else { throw .malformed("\"\(wire.t)\" without an element id") }
             let event: ClientEvent
             switch wire.t {
@@ -135,6 +138,11 @@ public enum ClientMessage: Sendable, Equatable {
             case "k":
                 guard let key = wire.v, !key.isEmpty, key.count <= 32 else { throw .malformed("key press without a key name of 1 to 32 characters") }
                 event = .key(key)
+            case "f":
+                guard let file = wire.f, file >= 0, let size = wire.l, size >= 0, let name = wire.p, name.utf8.count <= 1024 else {
+                    throw .malformed("a file offer without a number, a size ≥ 0 and a name of at most 1,024 bytes")
+                }
+                event = .offer(file: file, name: name, size: size)
             case "c": event = .click
             case "s": event = .submit
             case "v":

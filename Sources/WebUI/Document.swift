@@ -52,6 +52,8 @@ public final class Document {
     private var historyChanged = false
     /// Where refused messages are reported.
     public var log: (String) -> Void = { _ in }
+    /// The page's uploads: where each chunk goes, what they reserved, the files received.
+    let uploads = PageUploads()
 
     /// Where the page's elements live and its bindings deliver: the executor it was made on
     /// (its session's, or the main actor's).
@@ -329,6 +331,13 @@ public final class Document {
         ackPending = true
     }
 
+    /// A binary message from the page: a chunk of a file it was told to send
+    /// (``PageUploads/receive(_:)``).
+    func receive(chunk: [UInt8]) throws(ClientMessageError) {
+        defer { if flushesAutomatically { flush() } }
+        try uploads.receive(chunk)
+    }
+
     func acknowledge(_ sequence: Int) {
         guard sequence > acknowledged else { return }
         acknowledged = sequence
@@ -338,6 +347,7 @@ public final class Document {
 
     /// Takes every element off the page: their bindings end as they go.
     func close() {
+        uploads.close()
         root.setChildren([])
         overlay.setChildren([])
         onBack = nil

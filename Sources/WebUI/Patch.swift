@@ -6,7 +6,9 @@
 /// `["r", id, html]` an element replaced, `["i", id, html]` an element inserted before element
 /// `id`, `["-", id]` an element removed, `["h", depth, title, addresses]`
 /// the navigation depth, the title and each screen's address, or `null` (for the browser's
-/// history), `["f", id]` focus, `["l", address]` the page loads another address as a new page.
+/// history), `["f", id]` focus, `["l", address]` the page loads another address as a new page,
+/// `["u", id, file, key, offset]` the file input `id`'s file number `file` is to be sent from
+/// `offset` in chunks tagged `key` (`key` null: it is not, or no longer, wanted).
 public enum Patch: Sendable, Equatable {
     case text(String, String)
     case attribute(String, String, String?)
@@ -22,12 +24,16 @@ public enum Patch: Sendable, Equatable {
     /// The page loads `address` (under the server's path) as a new page, in a new session: a
     /// screen that needs a session of another kind (on the main actor, say).
     case load(String)
+    /// The page sends the file it numbered `file` of the file input `id` from `offset` on, in
+    /// binary chunks tagged with `key` (32 hexadecimal digits); `key` nil: the page forgets the
+    /// file (refused, cancelled, or received whole).
+    case upload(String, file: Int, key: String?, offset: Int)
 
     /// The element the patch is for (`nil` for the page as a whole).
     public var elementID: String? {
         switch self {
         case .text(let id, _), .attribute(let id, _, _), .value(let id, _), .children(let id, _),
-             .append(let id, _), .replace(let id, _), .insert(let id, _), .remove(let id), .focus(let id):
+             .append(let id, _), .replace(let id, _), .insert(let id, _), .remove(let id), .focus(let id), .upload(let id, _, _, _):
             return id
         case .history, .load:
             return nil
@@ -41,6 +47,7 @@ public enum Patch: Sendable, Equatable {
         case .attribute(let id, let name, _): return "a" + id + " " + name
         case .value(let id, _): return "v" + id
         case .history: return "h"
+        case .upload(let id, let file, _, _): return "u" + id + " \(file)"
         default: return nil
         }
     }
@@ -65,6 +72,12 @@ public enum Patch: Sendable, Equatable {
             Patch.encodeHistory(depth: depth, title: title, locations: locations, into: &out)
         case .focus(let id): JSON.array(into: &out, "f", id)
         case .load(let address): JSON.array(into: &out, "l", address)
+        case .upload(let id, let file, let key, let offset):
+            out += "[\"u\","
+            JSON.string(id, into: &out)
+            out += ",\(file),"
+            if let key { JSON.string(key, into: &out) } else { out += "null" }
+            out += ",\(offset)]"
         }
     }
 }

@@ -27,6 +27,14 @@ public final class WebSessions: Sendable {
         /// Lines a second the sessions log about what they refused (messages, sessions,
         /// connections); past it, the count of those left out is said on the next line.
         public var refusalLinesPerSecond = 20
+        /// Bytes of files a session's page may be sending at once (a file field's uploads in
+        /// progress), reserved from each file's declared size before any of its bytes is taken:
+        /// an upload that would pass it is refused with a message. (Each file is limited by its
+        /// field's `maxSize`, the files a session received by its fields' `maxCount`.)
+        public var uploadBytesPerSession = 256_000_000
+        /// Bytes of files all sessions' pages may be sending at once, reserved as above: what
+        /// the server's temporary folder must have room for.
+        public var uploadBytes = 2_000_000_000
 
         public init(sessions: Int = 200, reconnectGrace: Duration = .seconds(30), sessionsPerAddress: Int? = nil) {
             self.sessions = sessions
@@ -52,6 +60,8 @@ public final class WebSessions: Sendable {
     private let state = Locked(State())
     private let make: Make
     public let limits: Limits
+    /// The bytes of files being received by every session (``Limits/uploadBytes``).
+    let uploadBudget: UploadBudget
     public let log: @Sendable (String) -> Void
     /// What the sessions refuse (messages, new sessions, connections), logged through `log` at
     /// most ``Limits/refusalLinesPerSecond`` lines a second, with the count of those left out.
@@ -104,6 +114,7 @@ public final class WebSessions: Sendable {
     public init(limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void = WebSessions.standardError,
                 routes: @escaping @Sendable (Document, WebLocation) -> (any WebSessionContent)?) {
         self.limits = limits
+        uploadBudget = UploadBudget(limit: limits.uploadBytes)
         self.log = log
         refusals = RefusalLog(linesPerSecond: limits.refusalLinesPerSecond, log: log)
         make = .anywhere(routes, onMainActor: { _ in false })
@@ -128,6 +139,7 @@ public final class WebSessions: Sendable {
                 onMainActorAt onMainActor: @escaping @Sendable (WebLocation) -> Bool,
                 routes: @escaping @Sendable (Document, WebLocation) -> (any WebSessionContent)?) {
         self.limits = limits
+        uploadBudget = UploadBudget(limit: limits.uploadBytes)
         self.log = log
         refusals = RefusalLog(linesPerSecond: limits.refusalLinesPerSecond, log: log)
         make = .anywhere(routes, onMainActor: onMainActor)
@@ -145,6 +157,7 @@ public final class WebSessions: Sendable {
                 mainActorRoutes: @escaping @MainActor (Document, WebLocation) -> (any WebSessionContent)?,
                 routes: @escaping @Sendable (Document, WebLocation) -> (any WebSessionContent)?) {
         self.limits = limits
+        uploadBudget = UploadBudget(limit: limits.uploadBytes)
         self.log = log
         refusals = RefusalLog(linesPerSecond: limits.refusalLinesPerSecond, log: log)
         make = .anywhere(routes, onMainActor: onMainActor, mainActorRoutes: mainActorRoutes)
@@ -155,6 +168,7 @@ public final class WebSessions: Sendable {
     public init(limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void = WebSessions.standardError,
                 onMainActor routes: @escaping @MainActor (Document, WebLocation) -> (any WebSessionContent)?) {
         self.limits = limits
+        uploadBudget = UploadBudget(limit: limits.uploadBytes)
         self.log = log
         refusals = RefusalLog(linesPerSecond: limits.refusalLinesPerSecond, log: log)
         make = .mainActor(routes)
@@ -234,6 +248,8 @@ public final class WebSessions: Sendable {
             return String(repeating: "0", count: 16 - word.count) + word
         }.joined()
         let session = WebSession(id: id, limits: limits, log: log, refusals: refusals, owner: owner, client: client)
+        session.document.uploads.perSession = limits.uploadBytesPerSession
+        session.document.uploads.shared = uploadBudget
         let content = makeContent(session.document, location)
         guard let content else {
             session.document.close()

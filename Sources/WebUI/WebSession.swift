@@ -230,6 +230,21 @@ public final class WebSession: @unchecked Sendable {
         }
     }
 
+    /// A binary message from the connection `token`: a chunk of a file the page was told to
+    /// send (``FileInput``). Chunks are not counted against the message budget: a file is many
+    /// of them, and the server reads them only as fast as the session writes them (the
+    /// server's `Limits.bytesWaiting`), each a bounded piece of work. A chunk for no
+    /// upload of this page (another session's key, a made-up one), at the wrong offset or past
+    /// its file's size is refused and logged; the upload it claimed, if any, ends and says so.
+    public func receive(chunk: [UInt8], token: Int) {
+        guard let connection, connection.token == token, !isClosed, connection.greeted else { return }
+        do {
+            try document.receive(chunk: chunk)
+        } catch {
+            refusals("session \(id.prefix(8)): refused: \(error.description)")
+        }
+    }
+
     /// The message budget (a token bucket): full at `messageBurst`, refilled at
     /// `messagesPerSecond`.
     private var budget: Double?
@@ -262,6 +277,9 @@ public final class WebSession: @unchecked Sendable {
     public func disconnect(token: Int) {
         guard let connection, connection.token == token else { return }
         self.connection = nil
+        // A file's bytes cannot come after a reconnect: its upload ends, and its field says so.
+        document.uploads.interrupt()
+        document.flush()
         closeUnlessConnected(within: limits.reconnectGrace)
     }
 

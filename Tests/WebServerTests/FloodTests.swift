@@ -44,8 +44,9 @@ extension BusySessions {
             _ = try await tab.pressUntilBusy(window)
             #expect(window.withLock { $0 != nil }, "the press never reached the session")
 
-            // The flood: binary messages (the session refuses each, in a moment: the test is of the
-            // server's reading, not of the session's work), then one keystroke.
+            // The flood: binary messages (chunks of no upload: the session refuses each, in a
+            // moment: the test is of the server's reading, not of the session's work), then one
+            // keystroke.
             let size = 8 * 1024
             let bound = (server.limits.messagesWaiting + 64) * size + Self.kernelBuffers() + 4 << 20
             let count = 2 * bound / size
@@ -91,7 +92,7 @@ extension BusySessions {
             try await tab.socket.send([0x80 | 0x2, 0x80 | 3, 0, 0, 0, 0, 1, 2, 3])
             let asked = ContinuousClock.now
             while !log.all.contains(where: { $0.contains("of 3 bytes") }), ContinuousClock.now - asked < .seconds(60) { try await Task.sleep(for: .milliseconds(20)) }
-            let refusals = log.all.filter { $0.contains("refused a binary message") }
+            let refusals = log.all.filter { $0.contains("file chunk") }
             let accounted = refusals.count + refusals.map(RefusalLog.leftOut).reduce(0, +)
             #expect(accounted == count + 1, "\(refusals.count) lines account for \(accounted) refusals of \(count + 1) binary messages")
             await server.stop()

@@ -10,7 +10,7 @@ public enum NewIssueScreens {
     }
 
     /// A link outside the app (how to write a good report), then every control of a form: fields
-    /// with their messages, a choice, a multi-choice with its message, a picker, a date, a stepper, a slider, a toggle; the filing's
+    /// with their messages, a choice, a multi-choice with its message, a picker, a date, a stepper, a slider, a toggle, files; the filing's
     /// progress and what it did, above the submit.
     public static func newIssue(_ viewModel: NewIssueViewModel) -> Screen {
         Screen("New issue") {
@@ -28,6 +28,8 @@ public enum NewIssueScreens {
                 Stepper("Estimate (hours)", value: viewModel.estimate, in: NewIssueViewModel.estimateRange)
                 Stepper("Confidence", value: viewModel.confidence, in: 0...1, step: 0.1, style: .slider)
                 Toggle("Notify me", isOn: viewModel.notify)
+                FileField("Attachments", files: viewModel.attachments, accepts: NewIssueViewModel.attachmentKinds,
+                          maxSize: NewIssueViewModel.attachmentSize, maxCount: NewIssueViewModel.attachmentCount)
                 // Beside the submit button: in view while the focus is on it.
                 ProgressBar("Filing", value: viewModel.progress)
                 Text(viewModel.status)

@@ -1,5 +1,6 @@
 import Dispatch
 import Signals
+import ScreenKit
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -143,6 +144,8 @@ public final class TerminalApp {
             input?.dispose()
             input = nil
             device.restore()
+            // The local files the app's file fields copied: the view model kept what it moved.
+            ReceivedFile.discardLocalCopies()
         }
         if device.isProcessTerminal { await watchSignals() }
         input = device.startReading { bytes in

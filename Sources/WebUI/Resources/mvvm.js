@@ -8,7 +8,7 @@
   const root = document.getElementById('root');
   // Text fields and textareas (a checkbox or a radio button is not one: it sends its change,
   // if asked for).
-  const FIELDS = 'input[id]:not([type=checkbox]):not([type=radio]), textarea[id]';
+  const FIELDS = 'input[id]:not([type=checkbox]):not([type=radio]):not([type=file]), textarea[id]';
   const banner = document.getElementById('connection');
   let frame = +body.dataset.frame;
   let framesSeen = frame, frameAckTimer = null;   // the last frame the server heard the page has
@@ -379,6 +379,7 @@
 
   function apply(op, ack) {
     if (op[0] === 'h') { setHistory(op[1], op[2], op[3]); return; }
+    if (op[0] === 'u') { upload(op); return; }
     if (op[0] === 'l') { load(op[1]); return; }
     const el = document.getElementById(op[1]);
     if (!el) return;
@@ -598,6 +599,56 @@
     }
   });
 
+  // Files (a file field): each file chosen (or dropped on the input) is offered to the server,
+  // its name and size before any byte: {t:'f', id, f: the page's number for it, p, l}. The
+  // server refuses it (["u", id, number, null, 0]: forget it) or tells the page to send it from
+  // an offset in chunks tagged with a key (["u", id, number, key, offset]), and answers each
+  // chunk with the offset it has: at most WINDOW chunks of CHUNK bytes are on their way. A
+  // chunk is binary: the key's 16 bytes, the offset (8 bytes, big-endian), the bytes.
+  const CHUNK = 32 * 1024, WINDOW = 4;
+  const files = new Map();        // "input id number" -> {file, key, sent, taken, reading}
+  let fileNumber = 0;
+  function offerFiles(input) {
+    for (const file of input.files) {
+      const number = ++fileNumber;
+      files.set(input.id + ' ' + number, { file, key: null, sent: 0, taken: 0, reading: false });
+      send({ t: 'f', id: input.id, f: number, p: file.name, l: file.size });
+    }
+    input.value = '';               // the server lists what it took; the same file may come again
+  }
+  function upload(op) {
+    const name = op[1] + ' ' + op[2], u = files.get(name);
+    if (!u) return;
+    if (op[3] === null) { files.delete(name); return; }
+    if (u.key !== op[3]) { u.key = op[3]; u.sent = op[4]; u.taken = op[4]; }
+    u.taken = Math.max(u.taken, op[4]);
+    pump(name, u);
+  }
+  async function pump(name, u) {
+    if (u.reading) return;
+    u.reading = true;
+    try {
+      const socket = ws;
+      while (files.get(name) === u && ws === socket && socket && socket.readyState === 1
+             && u.sent < u.file.size && u.sent - u.taken < CHUNK * WINDOW) {
+        const start = u.sent, end = Math.min(u.file.size, start + CHUNK);
+        const bytes = new Uint8Array(await u.file.slice(start, end).arrayBuffer());
+        if (files.get(name) !== u || ws !== socket || socket.readyState !== 1) break;
+        const chunk = new Uint8Array(24 + bytes.length);
+        for (let i = 0; i < 16; i++) chunk[i] = parseInt(u.key.substr(i * 2, 2), 16);
+        new DataView(chunk.buffer).setBigUint64(16, BigInt(start));
+        chunk.set(bytes, 24);
+        socket.send(chunk);
+        stats.bytesOut += chunk.length;
+        u.sent = end;
+      }
+    } catch (error) {
+      console.error('could not read a file', error);
+    } finally {
+      u.reading = false;
+    }
+  }
+
   // Every way a field changes: typing, paste, the end of an IME composition (an input event),
   // and autofill or a picker (a change event, sent when the value is not what the server has).
   document.addEventListener('input', (event) => {
@@ -605,6 +656,7 @@
     if (el.id && el.matches(FIELDS)) send({ t: 'i', id: el.id, v: el.value });
   });
   document.addEventListener('change', (event) => {
+    if (event.target.type === 'file' && event.target.id && root.contains(event.target)) { offerFiles(event.target); return; }
     // An element that asked for changes (data-mvvm-on="change"; a custom element's own event
     // reaches its host) gets its value sent.
     const declared = event.target.closest && event.target.closest('[data-mvvm-on~="change"][id]');

@@ -32,6 +32,8 @@ public final class PageModel {
     public private(set) var gaps = 0
     /// The address the page was told to load as a new page, if it was.
     public private(set) var loaded: String?
+    /// Each upload patch applied: the file input, the page's number for the file, its key (nil: forget it) and the offset to send from.
+    public private(set) var uploads: [(id: String, file: Int, key: String?, offset: Int)] = []
 
     public init(html: String) {
         root.children = PageModel.parse(html)
@@ -57,6 +59,10 @@ public final class PageModel {
         }
         if case .load(let address) = patch {
             loaded = address
+            return
+        }
+        if case .upload(let id, let file, let key, let offset) = patch {
+            uploads.append((id, file, key, offset))
             return
         }
         guard let id = patch.elementID, let target = node(id) else { return }
@@ -95,7 +101,7 @@ public final class PageModel {
             parent.children.insert(contentsOf: nodes, at: index)
         case .remove:
             target.parent?.children.removeAll { $0 === target }
-        case .history, .focus, .load:
+        case .history, .focus, .load, .upload:
             break
         }
     }

@@ -116,6 +116,15 @@ public struct ServiceFactory: Sendable {
         }
     }
 
+    /// The new issue's: its attachments kept in `SHOWCASE_ATTACHMENTS` (a folder, made if
+    /// missing), else in `showcase-attachments` in the temporary folder.
+    public func newIssue() -> NewIssueServices {
+        let folder = environment["SHOWCASE_ATTACHMENTS"]
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("showcase-attachments").path
+        try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return NewIssueServices(scheduler: scheduler, attachmentsFolder: folder)
+    }
+
     public func flickr() throws -> FlickrServices {
         let search: any FlickrSearchService
         if mode == .live {

@@ -73,7 +73,7 @@ extension ShowcaseApp {
             return ShowcaseAppAddresses(stack: { DataControllerAddresses.stack(at: $0, services: $1.goods()) }, address: DataControllerAddresses.address(of:below:))
         case .todo: return ShowcaseAppAddresses(stack: { TodoAddresses.stack(at: $0, services: $1.todos) }, address: TodoAddresses.address(of:below:))
         case .newIssue:
-            return ShowcaseAppAddresses(stack: { NewIssueAddresses.stack(at: $0, services: $1.scheduler) }, address: NewIssueAddresses.address(of:below:))
+            return ShowcaseAppAddresses(stack: { NewIssueAddresses.stack(at: $0, services: $1.newIssue()) }, address: NewIssueAddresses.address(of:below:))
         }
     }
 

@@ -1,0 +1,182 @@
+import Foundation
+import MVVM
+import ScreenKit
+import ScreenTesting
+import Signals
+import TerminalUI
+import Testing
+import WebUI
+
+/// Issue 59, files: a file field's rules (size, count, type) decided before any byte is kept,
+/// at their exact boundaries; the names and sizes a person reads; the tester and the terminal's
+/// path field reading a local file under those rules into a temporary copy; removal deleting
+/// the copy, never the person's own file; ``ReceivedFile/keep(at:)`` moving it.
+@MainActor
+@Suite struct FileFieldTests {
+    final class Report: Sendable {
+        let files = MutableProperty<[ReceivedFile]>([])
+        let message: Property<String>
+        static let rule = "Attach a log"
+
+        init() {
+            message = files.readOnly.map { $0.isEmpty ? Report.rule : "" }
+        }
+
+        var field: FileField {
+            FileField("Attachments", files: files, accepts: [".log", "image/*"], maxSize: 1_000, maxCount: 2).message(message)
+        }
+
+        var screen: ScreenKit.Screen {
+            let field = field
+            return ScreenKit.Screen("Report") { field }
+        }
+    }
+
+    final class Root: Sendable {}
+
+    static func driver(for report: Report) -> ScreenDriver {
+        let registry = ScreenRegistry<ScreenKit.Screen>()
+        registry.register(Root.self) { _ in report.screen }
+        return ScreenDriver(navigator: Navigator(root: Root()), registry: registry)
+    }
+
+    /// A local file of `size` bytes named `name`, in a folder of its own; its path.
+    static func localFile(_ name: String, size: Int) throws -> String {
+        let folder = NSTemporaryDirectory() + "/filefield-\(ReceivedFile.randomKey())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/" + name
+        try Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    static func exists(_ path: String) -> Bool { FileManager.default.fileExists(atPath: path) }
+
+    /// Size, count and type at their exact boundaries, generated: a file of `maxSize` bytes is
+    /// taken, one more byte refused; the `maxCount`th file is taken, the next refused; each
+    /// refusal says why.
+    @Test func theRulesHoldAtTheirExactBoundaries() {
+        for maxSize in [0, 1, 999, 1_000, 25_000_000] {
+            for maxCount in [1, 2, 3] {
+                let field = FileField("F", files: MutableProperty([]), maxSize: maxSize, maxCount: maxCount)
+                #expect(field.refusal(name: "a", size: maxSize, alongside: maxCount - 1) == nil, "\(maxSize) bytes, file \(maxCount) of \(maxCount)")
+                let over = field.refusal(name: "a", size: maxSize + 1, alongside: 0)?.message ?? ""
+                #expect(over.hasPrefix("“a” is ") && over.contains("this field takes files up to"), "\(over)")
+                let past = field.refusal(name: "a", size: 0, alongside: maxCount)?.message ?? ""
+                #expect(past == (maxCount == 1 ? "This field takes one file: remove it first" : "This field takes at most \(maxCount) files"), "\(past)")
+            }
+        }
+        // Sizes that read the same rounded are said to the byte.
+        let field = FileField("F", files: MutableProperty([]), maxSize: 25_000_000)
+        #expect(field.refusal(name: "big.zip", size: 25_000_001, alongside: 0)?.message == "“big.zip” is 25,000,001 bytes: this field takes files up to 25,000,000 bytes")
+        #expect(field.refusal(name: "big.zip", size: 30_000_000, alongside: 0)?.message == "“big.zip” is 30 MB: this field takes files up to 25 MB")
+        #expect(field.refusal(name: "odd", size: -1, alongside: 0)?.message == "“odd” has no size")
+    }
+
+    /// Kinds: an extension matches whatever its case, a media type by the name's extension, a
+    /// kind of media by its prefix; no list takes anything.
+    @Test func kindsAreMatchedByTheName() {
+        let field = FileField("F", files: MutableProperty([]), accepts: [".pdf", "image/*", "text/csv"], maxSize: 10)
+        for name in ["a.pdf", "A.PDF", "b.png", "c.JPeG", "d.csv", "e.svg"] { #expect(field.takes(name: name), "\(name)") }
+        for name in ["a.pdf.exe", "pdf", ".pdf", "b.txt", "noextension", "c.", "d.pngx"] { #expect(!field.takes(name: name), "\(name)") }
+        #expect(field.refusal(name: "b.txt", size: 1, alongside: 0)?.message == "“b.txt” is not a kind of file this field takes (.pdf, image/*, text/csv)")
+        #expect(FileField("F", files: MutableProperty([]), maxSize: 1).takes(name: "anything.exe"))
+        #expect(field.acceptList == ".pdf,image/*,text/csv")
+        #expect(FileField.mediaType(ofName: "x.ZIP") == "application/zip" && FileField.mediaType(ofName: "x.unknown") == "application/octet-stream")
+    }
+
+    /// What a person reads: sizes in powers of 1,000, names without folders or control
+    /// characters, at most 255 bytes.
+    @Test func sizesAndNamesAsAPersonReadsThem() {
+        let sizes = [0: "0 bytes", 1: "1 byte", 999: "999 bytes", 1_000: "1 KB", 1_500: "1.5 KB", 9_950: "10 KB", 10_400: "10 KB",
+                     999_999: "1000 KB", 20_000_000: "20 MB", 2_100_000: "2.1 MB", 3_000_000_000: "3 GB"]
+        for (bytes, text) in sizes { #expect(FileField.sizeText(bytes) == text, "\(bytes): \(FileField.sizeText(bytes))") }
+        let names = ["C:\\fakepath\\report.pdf": "report.pdf", "../../etc/passwd": "passwd", "a\u{0}b\u{1B}[31mc.txt": "ab[31mc.txt",
+                     "": "file", "..": "file", "dir/": "file", "  spaced.png  ": "spaced.png"]
+        for (offered, kept) in names { #expect(FileField.cleanName(offered) == kept, "\(offered): \(FileField.cleanName(offered))") }
+        let long = String(repeating: "é", count: 200) + ".txt"
+        #expect(FileField.cleanName(long).utf8.count <= 255 && FileField.cleanName(long).hasPrefix("éé"))
+    }
+
+    /// The tester gives a local file as a person's path field does: refused (too big from its
+    /// size before any byte is read, of a kind not taken, past the count, not a file), or
+    /// copied; the copy is the view model's, removed and deleted without touching the person's
+    /// own file; plain text lists the files and the message.
+    @Test func theTesterAttachesALocalFileUnderTheRules() throws {
+        let report = Report()
+        let driver = Self.driver(for: report)
+        #expect(driver.text.contains("Attachments: (no file)"), "\(driver.text)")
+        #expect(try driver.message(of: "Attachments") == "", "not used yet")
+        let big = try Self.localFile("big.log", size: 1_001)
+        #expect(try driver.attach(big, to: "Attachments") == "“big.log” is 1,001 bytes: this field takes files up to 1,000 bytes")
+        #expect(try driver.message(of: "Attachments") == Report.rule, "used: the view model's message shows")
+        #expect(try driver.attach(Self.localFile("tool.exe", size: 1), to: "Attachments").hasPrefix("“tool.exe” is not a kind"))
+        #expect(try driver.attach("/no/such/file.log", to: "Attachments") == "“/no/such/file.log” is not a file here")
+        #expect(try driver.attach(NSTemporaryDirectory(), to: "Attachments").hasSuffix("is not a file"))
+        let first = try Self.localFile("one.log", size: 1_000)
+        #expect(try driver.attach(first, to: "Attachments") == "")
+        #expect(try driver.attach(Self.localFile("two.png", size: 0), to: "Attachments") == "")
+        #expect(try driver.attach(Self.localFile("three.log", size: 1), to: "Attachments") == "This field takes at most 2 files")
+        let files = report.files.value
+        #expect(files.map(\.name) == ["one.log", "two.png"] && files.map(\.size) == [1_000, 0] && files[1].type == "image/png")
+        #expect(files[0].path != first && (try Data(contentsOf: URL(fileURLWithPath: files[0].path))) == (try Data(contentsOf: URL(fileURLWithPath: first))))
+        #expect(driver.text.contains("Attachments: one.log (1 KB), two.png (0 bytes)"), "\(driver.text)")
+        try driver.remove("one.log", from: "Attachments")
+        #expect(report.files.value.map(\.name) == ["two.png"] && !Self.exists(files[0].path) && Self.exists(first), "the copy goes, the person's file stays")
+        // Kept: moved to where the view model says, no longer the field's to delete.
+        let kept = NSTemporaryDirectory() + "/kept-\(ReceivedFile.randomKey()).png"
+        try report.files.value[0].keep(at: kept)
+        #expect(Self.exists(kept) && !Self.exists(files[1].path))
+        #expect(throws: ReceivedFile.FileError.self) { try report.files.value[0].keep(at: kept) }
+        try? FileManager.default.removeItem(atPath: kept)
+    }
+
+    /// The terminal at 40×12: the label, a path field and the files under it. A path and Enter
+    /// adds the file (or shows why not, in red); ↓ to the list and Delete removes the highlighted
+    /// one; a file set by the view model shows.
+    @Test func theTerminalReadsAPathAndListsTheFiles() throws {
+        let report = Report()
+        let harness = TerminalHarness(report.screen)
+        let (terminal, screen, app) = (harness.terminal, harness.screen, harness.app)
+        let path = try #require(harness.all(TerminalUI.TextField.self).first)
+        let list = try #require(harness.all(TerminalUI.FileList.self).first)
+        #expect(terminal.text.contains("Attachments") && terminal.text.contains("path of a file"), "\(terminal.text)")
+        #expect(screen.focused === path)
+        let tooBig = try Self.localFile("big.log", size: 1_001)
+        app.handle(tooBig.map { TerminalUI.Key.character($0) } + [.enter])
+        app.drawNow()
+        #expect(terminal.text.contains("this field takes files") && report.files.value.isEmpty, "\(terminal.text)")
+        #expect(path.text == tooBig, "a refused path stays, to be corrected")
+        path.text = ""
+        let log = try Self.localFile("run.log", size: 10)
+        app.handle(log.map { TerminalUI.Key.character($0) } + [.enter])
+        app.drawNow()
+        #expect(report.files.value.map(\.name) == ["run.log"] && path.text == "", "\(terminal.text)")
+        #expect(terminal.text.contains("× run.log  10 bytes") && !terminal.text.contains("this field takes"), "\(terminal.text)")
+        let copy = report.files.value[0].path
+        app.handle([.tab])
+        app.drawNow()
+        #expect(screen.focused === list)
+        app.handle([.delete])
+        app.drawNow()
+        #expect(report.files.value.isEmpty && !Self.exists(copy) && Self.exists(log), "\(terminal.text)")
+        #expect(terminal.text.contains(Report.rule), "used and empty: the view model's message")
+        #expect(!list.canFocus, "an empty list takes no focus")
+    }
+
+    /// The browser: an `<input type=file>` named by the label, its `accept` the field's kinds,
+    /// `multiple` when it takes more than one; the message tied to it; the files listed with
+    /// Remove.
+    @Test func theBrowserShowsAFileInput() throws {
+        let report = Report()
+        let browser = BrowserHarness(report.screen)
+        let input = try #require(browser.all { $0.attribute("type") == "file" }.first)
+        let message = try #require(browser.all { $0.attribute("class") == "field-message" }.first)
+        #expect(input.attribute("aria-label") == "Attachments" && input.attribute("accept") == ".log,image/*" && input.attribute("multiple") != nil)
+        #expect(input.attribute("aria-describedby") == message.id && message.isHidden && input.attribute("name") == nil)
+        let local = try Self.localFile("seen.log", size: 3)
+        #expect(try Self.driver(for: report).attach(local, to: "Attachments") == "")
+        let remove = try #require(browser.all { $0.attribute("aria-label") == "Remove seen.log" }.first)
+        try browser.send("c", remove)
+        #expect(report.files.value.isEmpty && !message.isHidden && message.text == Report.rule)
+    }
+}
