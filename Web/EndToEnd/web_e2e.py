@@ -16,6 +16,7 @@ Needs chromium and chromedriver (Debian's `chromium`, `chromium-driver`; or $CHR
 $CHROMEDRIVER) and `selenium` from PyPI. The server is always stopped, whatever happens.
 """
 import atexit
+import glob
 import postgres_cluster
 import json
 import os
@@ -48,6 +49,7 @@ from pngcheck import Screenshot  # noqa: E402
 WIDTH, HEIGHT = 1100, 800
 WAIT = 10  # seconds any one thing may take to appear
 SESSION_GRACE = 2
+ATTACHMENTS = tempfile.mkdtemp(prefix="e2e-attachments-")
 
 passed = 0
 failed = 0
@@ -648,6 +650,150 @@ def new_issue(page):
     page.wait_heading("New issue")
     shown = wait_until(lambda: page.field_value("section.page input[name=title]") == "From the address")
     check("New issue: a title the view model sets (from the address) shows in the field", shown, page.field_value("section.page input[name=title]"))
+
+
+def rss_kb(pid):
+    """The process's resident memory, in KB (VmRSS)."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+class RSSWatch:
+    """The process's peak resident memory while the block runs, sampled every 20 ms."""
+
+    def __init__(self, pid):
+        self.pid, self.peak, self.running = pid, 0, True
+
+    def __enter__(self):
+        def sample():
+            while self.running:
+                self.peak = max(self.peak, rss_kb(self.pid))
+                time.sleep(0.02)
+        self.thread = threading.Thread(target=sample, daemon=True)
+        self.thread.start()
+        return self
+
+    def __exit__(self, *_):
+        self.running = False
+        self.thread.join()
+
+
+def upload_temporaries():
+    """The upload files the server is writing or holds (in its temporary folder)."""
+    return set(glob.glob(os.path.join(os.environ.get("TMPDIR") or "/tmp", "mvvmkit-upload-*")))
+
+
+def uploads(page):
+    """Issue 59, files through the page: a 20 MB file sent in chunks, its progress reaching 100%,
+    the bytes on the server identical (its checksum, once filing kept it); a file over the limit
+    refused from its declared size with a message, the server's memory within 2 MB; a kind not
+    taken refused; a cancel mid-way frees what was received; 10 tabs uploading at once hold no
+    more memory than the limits promise (each page's socket is read only while less than
+    `bytesWaiting` waits)."""
+    import hashlib
+    page.scenario = "Uploads"
+    folder = tempfile.mkdtemp(prefix="e2e-upload-")
+    def made(name, size, sparse=False):
+        path = os.path.join(folder, name)
+        with open(path, "wb") as out:
+            if sparse:
+                out.truncate(size)
+            else:
+                out.write(os.urandom(size))
+        return path
+    trace = made("trace.zip", 20_000_000)
+    big = made("big.zip", 30_000_000, sparse=True)
+    tool = made("tool.exe", 1000)
+    pid = page.server.process.pid
+    page.open_app("New issue", "New issue")
+    chooser = page.field("section.page input[type=file]")
+    check("Uploads: the attachments are an <input type=file> named by the label, with the kinds it takes",
+          [chooser.get_attribute("aria-label"), chooser.get_attribute("accept"), chooser.get_attribute("multiple")] == ["Attachments", "image/*,.pdf,.txt,.log,.zip", "true"],
+          [chooser.get_attribute(name) for name in ("aria-label", "accept", "multiple")])
+    before_rss, before_files = rss_kb(pid), upload_temporaries()
+    chooser.send_keys(big)
+    said = "“big.zip” is 30 MB: this field takes files up to 25 MB"
+    refused = wait_until(lambda: field_message(page, chooser) == ["true", said, True])
+    time.sleep(0.5)
+    after_rss = rss_kb(pid)
+    check("Uploads: a file over the limit is refused from its declared size, with its message on the input",
+          refused and upload_temporaries() == before_files, field_message(page, chooser))
+    check("Uploads: refusing a 30 MB file leaves the server's memory within 2 MB of before",
+          after_rss - before_rss <= 2048, f"{before_rss} KB before, {after_rss} KB after")
+    page.field("section.page input[type=file]").send_keys(tool)
+    check("Uploads: a kind not taken is refused with its message",
+          wait_until(lambda: (field_message(page, chooser)[1] or "").startswith("“tool.exe” is not a kind of file this field takes")), field_message(page, chooser))
+    # Every percentage the page shows, as it shows it.
+    page.js("""window.seenPercents = [];
+        new MutationObserver(() => {
+          for (const p of document.querySelectorAll('li.uploading progress')) window.seenPercents.push(Math.round(100 * p.value / p.max));
+        }).observe(document.querySelector('ul.files'), { subtree: true, attributes: true, childList: true });""")
+    started = time.monotonic()
+    page.field("section.page input[type=file]").send_keys(trace)
+    received = wait_until(lambda: any(t.startswith("trace.zip") and "20 MB" in t and "%" not in t for t in page.visible_texts("ul.files li.file")), timeout=60)
+    took = time.monotonic() - started
+    seen = page.js("return window.seenPercents")
+    check("Uploads: a 20 MB file arrives, its progress shown as it goes and reaching 100%",
+          received and seen and seen[-1] == 100 and seen == sorted(seen) and len(set(seen)) > 5,
+          f"{took:.1f} s; {len(seen)} percentages, last {seen[-3:] if seen else None}")
+    check("Uploads: received, the message goes", field_message(page, chooser) == [None, "", False], field_message(page, chooser))
+    # Filing keeps it where the showcase keeps attachments: the bytes are the file's.
+    page.type_keys(page.field("section.page input[name=title]"), "Crash with a trace")
+    page.type_keys(page.field("section.page textarea[name=details]"), "See the trace.")
+    page.click_text("label", "crash")
+    wait_until(lambda: page.button("File issue").is_enabled())
+    page.click_button("File issue")
+    filed = wait_until(lambda: any("+ trace.zip (20 MB)" in t for t in page.visible_texts("section.page p, section.page span")))
+    kept = os.path.join(ATTACHMENTS, "1-trace.zip")
+    def digest(path):
+        with open(path, "rb") as source:
+            return hashlib.sha256(source.read()).hexdigest()
+    same = filed and os.path.exists(kept) and digest(kept) == digest(trace)
+    check("Uploads: filed, the kept file's SHA-256 is the chosen file's", same,
+          [filed, os.path.exists(kept), digest(kept)[:16] if os.path.exists(kept) else None, digest(trace)[:16]])
+    # Cancel mid-way: what was received is deleted.
+    slow = made("slow.zip", 24_000_000)
+    page.field("section.page input[type=file]").send_keys(slow)
+    going = wait_until(lambda: any(0 < p < 100 for p in page.js("return window.seenPercents.slice(-3)") or []) and len(upload_temporaries()) > len(before_files))
+    page.js("document.querySelector('[aria-label=\"Cancel slow.zip\"]').click()")
+    gone = wait_until(lambda: upload_temporaries() == before_files and not page.visible_texts("ul.files li.uploading"))
+    check("Uploads: a cancel mid-way deletes what was received, and the row goes", going and gone,
+          [going, sorted(upload_temporaries() - before_files), page.visible_texts("ul.files li")])
+    # 10 tabs at once, each a 20 MB file: the server's memory stays within what its limits
+    # promise (a page's socket is not read while bytesWaiting waits for its session).
+    first = page.driver.current_window_handle
+    files = [made(f"tab{n}.zip", 20_000_000) for n in range(10)]
+    tabs = []
+    for n in range(10):
+        page.driver.switch_to.new_window("tab")
+        page.driver.get(page.server.url.rstrip("/") + "/new-issue")
+        page.wait_heading("New issue")
+        tabs.append(page.driver.current_window_handle)
+    baseline = rss_kb(pid)
+    with RSSWatch(pid) as watch:
+        for handle, path in zip(tabs, files):
+            page.driver.switch_to.window(handle)
+            page.field("section.page input[type=file]").send_keys(path)
+        def all_received():
+            for handle in tabs:
+                page.driver.switch_to.window(handle)
+                if not any("20 MB" in t and "%" not in t for t in page.visible_texts("ul.files li.file")):
+                    return False
+            return True
+        everyone = wait_until(all_received, timeout=180, interval=1)
+    grew = watch.peak - baseline
+    # What the limits promise for 10 sockets: bytesWaiting (512 KB) and one message (64 KB)
+    # each, and the session's own (its frames, the file's bookkeeping): 10 × 1 MB, plus 8 MB
+    # for the allocator and NIO's buffers.
+    check("Uploads: 10 tabs each send 20 MB at once; the server's memory grows by at most 18 MB",
+          everyone and grew <= 18 * 1024, f"all received {everyone}; peak {watch.peak} KB, {grew} KB over {baseline} KB")
+    for handle in tabs:
+        page.driver.switch_to.window(handle)
+        page.driver.close()
+    page.driver.switch_to.window(first)
 
 
 def login(page):
@@ -2634,10 +2780,12 @@ def main():
     chromium = find_program("CHROMIUM", "chromium", "chromium-browser", "google-chrome")
     chromedriver = find_program("CHROMEDRIVER", "chromedriver")
     scenarios = {
-        "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods, "todo": todo, "new-issue": new_issue,
+        "flickr": lambda page: flickr(page, readme_screenshot), "person": person, "login": login, "movies": movies, "goods": goods, "todo": todo, "new-issue": new_issue, "uploads": uploads,
         "sessions": sessions, "reconnect": reconnect, "restart": restart, "offline": offline, "keys": keys, "links": links, "accessible": accessible, "addresses": addresses, "latency": latency, "jitter": jitter, "early": early, "back-to-back": back_to_back, "balancer": balancer, "nginx": nginx, "nginx-todo": nginx_todo, "nginx-todo-postgres": nginx_todo_postgres, "elements": elements, "headers": headers, "untrusted": untrusted,
     }
 
+    # Where the showcase keeps the attachments of the issues it files (the uploads' checksums).
+    os.environ["SHOWCASE_ATTACHMENTS"] = ATTACHMENTS
     server = Server(binary)
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     driver = None
@@ -2677,7 +2825,7 @@ def main():
                     driver.switch_to.window(driver.window_handles[0])
                 except WebDriverException:
                     pass
-            if name in ("flickr", "person", "login", "movies", "goods", "todo", "new-issue"):
+            if name in ("flickr", "person", "login", "movies", "goods", "todo", "new-issue", "uploads"):
                 # Issue 26: nothing in the console on any app's pages (the scenarios that
                 # break connections on purpose make the browser log them, and are not counted).
                 console = [m[:160] for m in page.console()]
