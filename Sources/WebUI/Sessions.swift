@@ -35,6 +35,14 @@ public final class WebSessions: Sendable {
         /// Bytes of files all sessions' pages may be sending at once, reserved as above: what
         /// the server's temporary folder must have room for.
         public var uploadBytes = 2_000_000_000
+        /// Bytes of files the sessions of one client address may be sending at once (behind a
+        /// trusted proxy, the client's own address): a quarter of ``uploadBytes`` unless set,
+        /// so that one address cannot take the whole budget.
+        public var uploadBytesPerAddress: Int {
+            get { setUploadBytesPerAddress ?? max(1, uploadBytes / 4) }
+            set { setUploadBytesPerAddress = newValue }
+        }
+        private var setUploadBytesPerAddress: Int?
 
         public init(sessions: Int = 200, reconnectGrace: Duration = .seconds(30), sessionsPerAddress: Int? = nil) {
             self.sessions = sessions
@@ -114,7 +122,7 @@ public final class WebSessions: Sendable {
     public init(limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void = WebSessions.standardError,
                 routes: @escaping @Sendable (Document, WebLocation) -> (any WebSessionContent)?) {
         self.limits = limits
-        uploadBudget = UploadBudget(limit: limits.uploadBytes)
+        uploadBudget = UploadBudget(limit: limits.uploadBytes, perAddress: limits.uploadBytesPerAddress)
         self.log = log
         refusals = RefusalLog(linesPerSecond: limits.refusalLinesPerSecond, log: log)
         make = .anywhere(routes, onMainActor: { _ in false })
@@ -139,7 +147,7 @@ public final class WebSessions: Sendable {
                 onMainActorAt onMainActor: @escaping @Sendable (WebLocation) -> Bool,
                 routes: @escaping @Sendable (Document, WebLocation) -> (any WebSessionContent)?) {
         self.limits = limits
-        uploadBudget = UploadBudget(limit: limits.uploadBytes)
+        uploadBudget = UploadBudget(limit: limits.uploadBytes, perAddress: limits.uploadBytesPerAddress)
         self.log = log
         refusals = RefusalLog(linesPerSecond: limits.refusalLinesPerSecond, log: log)
         make = .anywhere(routes, onMainActor: onMainActor)
@@ -157,7 +165,7 @@ public final class WebSessions: Sendable {
                 mainActorRoutes: @escaping @MainActor (Document, WebLocation) -> (any WebSessionContent)?,
                 routes: @escaping @Sendable (Document, WebLocation) -> (any WebSessionContent)?) {
         self.limits = limits
-        uploadBudget = UploadBudget(limit: limits.uploadBytes)
+        uploadBudget = UploadBudget(limit: limits.uploadBytes, perAddress: limits.uploadBytesPerAddress)
         self.log = log
         refusals = RefusalLog(linesPerSecond: limits.refusalLinesPerSecond, log: log)
         make = .anywhere(routes, onMainActor: onMainActor, mainActorRoutes: mainActorRoutes)
@@ -168,7 +176,7 @@ public final class WebSessions: Sendable {
     public init(limits: Limits = Limits(), log: @escaping @Sendable (String) -> Void = WebSessions.standardError,
                 onMainActor routes: @escaping @MainActor (Document, WebLocation) -> (any WebSessionContent)?) {
         self.limits = limits
-        uploadBudget = UploadBudget(limit: limits.uploadBytes)
+        uploadBudget = UploadBudget(limit: limits.uploadBytes, perAddress: limits.uploadBytesPerAddress)
         self.log = log
         refusals = RefusalLog(linesPerSecond: limits.refusalLinesPerSecond, log: log)
         make = .mainActor(routes)
@@ -250,6 +258,7 @@ public final class WebSessions: Sendable {
         let session = WebSession(id: id, limits: limits, log: log, refusals: refusals, owner: owner, client: client)
         session.document.uploads.perSession = limits.uploadBytesPerSession
         session.document.uploads.shared = uploadBudget
+        session.document.uploads.client = client
         let content = makeContent(session.document, location)
         guard let content else {
             session.document.close()

@@ -2,33 +2,49 @@ import ScreenKit
 import Synchronization
 
 /// The bytes of files on their way to every session of a server, reserved from each file's
-/// declared size before any of its bytes is taken (``WebSessions/Limits/uploadBytes``), so
-/// that what is being received never outgrows what the server promised to hold.
+/// declared size before any of its bytes is taken (``WebSessions/Limits/uploadBytes``, and for
+/// each client address ``WebSessions/Limits/uploadBytesPerAddress``), so that what is being
+/// received never outgrows what the server promised to hold, and no one address takes all of it.
 final class UploadBudget: Sendable {
     let limit: Int
-    private let reserved = Atomic<Int>(0)
+    let perAddress: Int
+    private struct State {
+        var reserved = 0
+        var byAddress: [String: Int] = [:]
+    }
+    private let state = Mutex(State())
 
-    init(limit: Int) {
+    init(limit: Int, perAddress: Int) {
         self.limit = limit
+        self.perAddress = perAddress
     }
 
-    /// Reserves `bytes`; `false` (nothing reserved) when that would pass the limit.
-    func reserve(_ bytes: Int) -> Bool {
-        var current = reserved.load(ordering: .relaxed)
-        while true {
-            guard bytes <= limit - current else { return false }
-            let (exchanged, original) = reserved.compareExchange(expected: current, desired: current + bytes, ordering: .relaxed)
-            if exchanged { return true }
-            current = original
+    /// Reserves `bytes` for `client`; `false` (nothing reserved) when that would pass the
+    /// server's limit or the address's.
+    func reserve(_ bytes: Int, for client: String?) -> Bool {
+        state.withLock { state in
+            guard bytes <= limit - state.reserved else { return false }
+            if let client {
+                guard bytes <= perAddress - state.byAddress[client, default: 0] else { return false }
+                state.byAddress[client, default: 0] += bytes
+            }
+            state.reserved += bytes
+            return true
         }
     }
 
-    func release(_ bytes: Int) {
-        reserved.subtract(bytes, ordering: .relaxed)
+    func release(_ bytes: Int, for client: String?) {
+        state.withLock { state in
+            state.reserved -= bytes
+            if let client {
+                let left = state.byAddress[client, default: 0] - bytes
+                state.byAddress[client] = left > 0 ? left : nil
+            }
+        }
     }
 
     /// The bytes reserved now (for tests).
-    var inUse: Int { reserved.load(ordering: .relaxed) }
+    var inUse: Int { state.withLock { $0.reserved } }
 }
 
 /// One page's uploads: which file input each chunk's key belongs to, the bytes its uploads have
@@ -53,6 +69,8 @@ final class PageUploads {
     var perSession = Int.max
     /// The server's budget, shared by every session; `nil`: only ``perSession`` limits.
     var shared: UploadBudget?
+    /// The client address the session was opened from (counted in ``shared`` per address).
+    var client: String?
     private(set) var reserved = 0
     /// The temporary files the page's inputs received: deleted when the session ends.
     private var received: [ReceivedFile] = []
@@ -60,14 +78,14 @@ final class PageUploads {
     /// Reserves `bytes` for an upload; `false` when this page or the server holds as much as it may.
     func reserve(_ bytes: Int) -> Bool {
         guard bytes <= perSession - reserved else { return false }
-        if let shared, !shared.reserve(bytes) { return false }
+        if let shared, !shared.reserve(bytes, for: client) { return false }
         reserved += bytes
         return true
     }
 
     func release(_ bytes: Int) {
         reserved -= bytes
-        shared?.release(bytes)
+        shared?.release(bytes, for: client)
     }
 
     func start(_ key: String, for input: FileInput) {

@@ -43,8 +43,9 @@ import WebUITestSupport
         let token: Int
         private var number = 0
 
-        init(_ sessions: WebSessions, _ contents: Locked<[Attachments]>) throws {
-            session = try #require(sessions.open())
+        init(_ sessions: WebSessions, _ contents: Locked<[Attachments]>, client: String? = nil) throws {
+            guard case .opened(let opened) = sessions.open(at: .root, client: client) else { throw UploadTestError.notOpened }
+            session = opened
             content = try #require(contents.withLock { $0.last })
             token = session.connect(send: wire.send)
             session.receive(#"{"t":"hello","s":"\#(session.id)","q":\#(session.document.render().frame)}"#, token: token)
@@ -200,6 +201,23 @@ import WebUITestSupport
         #expect(sessions.uploadBudget.inUse == 0, "a closed session frees what it reserved")
     }
 
+    /// One client address may reserve a quarter of the server's budget unless told otherwise,
+    /// exactly: its sessions together, not each.
+    @Test func oneAddressMayTakeAQuarterOfTheBudget() throws {
+        let (sessions, contents) = Self.sessions(maxSize: 10_000, perSession: 10_000, all: 4_000)
+        #expect(sessions.limits.uploadBytesPerAddress == 1_000)
+        let first = try Page(sessions, contents, client: "10.0.0.1")
+        let second = try Page(sessions, contents, client: "10.0.0.1")
+        let other = try Page(sessions, contents, client: "10.0.0.2")
+        #expect(first.offer(1, "a.zip", size: 600) != nil && second.offer(1, "b.zip", size: 400) != nil)
+        #expect(second.offer(2, "c.zip", size: 1) == nil, "the address holds 1,000")
+        #expect(other.offer(1, "d.zip", size: 1_000) != nil, "another address has its own")
+        try first.click("Cancel a.zip")
+        #expect(second.offer(3, "e.zip", size: 600) != nil, "what one session freed, another of the address may take")
+        for page in [first, second, other] { page.session.close() }
+        #expect(sessions.uploadBudget.inUse == 0)
+    }
+
     /// Forged chunks: at another offset than the next byte (behind or ahead), past the declared
     /// size, with another session's key or a made-up one, shorter than the header. Each is
     /// refused and logged; one that names this page's upload ends it, deletes what it received,
@@ -288,6 +306,8 @@ import WebUITestSupport
         try? FileManager.default.removeItem(atPath: kept)
     }
 }
+
+enum UploadTestError: Error { case notOpened }
 
 /// Finding elements in a page's tree.
 enum FormTestsSupport {

@@ -19,6 +19,10 @@ second, the server's memory must stay bounded, and the server must not crash:
   memory   cycles of 60 tabs opened and closed: RSS comes back within 2 MiB of where it started
   hijack   a WebSocket presenting another browser's session id (another cookie, or none) is
            refused and the victim's tab keeps working; a message numbered 2^53-1 silences nothing
+  upload   chunks with another session's upload key, at a wrong offset, past the declared size:
+           refused, the victim's upload unharmed; 10 sockets sending 25 MB each as fast as they
+           can (no window): RSS growth < 16 MB; one address offering files until refused (its
+           quarter of the upload budget), another still uploads
 
 Usage: attack.py SHOWCASE_BINARY [--only frame,slow,...]
 Prints the figures; exits 1 if a goal is missed.
@@ -769,8 +773,151 @@ def attack_hijack():
     check("belongs to another browser" in log, "the refusals are logged")
 
 
+class Frames:
+    """The server's text frames on a socket, read as they come (parsed JSON)."""
+
+    def __init__(self, sock):
+        self.sock, self.data = sock, b""
+
+    def until(self, found, timeout=10):
+        """Reads frames until `found(frame)` is true for one; that frame, or None."""
+        self.sock.settimeout(0.5)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            while len(self.data) >= 2:
+                length, offset = self.data[1] & 0x7F, 2
+                if length == 126:
+                    length, offset = int.from_bytes(self.data[2:4], "big"), 4
+                elif length == 127:
+                    length, offset = int.from_bytes(self.data[2:10], "big"), 10
+                if len(self.data) < offset + length:
+                    break
+                opcode, payload = self.data[0] & 0x0F, self.data[offset:offset + length]
+                self.data = self.data[offset + length:]
+                if opcode == 1:
+                    message = json.loads(payload)
+                    if found(message):
+                        return message
+            try:
+                chunk = self.sock.recv(1 << 20)
+            except socket.timeout:
+                continue
+            except OSError:
+                return None
+            if not chunk:
+                return None
+            self.data += chunk
+        return None
+
+
+def upload_ops(message, file):
+    """The upload patches in a frame for the page's file number `file`: [key, offset] each."""
+    return [[op[3], op[4]] for op in message.get("o", []) if op and op[0] == "u" and op[2] == file]
+
+
+def chunk_frame(key, offset, data):
+    return frame(2, bytes.fromhex(key) + offset.to_bytes(8, "big") + data)
+
+
+def upload_page(port, source):
+    """A new issue's page and its socket: the socket, its frames, the file input's id."""
+    status, head, body = request(port, "/new-issue", source)
+    session = re.search(rb'data-session="([0-9a-f]+)"', body).group(1).decode()
+    COOKIES[session] = cookie_in(head)
+    tag = re.search(rb'<input[^>]*type="file"[^>]*>', body).group(0)
+    field = re.search(rb'id="(e\d+)"', tag).group(1).decode()
+    sock = websocket(port, source, session)
+    hello(sock, session)        # its frame: nothing missed, nothing sent
+    return sock, Frames(sock), field
+
+
+def offer(sock, frames, field, file, name, size, number):
+    """Offers a file; its key, or None (refused)."""
+    sock.sendall(frame(1, json.dumps({"t": "f", "id": field, "f": file, "p": name, "l": size, "n": number}).encode()))
+    answer = frames.until(lambda m: bool(upload_ops(m, file)))
+    return upload_ops(answer, file)[0][0] if answer else None
+
+
+def attack_upload():
+    print("== uploads: forged chunks (another session's key, a wrong offset, past the size); 10 sockets sending 25 MB as fast as "
+          "they can; one address offering files until refused (issue 59)", flush=True)
+    server = Server("--offline")
+    victim, victim_frames, victim_field = upload_page(server.port, "127.0.10.1")
+    attacker, attacker_frames, attacker_field = upload_page(server.port, "127.0.10.2")
+    size = 1_000_000
+    data = os.urandom(size)
+    key = offer(victim, victim_frames, victim_field, 1, "victim.zip", size, 1)
+    check(key is not None and len(key) == 32, f"the victim's file gets a key of 128 bits ({key})")
+    # The attacker knows the key (it could not: it is random and sent only to the victim's page).
+    attacker.sendall(chunk_frame(key, 0, b"forged" * 1000))
+    victim.sendall(chunk_frame(key, 0, data[:32768]))
+    attacker.sendall(chunk_frame(key, 32768, b"forged" * 1000))
+    for offset in range(32768, size, 32768):
+        victim.sendall(chunk_frame(key, offset, data[offset:offset + 32768]))
+    whole = victim_frames.until(lambda m: [None, size] in upload_ops(m, 1))
+    check(whole is not None, "the victim's upload arrives whole, the forged chunks of another session's socket refused")
+    # The victim's own socket, forged: a wrong offset, then past the declared size.
+    second = offer(victim, victim_frames, victim_field, 2, "second.zip", 1000, 2)
+    victim.sendall(chunk_frame(second, 5, b"x" * 10))
+    ended = victim_frames.until(lambda m: [None, 0] in upload_ops(m, 2))
+    third = offer(victim, victim_frames, victim_field, 3, "third.zip", 1000, 3)
+    victim.sendall(chunk_frame(third, 0, b"x" * 1001))
+    past = victim_frames.until(lambda m: [None, 0] in upload_ops(m, 3))
+    check(ended is not None and past is not None, "a chunk at a wrong offset, or past the declared size, ends its upload")
+    victim.close()
+    attacker.close()
+    time.sleep(1)
+    log = open(server.log_path, errors="replace").read()
+    check(log.count("a file chunk for no upload of this page") >= 2 and "not at its next byte" in log and "past its file's declared size" in log,
+          "each forged chunk is refused and logged")
+
+    # 10 sockets, each sending a 25 MB file as fast as TCP takes it (no window, no waiting for
+    # the server's answers): the server reads each only while less than bytesWaiting waits.
+    pages = [upload_page(server.port, f"127.0.11.{n + 1}") for n in range(10)]
+    big = os.urandom(25_000_000)
+    keys = [offer(sock, frames, field, 1, "flood.zip", len(big), 1) for sock, frames, field in pages]
+    watch = RSSWatch(server)
+    started = time.monotonic()
+    def send(sock, key):
+        for offset in range(0, len(big), 32768):
+            sock.sendall(chunk_frame(key, offset, big[offset:offset + 32768]))
+    threads = [threading.Thread(target=send, args=(sock, key)) for (sock, _, _), key in zip(pages, keys)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    done = all(frames.until(lambda m: [None, len(big)] in upload_ops(m, 1), timeout=120) is not None for _, frames, _ in pages)
+    growth = watch.stop()
+    took = time.monotonic() - started
+    figures.append(f"RSS growth while 10 sockets each send a 25 MB file as fast as they can: {growth:.1f} MB ({took:.1f} s, {250 / took:.0f} MB/s)")
+    check(done and growth < 16, f"10 sockets sending 25 MB each: all received, RSS grew {growth:.1f} MB (goal < 16 MB)")
+    for sock, _, _ in pages:
+        sock.close()
+
+    # One address offers 25 MB files from many pages until refused: its quarter of the budget
+    # (2 GB: 500 MB), exactly 20 files; another address still uploads.
+    taken, refused_at, held = 0, None, []
+    for page_number in range(10):
+        sock, frames, field = upload_page(server.port, "127.0.12.1")
+        held.append(sock)
+        for file in range(1, 4):
+            if offer(sock, frames, field, file, f"hog{file}.zip", 25_000_000, file) is None:
+                refused_at = refused_at or taken
+            else:
+                taken += 1
+    sock, frames, field = upload_page(server.port, "127.0.12.2")
+    other = offer(sock, frames, field, 1, "other.zip", 25_000_000, 1)
+    check(taken == 20 and other is not None,
+          f"one address holds its quarter of the upload budget (20 files of 25 MB taken, the rest refused: {taken}); another address still uploads")
+    for s in held + [sock]:
+        s.close()
+    check(server.alive(), "the server is alive")
+    server.stop()
+
+
 ATTACKS = {"frame": attack_frame, "slow": attack_slow, "cap": attack_cap, "fuzz": attack_fuzz, "flood": attack_flood, "scale": attack_scale,
-           "share": attack_share, "resumed": attack_resumed, "memory": attack_memory, "hijack": attack_hijack}
+           "share": attack_share, "resumed": attack_resumed, "memory": attack_memory, "hijack": attack_hijack,
+           "upload": attack_upload}
 for name, attack in ATTACKS.items():
     if ONLY is None or name in ONLY:
         attack()
