@@ -47,15 +47,20 @@ public struct ReceivedFile: Sendable, Hashable, CustomStringConvertible {
         public init(_ description: String) { self.description = description }
     }
 
-    /// Moves the file's bytes to `destination` (a rename; a copy and a delete across file
-    /// systems), where the renderer no longer deletes them. A file already at `destination` is
-    /// not replaced: the move throws.
+    /// Moves the file's bytes to `destination` (on the same file system, a new name for them;
+    /// across file systems, a copy and a delete), where the renderer no longer deletes them. A
+    /// file already at `destination` is never replaced: the move throws.
     public func keep(at destination: String) throws(FileError) {
-        if access(destination, F_OK) == 0 { throw FileError("\(destination) exists already") }
-        if rename(path, destination) == 0 { return }
-        guard errno == EXDEV else { throw Self.failure("could not move \(name) to \(destination)") }
+        if link(path, destination) == 0 {
+            unlink(path)
+            return
+        }
+        if errno == EEXIST { throw FileError("\(destination) exists already") }
+        guard errno == EXDEV || errno == EPERM else { throw Self.failure("could not move \(name) to \(destination)") }
         let out = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard out >= 0 else { throw Self.failure("could not create \(destination)") }
+        guard out >= 0 else {
+            throw errno == EEXIST ? FileError("\(destination) exists already") : Self.failure("could not create \(destination)")
+        }
         do throws(FileError) {
             try Self.copy(from: path, to: out, limit: size)
             guard close(out) == 0 else { throw Self.failure("could not write \(destination)") }
@@ -64,6 +69,25 @@ public struct ReceivedFile: Sendable, Hashable, CustomStringConvertible {
             throw error
         }
         unlink(path)
+    }
+
+    /// Moves the file's bytes into `folder` under `name` (the file's own name unless given), or,
+    /// when a file has that name there, under the first free one of "name-2.ext", "name-3.ext", …;
+    /// the path it now has.
+    @discardableResult
+    public func keep(in folder: String, as name: String? = nil) throws(FileError) -> String {
+        let name = FileField.cleanName(name ?? self.name)
+        let (stem, suffix) = FileField.extensionOf(name).map { (String(name.dropLast($0.count + 1)), "." + $0) } ?? (name, "")
+        for attempt in 1...1_000 {
+            let path = folder + "/" + (attempt == 1 ? name : "\(stem)-\(attempt)\(suffix)")
+            do throws(FileError) {
+                try keep(at: path)
+                return path
+            } catch where access(path, F_OK) == 0 {
+                continue
+            }
+        }
+        throw FileError("\(folder) has 1,000 files named like \(name)")
     }
 
     /// Deletes the temporary file (what a renderer does when the file leaves its field).

@@ -131,6 +131,26 @@ import WebUI
         try? FileManager.default.removeItem(atPath: kept)
     }
 
+    /// Kept in a folder: under its own name, then "-2", "-3"… before the extension, never over
+    /// a file there; the path it got.
+    @Test func keptInAFolderUnderAFreeName() throws {
+        let folder = NSTemporaryDirectory() + "/kept-\(ReceivedFile.randomKey())"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let field = FileField("F", files: MutableProperty([]), maxSize: 100, maxCount: 10)
+        var kept: [String] = []
+        for (index, name) in ["a.log", "a.log", "a.log", "noext", "noext"].enumerated() {
+            let local = try Self.localFile(name, size: index)
+            guard case .success(let file) = field.receive(localPath: local) else { Issue.record("not received"); return }
+            kept.append(try file.keep(in: folder))
+            #expect(!Self.exists(file.path))
+        }
+        #expect(kept.map { String($0.dropFirst(folder.count + 1)) } == ["a.log", "a-2.log", "a-3.log", "noext", "noext-2"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/a-3.log")).count == 2, "each file's own bytes")
+        guard case .success(let named) = field.receive(localPath: try Self.localFile("b.log", size: 1)) else { return }
+        #expect(try named.keep(in: folder, as: "../1-b.log") == folder + "/1-b.log", "a name is cleaned: no folder")
+    }
+
     /// The terminal at 40×12: the label, a path field and the files under it. A path and Enter
     /// adds the file (or shows why not, in red); ↓ to the list and Delete removes the highlighted
     /// one; a file set by the view model shows.
@@ -159,9 +179,12 @@ import WebUI
         #expect(screen.focused === list)
         app.handle([.delete])
         app.drawNow()
+        #expect(screen.focused === path, "the last file removed: the focus goes up to the path field at once")
         #expect(report.files.value.isEmpty && !Self.exists(copy) && Self.exists(log), "\(terminal.text)")
         #expect(terminal.text.contains(Report.rule), "used and empty: the view model's message")
         #expect(!list.canFocus, "an empty list takes no focus")
+        app.handle([.character("x")])
+        #expect(screen.focused === path && path.text == "x", "the focus stays where the person was: on the path field above the list")
     }
 
     /// The browser: an `<input type=file>` named by the label, its `accept` the field's kinds,

@@ -54,6 +54,23 @@ import Testing
         #expect(harness.screen.focused !== retry, "a button that went from the screen does not take the focus back")
     }
 
+    /// Issue 59, found in tmux: a control that stops taking the focus where it stands (a file
+    /// list whose last file the person removed; here a button disabled) leaves the focus on the
+    /// control before it, not at the top of the screen; Tab and Shift-Tab go on from where it
+    /// stood.
+    @Test func aViewThatStopsTakingTheFocusLeavesItWhereItStood() {
+        for (key, expected) in [(Key.character("x"), 1), (.backTab, 1), (.tab, 3)] {
+            let first = Button("First"), path = TextField(placeholder: "Path"), gone = Button("Remove"), last = Button("Last")
+            let views: [View] = [first, path, gone, last]
+            let harness = Harness(Stack(.vertical, views))
+            harness.screen.focus(gone)
+            gone.isEnabled = false
+            harness.press(key)
+            #expect(harness.screen.focused === views[expected], "\(key) after the focused control stopped taking the focus")
+            if key == .character("x") { #expect(path.text == "x") }
+        }
+    }
+
     /// Found in tmux: switching the movie list emptied it while the next list loaded, the focus
     /// fell to the tab row, and the next → switched tabs instead of lists.
     @Test func aFocusedListKeepsTheFocusWhileItsRowsReload() {

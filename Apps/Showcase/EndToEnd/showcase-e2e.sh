@@ -540,6 +540,7 @@ quit_app
 # line, a long line wrapped); Space flips labels; a date is typed part by part; the picker opens, moves and closes with keys; the slider moves
 # with → ; Enter in the title files it, and the button files it again, its progress in view.
 keys "clear" Enter
+keys "export SHOWCASE_ATTACHMENTS=$WORK/attachments" Enter
 open_app new-issue
 wait_for "5 to 80 characters"
 check "issue 59: 40×12, the form scrolls: a ▼ says there is more below" wait_for "▼"
@@ -576,11 +577,28 @@ keys Left Left Left Up
 check "issue 59: 40×12, ← to the month, ↑ changes it" wait_for "Due: 2027-04-15 17:00"
 keys Tab Tab Right Right Right
 check "issue 59: 40×12, → moves the slider" wait_for "0.8"
-keys BTab BTab BTab BTab BTab BTab BTab
+# Attachments: a path typed into the path field, Enter reads the file under the field's rules.
+head -c 30000001 /dev/zero > "$WORK/huge.zip"; printf 'twelve bytes' > "$WORK/notes.txt"; printf 'x' > "$WORK/tool.exe"
+keys Tab Tab
+literal "$WORK/huge.zip"; keys Enter
+check "issue 59: 40×12, a file over the limit is refused, said under the path field" wait_for "“huge.zip” is 30 MB: this field"
+keys C-u; literal "$WORK/tool.exe"; keys Enter
+check "issue 59: 40×12, a kind of file not taken is refused" wait_for "“tool.exe” is not a kind of file"
+keys C-u; literal "$WORK/notes.txt"; keys Enter
+check "issue 59: 40×12, a file taken is listed under the path field, the message gone" bash -c "$(declare -f screen wait_for wait_gone); SESSION=$SESSION; wait_for '× notes.txt  12 bytes' && wait_gone 'tool.exe'"
+keys C-u; literal "$WORK/tool.exe"; keys Enter Tab Delete
+check "issue 59: 40×12, Tab to the list and Delete removes the file" wait_gone "× notes.txt"
+# The focus went back up to the path field: what is typed next goes there.
+keys C-u; literal "$WORK/notes.txt"; keys Enter
+check "issue 59: 40×12, the last file removed, the focus is on the path field again" wait_for "× notes.txt  12 bytes"
+keys BTab BTab BTab BTab BTab BTab BTab BTab BTab
 literal " now"; keys Enter
-# What it did is under the form, in view once the focus goes down to the button.
-keys Tab Tab Tab Tab Tab Tab Tab Tab Tab
+# What it did is under the form, in view once the focus goes down to the button (the
+# attachments went with the issue: the list is empty and takes no Tab).
+keys Tab Tab Tab Tab Tab Tab Tab Tab Tab Tab
 check "issue 59: 40×12, Enter in the title filed the issue, with its labels and when it is due (wrapped at 40)" shows_all "Filed #1: Crash on save now [crash," "docs] (Bug, Urgent, due 2027-04-15" "17:00,"
+check "issue 59: 40×12, the issue kept its attachment" wait_for "+ notes.txt (12 bytes)"
+check "issue 59: 40×12, the attachment is kept in the showcase's folder, the bytes the file's" cmp "$WORK/attachments/1-notes.txt" "$WORK/notes.txt"
 keys Enter
 check "issue 59: 40×12, the button files it again, its progress in view" wait_for "Filed #2: Crash on save now"
 check "issue 59: 40×12, the progress reached 100%" wait_for "100%"

@@ -93,7 +93,8 @@ public final class NewIssueViewModel: Sendable {
     public let notify = MutableProperty(true)
     /// The files attached so far.
     public let attachments = MutableProperty<[ReceivedFile]>([])
-    /// Where filing keeps the attachments (`<folder>/<issue number>-<name>`); `nil`: they are not
+    /// Where filing keeps the attachments (`<folder>/<issue number>-<name>`, or `-2`, `-3`… before
+    /// the extension when that name is taken); `nil`: they are not
     /// kept (they go when the form is cleared or the session ends).
     public let attachmentsFolder: String?
     /// What is wrong with the title, empty while nothing is.
@@ -131,7 +132,7 @@ public final class NewIssueViewModel: Sendable {
             for attachment in attachments.value {
                 if let attachmentsFolder {
                     do throws(ReceivedFile.FileError) {
-                        try attachment.keep(at: "\(attachmentsFolder)/\(number)-\(attachment.name)")
+                        try attachment.keep(in: attachmentsFolder, as: "\(number)-\(attachment.name)")
                     } catch {
                         status.value = "Not filed: \(attachment.name) could not be kept (\(error))"
                         return .empty

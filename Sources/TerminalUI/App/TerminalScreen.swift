@@ -108,6 +108,22 @@ public final class TerminalScreen {
             _ = alert.handle(key)
             return
         }
+        // Tab from a view that stopped taking the focus where it stands (a list emptied): from
+        // where it stood, not from where the focus would fall.
+        if key == .tab || key == .backTab, let focused, Self.isShown(focused, in: root) {
+            let candidates = root.focusableViews
+            if !candidates.isEmpty, !candidates.contains(where: { $0 === focused }) {
+                let before = Self.last(of: candidates, before: focused, in: root)
+                let index = before.flatMap { view in candidates.firstIndex { $0 === view } }
+                let next = key == .backTab
+                    ? before ?? candidates[candidates.count - 1]
+                    : candidates[index.map { ($0 + 1) % candidates.count } ?? 0]
+                setFocus(next)
+                displaced = Displaced()
+                focusMovedByUser = true
+                return
+            }
+        }
         ensureFocus()
         switch key {
         case .tab:
@@ -195,7 +211,9 @@ public final class TerminalScreen {
         // Only a view that stopped taking the focus where it stands counts (not one the focus
         // left for the main control).
         let lost = focused.flatMap { view in !candidates.contains(where: { $0 === view }) && Self.isShown(view, in: root) ? view : nil }
-        let next = preferred ?? candidates.first
+        // Where the focus stood: the control before it (a list whose last row the person
+        // removed leaves the focus on the field above it, not at the top of the screen).
+        let next = lost.flatMap { Self.last(of: candidates, before: $0, in: root) } ?? preferred ?? candidates.first
         setFocus(next)
         displaced = lost.map { Displaced(view: $0, to: next) } ?? Displaced()
         focusMovedByUser = false
@@ -209,6 +227,21 @@ public final class TerminalScreen {
     }
 
     private var displaced = Displaced()
+
+    /// The last of `candidates` (in the tree's order) that comes before `view` in `root`'s tree.
+    private static func last(of candidates: [View], before view: View, in root: View) -> View? {
+        func path(_ view: View) -> [Int] {
+            var indices: [Int] = []
+            var current = view
+            while current !== root, let parent = current.parent {
+                indices.append(parent.children.firstIndex { $0 === current } ?? 0)
+                current = parent
+            }
+            return indices.reversed()
+        }
+        let target = path(view)
+        return candidates.last { path($0).lexicographicallyPrecedes(target) }
+    }
 
     /// Whether `view` is in `root`'s tree, none of its ancestors hidden.
     private static func isShown(_ view: View, in root: View) -> Bool {
