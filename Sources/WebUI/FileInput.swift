@@ -9,7 +9,7 @@ import Signals
 ///
 /// A file chosen is offered first (its name and declared size: ``ClientEvent/offer(file:name:size:)``);
 /// `rules` refuses it there (size, type, count), before any byte is sent, or the file's size is
-/// reserved (``PageUploads``) and the page told to send it in chunks tagged with a random key,
+/// reserved (per session, per client address and for the server: ``WebSessions/Limits``) and the page told to send it in chunks tagged with a random key,
 /// each written to a temporary file as it comes. A chunk at another offset than the next byte,
 /// or past the declared size, ends the upload. Received whole, the file joins ``files``
 /// (``fileChanges``); a refusal or a failure arrives as ``refusals`` (what the person is told).
@@ -46,7 +46,7 @@ public final class FileInput: Element {
     /// An input for files named `label`, taking the kinds `accept` lists (the browser's
     /// `accept`: it only filters the browser's dialog; `rules` decides), several if `multiple`.
     /// `rules` says why a file of a name and size is refused while a count of files is there
-    /// (``ScreenKit/FileField/refusal(name:size:alongside:)``), `nil` when it is taken.
+    /// (ScreenKit's `FileField.refusal(name:size:alongside:)`), `nil` when it is taken.
     public init(label: String, accept: String, multiple: Bool, rules: @escaping (_ name: String, _ size: Int, _ count: Int) -> String?) {
         self.label = label
         self.rules = rules
