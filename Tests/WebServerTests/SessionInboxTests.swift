@@ -82,5 +82,28 @@ import WebUI
         }
         #expect(handler.inbox.limit == messagesWaiting)
     }
+
+    /// Issue 59: bytes waiting count as messages do, at their exact boundary: a batch out and
+    /// `byteLimit` bytes waiting behind it, the socket is still read; one byte more, it is not
+    /// (a page sending a file's chunks faster than its session writes them is slowed to its
+    /// pace). A batch taken, or the rest at the close, counts from zero again.
+    @Test(arguments: [1, 24, 32_792, 512 * 1024])
+    func bytesWaitingStopTheReadingPastTheirLimit(limit: Int) {
+        var inbox = SessionInbox(limit: 1024, byteLimit: limit)
+        inbox.read(.text("first"))
+        _ = inbox.nextBatch()
+        inbox.read(.data(Data(count: limit - 1)))
+        inbox.read(.text("a"))
+        #expect(!inbox.isFull, "\(limit) bytes waiting: read on")
+        inbox.read(.data(Data(count: 1)))
+        #expect(inbox.isFull, "\(limit + 1) bytes waiting: stop")
+        inbox.answered()
+        _ = inbox.nextBatch()
+        #expect(!inbox.isFull && inbox.waitingBytes == 0)
+        inbox.read(.data(Data(count: limit + 1)))
+        #expect(inbox.isFull)
+        _ = inbox.takeRest()
+        #expect(inbox.waitingBytes == 0)
+    }
 }
 #endif
