@@ -53,6 +53,7 @@ public struct ReceivedFile: Sendable, Hashable, CustomStringConvertible {
     public func keep(at destination: String) throws(FileError) {
         if link(path, destination) == 0 {
             unlink(path)
+            Self.forget(temporary: path)
             return
         }
         if errno == EEXIST { throw FileError("\(destination) exists already") }
@@ -69,11 +70,13 @@ public struct ReceivedFile: Sendable, Hashable, CustomStringConvertible {
             throw error
         }
         unlink(path)
+        Self.forget(temporary: path)
     }
 
-    /// Moves the file's bytes into `folder` under `name` (the file's own name unless given), or,
-    /// when a file has that name there, under the first free one of "name-2.ext", "name-3.ext", …;
-    /// the path it now has.
+    /// Moves the file's bytes into `folder` (which must exist) under `name` (the file's own name
+    /// unless given, cleaned: no folder in it), or, when a file has that name there, under the
+    /// first free one of "name-2.ext", "name-3.ext", …; returns the path it now has. The kept
+    /// file is readable by the server's user only (mode 600), as the temporary file was.
     @discardableResult
     public func keep(in folder: String, as name: String? = nil) throws(FileError) -> String {
         let name = FileField.cleanName(name ?? self.name)
@@ -93,6 +96,7 @@ public struct ReceivedFile: Sendable, Hashable, CustomStringConvertible {
     /// Deletes the temporary file (what a renderer does when the file leaves its field).
     public func discard() {
         unlink(path)
+        Self.forget(temporary: path)
     }
 
     // MARK: The renderers' temporary files
@@ -109,6 +113,7 @@ public struct ReceivedFile: Sendable, Hashable, CustomStringConvertible {
         let path = temporaryFolder + "/mvvmkit-upload-" + key
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw failure("could not create a temporary file") }
+        _ = temporaries.withLock { $0.insert(path) }
         return (descriptor, path)
     }
 
@@ -163,7 +168,6 @@ public struct ReceivedFile: Sendable, Hashable, CustomStringConvertible {
                     unlink(path)
                     return .failure(refusal)
                 }
-                localCopies.withLock { $0.append(path) }
                 return .success(ReceivedFile(name: name, size: size, type: FileField.mediaType(ofName: name), path: path))
             } catch {
                 close(out)
@@ -175,13 +179,29 @@ public struct ReceivedFile: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The copies ``FileField/receive(localPath:)`` made, deleted by ``discardLocalCopies()``.
-    private static let localCopies = Locked<[String]>([])
+    /// Every temporary file this process made for a file field and has not deleted or seen kept.
+    private static let temporaries = Locked<Set<String>>([])
 
-    /// Deletes every copy of a local file this process made for a file field (the view model
-    /// kept the ones it moved away): what a terminal app does as it quits.
-    public static func discardLocalCopies() {
-        for path in localCopies.withLock({ copies in defer { copies = [] }; return copies }) { unlink(path) }
+    /// Deletes every temporary file this process made for a file field that is still there
+    /// (files arriving, files received and not kept): what a terminal app does as it quits and
+    /// a web server as it stops, so that none outlives the process that owned it. (A process
+    /// killed outright leaves them in the temporary folder, named `mvvmkit-upload-…`.)
+    public static func discardTemporaryFiles() {
+        discardTemporaryFiles { _ in true }
+    }
+
+    /// Deletes those of this process's temporary files (see ``discardTemporaryFiles()``) that
+    /// `belongs` picks: a server's own, when it stops.
+    public static func discardTemporaryFiles(where belongs: (String) -> Bool) {
+        let all = temporaries.withLock { $0 }
+        let picked = all.filter(belongs)
+        temporaries.withLock { $0.subtract(picked) }
+        for path in picked { unlink(path) }
+    }
+
+    /// The temporary file at `path` was deleted or kept: it is no longer the process's to delete.
+    public static func forget(temporary path: String) {
+        _ = temporaries.withLock { $0.remove(path) }
     }
 
     /// 32 hexadecimal digits from the system's random source: a temporary file's name, an

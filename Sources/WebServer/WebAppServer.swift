@@ -155,6 +155,8 @@ public final class WebAppServer: Sendable {
         }
         running.withLock { $0.port = nil }
         await drain()
+        // The files its pages sent that no view model kept go with the server.
+        sessions.discardUploads()
         let waiting = running.withLock { running in
             running.finished = true
             defer { running.waiting = [] }

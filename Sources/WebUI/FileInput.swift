@@ -95,6 +95,7 @@ public final class FileInput: Element {
         let made: (descriptor: Int32, path: String)
         do {
             made = try ReceivedFile.temporaryFile(named: key)
+            document.uploads.shared?.track(made.path)
         } catch {
             document.uploads.release(size)
             document.log("could not receive a file: \(error)")
@@ -174,6 +175,7 @@ public final class FileInput: Element {
         if upload.descriptor >= 0 { close(upload.descriptor) }
         upload.descriptor = -1
         unlink(upload.path)
+        ReceivedFile.forget(temporary: upload.path)
         forget(upload)
         showRows()
         refusalSubject.send(message)

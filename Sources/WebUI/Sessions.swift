@@ -70,6 +70,13 @@ public final class WebSessions: Sendable {
     public let limits: Limits
     /// The bytes of files being received by every session (``Limits/uploadBytes``).
     let uploadBudget: UploadBudget
+
+    /// Deletes every file the sessions' pages sent that is still in a temporary file (arriving,
+    /// or received and not kept by a view model): what a server does once it has stopped, so
+    /// that none outlives it. The sessions are not closed.
+    public func discardUploads() {
+        uploadBudget.discardAll()
+    }
     public let log: @Sendable (String) -> Void
     /// What the sessions refuse (messages, new sessions, connections), logged through `log` at
     /// most ``Limits/refusalLinesPerSecond`` lines a second, with the count of those left out.

@@ -13,6 +13,20 @@ final class UploadBudget: Sendable {
         var byAddress: [String: Int] = [:]
     }
     private let state = Mutex(State())
+    /// The temporary files this server's sessions made (deleted by
+    /// ``WebSessions/discardUploads()`` unless kept).
+    private let made = Mutex<Set<String>>([])
+
+    func track(_ path: String) {
+        _ = made.withLock { $0.insert(path) }
+    }
+
+    /// Deletes every temporary file this server's sessions made that is still there (arriving,
+    /// or received and not kept).
+    func discardAll() {
+        let paths = made.withLock { paths in defer { paths = [] }; return paths }
+        ReceivedFile.discardTemporaryFiles { paths.contains($0) }
+    }
 
     init(limit: Int, perAddress: Int) {
         self.limit = limit

@@ -131,6 +131,47 @@ import WebUI
         try? FileManager.default.removeItem(atPath: kept)
     }
 
+    /// A local file's size is read before any byte is copied (a 10 GB file is refused as 10 GB,
+    /// not as the bytes a copy read), and a copy stops one byte past the limit whatever the size
+    /// said (a file that grew, or one whose size the system does not know: /proc's).
+    @Test func aLocalFileIsReadNoFurtherThanTheLimit() throws {
+        let field = FileField("F", files: MutableProperty([]), maxSize: 1_000)
+        let huge = try Self.localFile("huge.bin", size: 0)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: huge))
+        try handle.truncate(atOffset: 10_000_000_000)
+        try handle.close()
+        guard case .failure(let refusal) = field.receive(localPath: huge) else { Issue.record("a 10 GB file taken"); return }
+        #expect(refusal.message == "“huge.bin” is 10 GB: this field takes files up to 1 KB")
+        try? FileManager.default.removeItem(atPath: huge)
+        #if os(Linux)
+        let small = FileField("F", files: MutableProperty([]), maxSize: 100)
+        guard case .failure(let grown) = small.receive(localPath: "/proc/self/status") else { Issue.record("/proc/self/status taken past its limit"); return }
+        #expect(grown.message == "“status” is 101 bytes: this field takes files up to 100 bytes", "\(grown.message)")
+        #endif
+    }
+
+    /// What the person was told of a refused file goes once the files change (one taken,
+    /// removed, or set by the view model); the view model's own message shows again.
+    @Test func aRefusalGoesOnceTheFilesChange() throws {
+        let report = Report()
+        let harness = TerminalHarness(report.screen)
+        let path = try #require(harness.all(TerminalUI.TextField.self).first)
+        let tool = try Self.localFile("tool.exe", size: 1)
+        harness.app.handle(tool.map { TerminalUI.Key.character($0) } + [.enter])
+        harness.app.drawNow()
+        #expect(harness.terminal.text.contains("“tool.exe” is not"), "\(harness.terminal.text)")
+        path.text = ""
+        let local = try Self.localFile("a.log", size: 3)
+        guard case .success(let file) = report.field.receive(localPath: local) else { return }
+        report.files.value = [file]
+        harness.app.drawNow()
+        #expect(!harness.terminal.text.contains("“tool.exe”"), "\(harness.terminal.text)")
+        harness.app.handle(tool.map { TerminalUI.Key.character($0) } + [.enter])
+        report.files.value = []
+        harness.app.drawNow()
+        #expect(!harness.terminal.text.contains("“tool.exe”") && harness.terminal.text.contains(Report.rule), "\(harness.terminal.text)")
+    }
+
     /// Kept in a folder: under its own name, then "-2", "-3"… before the extension, never over
     /// a file there; the path it got.
     @Test func keptInAFolderUnderAFreeName() throws {

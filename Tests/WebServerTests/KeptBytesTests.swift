@@ -29,3 +29,48 @@ import Testing
     }
 }
 #endif
+
+#if WebServer
+import Foundation
+import Signals
+@testable import WebUI
+
+/// Issue 59: a server that stops takes the files its pages sent with it: one arriving when it
+/// stopped leaves no temporary file behind (nor one received that no view model kept).
+@Suite struct StoppedServerUploadTests {
+    /// A page whose content is one file input taking any file.
+    final class Files: WebSessionContent {
+        let input = FileInput(label: "Files", accept: "", multiple: true) { _, _, _ in nil }
+        init(_ document: Document) { document.root.setChildren([input]) }
+        func close() {}
+    }
+
+    @Test func aStoppedServersUploadsLeaveNoFile() async throws {
+        let sessions = WebSessions(limits: .init(sessions: 4)) { Files($0) }
+        let server = try WebAppServer(port: 0, sessions: sessions, log: { _ in })
+        let (_, task) = try await WebServerAttackTests().start(server)
+        let path: String = try await withCheckedThrowingContinuation { continuation in
+            WebExecutor.main.run {
+                MainActor.assumeIsolated {
+                    guard let session = sessions.open(), let files = session.content as? Files else {
+                        continuation.resume(throwing: CancellationError())
+                        return
+                    }
+                    let frames = Locked<[String]>([])
+                    let token = session.connect(send: { frame in frames.withLock { $0.append(frame) } })
+                    session.receive(#"{"t":"hello","s":"\#(session.id)","q":\#(session.document.render().frame)}"#, token: token)
+                    session.receive(#"{"t":"f","id":"\#(files.input.input.id)","f":1,"p":"a.bin","l":100,"n":1}"#, token: token)
+                    session.document.flush()
+                    let key = frames.withLock { $0.joined() }.firstMatch(of: /"u","e\d+",1,"([0-9a-f]{32})"/)?.1
+                    let folder = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+                    continuation.resume(returning: key.map { folder + "/mvvmkit-upload-" + $0 } ?? "")
+                }
+            }
+        }
+        #expect(!path.isEmpty && FileManager.default.fileExists(atPath: path), "an upload arriving: its temporary file")
+        await server.stop()
+        try await task.value
+        #expect(!FileManager.default.fileExists(atPath: path), "the server stopped: its pages' files went with it")
+    }
+}
+#endif

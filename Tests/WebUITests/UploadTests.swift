@@ -165,6 +165,7 @@ import WebUITestSupport
         let page = try Page(sessions, contents)
         #expect(page.offer(1, "over.zip", size: maxSize + 1) == nil)
         #expect(page.message.hasPrefix("“over.zip” is "), "\(page.message)")
+        #expect(page.uploads().contains { $0.file == 1 && $0.key == nil }, "the page is told to forget a refused file")
         #expect(page.offer(2, "tool.exe", size: 1) == nil && page.message.hasPrefix("“tool.exe” is not a kind of file"), "\(page.message)")
         var keys: [String] = []
         for number in 0..<maxCount {
@@ -281,6 +282,31 @@ import WebUITestSupport
         page.session.document.root.setChildren([])
         #expect(sessions.uploadBudget.inUse == 0)
         page.session.close()
+    }
+
+    /// A stopped server's files go with it (``WebSessions/discardUploads()``): those arriving
+    /// and those received, but not one a view model kept, nor another server's.
+    @Test func aServersFilesGoWhenItStops() throws {
+        let (sessions, contents) = Self.sessions()
+        let (others, otherContents) = Self.sessions()
+        let page = try Page(sessions, contents), other = try Page(others, otherContents)
+        let arriving = try #require(page.offer(1, "a.zip", size: 10))
+        page.chunk(arriving, at: 0, [1, 2, 3])
+        for (number, page) in [(2, page), (1, other)] {
+            let key = try #require(page.offer(number + 1, "b.zip", size: 3))
+            page.chunk(key, at: 0, [4, 5, 6])
+        }
+        let received = try #require(page.content.files.value.first), theirs = try #require(other.content.files.value.first)
+        let kept = NSTemporaryDirectory() + "/kept-\(ReceivedFile.randomKey()).zip"
+        let keep = try #require(page.offer(4, "c.zip", size: 1))
+        page.chunk(keep, at: 0, [7])
+        try #require(page.content.files.value.last).keep(at: kept)
+        sessions.discardUploads()
+        #expect(!Self.exists(Self.temporary(arriving)) && !Self.exists(received.path))
+        #expect(Self.exists(kept) && Self.exists(theirs.path), "a kept file, and another server's, stay")
+        try? FileManager.default.removeItem(atPath: kept)
+        page.session.close()
+        other.session.close()
     }
 
     /// The files a session received go with it; one the view model kept (moved) stays; one the

@@ -236,11 +236,13 @@ extension FileControl {
         return composite
     }
 
-    /// What the control shows under itself for `field`: what it last refused, else the view
-    /// model's own message once the field is used.
+    /// What the control shows under itself for `field`: what it last refused, until the files
+    /// change (one taken or removed, or set by the view model), else the view model's own
+    /// message once the field is used.
     public func message(of field: FileField) -> Live<String> {
         let refused = MutableProperty("")
         receive(refusals) { refused.value = $0 }
+        receive(field.files.changes) { _ in if !refused.value.isEmpty { refused.value = "" } }
         return refused.live.combine(field.shownMessage) { refused, own in refused.isEmpty ? own : refused }
     }
 }

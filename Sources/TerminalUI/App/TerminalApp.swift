@@ -145,7 +145,7 @@ public final class TerminalApp {
             input = nil
             device.restore()
             // The local files the app's file fields copied: the view model kept what it moved.
-            ReceivedFile.discardLocalCopies()
+            ReceivedFile.discardTemporaryFiles()
         }
         if device.isProcessTerminal { await watchSignals() }
         input = device.startReading { bytes in

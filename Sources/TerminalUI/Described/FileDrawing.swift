@@ -20,11 +20,6 @@ extension TerminalDrawing {
                 list?.refuse(refusal.message)
             }
         }
-        // The last file removed: the focus goes up to the path field (the list takes none).
-        list.fileChanges.perform(during: list) { [weak list, weak path] files in
-            guard files.isEmpty, list?.isFocused == true, let path else { return }
-            path.host?.focus(path)
-        }
         let said = message(list.message(of: field), of: path, use: field.use)
         let parts: [View] = inRow ? [path, list, said] : [Label(field.label), path, list, said]
         return ScreenRenderer.fitting(Stack(.vertical, parts))
