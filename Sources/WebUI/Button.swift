@@ -25,6 +25,17 @@ public final class Button: Element {
         super.init("a", ["class": className ?? "button", "href": set.isEmpty ? "?" : String(set), "data-query": String(all)], text: title)
     }
 
+    /// A button drawn as a link (`<a>`) to one of the app's screens, at `path` under the page's
+    /// address (`/person` and "settings": `/person/settings`): a plain click presses it as any
+    /// button; a click that opens a new tab or window, or a bookmark, follows the link. The
+    /// page's script keeps its `href` in step with the page's address.
+    public init(_ title: String, class className: String? = nil, linkingPath path: [String], onPress: (() -> Void)? = nil) {
+        self.onPress = onPress
+        let relative = WebLocation.relativePath(path)
+        // `data-press`: a click presses it (a row's title link, also `data-path`, is its row's).
+        super.init("a", ["class": className ?? "button", "href": relative, "data-path": relative, "data-press": ""], text: title)
+    }
+
     public var presses: Signal<Void, Never> { pressSubject.signal }
 
     /// A link can be neither disabled nor busy in HTML: it says so with `aria-disabled`.

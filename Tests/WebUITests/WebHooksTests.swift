@@ -164,4 +164,24 @@ import WebUITestSupport
         try document.handle(ClientMessage.parse(#"{"t":"c","id":"\#(active.id)","n":2}"#))
         #expect(filter.value == "active", "a disabled link is not pressed")
     }
+
+    /// Issue 59: a button that opens one of the app's screens is a link to its address, under
+    /// the page's (`linking(path:)`): its path encoded, pressed as a button.
+    @Test func aButtonOpeningAScreenIsALinkToItsAddress() throws {
+        let opened = MutableProperty(0)
+        let document = Document()
+        document.flushesAutomatically = false
+        document.root.setChildren([WebUI.ScreenRenderer.page(for: ScreenKit.Screen("People") {
+            ScreenKit.Button("Settings") { opened.value += 1 }.linking(path: ["settings"])
+            ScreenKit.Button("Ada's page") { opened.value += 10 }.linking(path: ["people", "Ada Lovelace/1?"])
+        }).content])
+        let html = document.render().html
+        #expect(html.contains(#"href="settings""#) && html.contains(#"data-path="settings""#) && html.contains(">Settings</a>"), "\(html)")
+        // `data-press`: the page's script sends its click (a row's title link has none: its row's click is the row's).
+        #expect(html.contains("data-press=\"\""), "\(html)")
+        #expect(html.contains(#"data-path="people/Ada%20Lovelace%2F1%3F""#), "each segment encoded: \(html)")
+        let link = try #require(FormTestsSupport.first(document.root) { $0.text == "Settings" })
+        try document.handle(ClientMessage.parse(#"{"t":"c","id":"\#(link.id)","n":1}"#))
+        #expect(opened.value == 1 && link.tag == "a")
+    }
 }

@@ -1025,6 +1025,15 @@ def person(page):
     # Issue 43: the Settings page (its address beside it): its toggle hides the birthdays.
     born = lambda: [text for text in page.visible_texts("section.page p, section.page span") if text.startswith("Born ")]
     had_birthday = bool(wait_until(born))
+    # Issue 59: the button that opens the settings is a link to their address: a new tab opens them there.
+    href = wait_until(lambda: (page.button("Settings").get_attribute("href") or "").endswith("/person/settings") and page.button("Settings").get_attribute("href"))
+    first_tab = page.driver.current_window_handle
+    page.driver.switch_to.new_window("tab")
+    page.driver.get(href or page.server.url)
+    in_new_tab = page.wait_heading("Settings") and page.js("return location.pathname") == "/person/settings"
+    page.driver.close()
+    page.driver.switch_to.window(first_tab)
+    check("Person: Settings is a link to /person/settings, and a new tab opens the settings there", bool(href) and in_new_tab, [href, in_new_tab])
     page.button("Settings").click()
     opened = wait_until(lambda: page.heading() == "Settings" and page.js("return location.pathname") == "/person/settings")
     box = page.driver.find_elements(By.CSS_SELECTOR, "section.page input[type=checkbox]")

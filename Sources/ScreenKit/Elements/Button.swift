@@ -56,6 +56,25 @@ public struct Button: ElementConvertible {
         return button
     }
 
+    /// The path, under the screen's address, of the screen pressing the button opens; `nil`:
+    /// the button opens none (or the layer has no addresses).
+    public private(set) var linkPath: [String]?
+
+    /// The same button, drawn by a browser as a link to the screen its press opens: one of the
+    /// app's own, whose address is this screen's with `path` added (as a list's
+    /// ``List/linkingRows(to:)``). A plain click still just presses it; a new tab, a copied
+    /// link or a bookmark opens that screen at its address. A terminal and plain text draw the
+    /// button as any other.
+    ///
+    /// ```swift
+    /// Button("Settings") { viewModel.openSettings() }.linking(path: ["settings"])   // /person → /person/settings
+    /// ```
+    public func linking(path: [String]) -> Button {
+        var button = self
+        button.linkPath = path
+        return button
+    }
+
     public var element: Element { Element(self) }
 }
 

@@ -11,7 +11,9 @@ import Signals
 ///
 /// An address of any other kind (`javascript:`, `data:`, `file:`, one without a host) is
 /// refused: the link shows its title and why, and opens nothing. A link to one of the app's own
-/// screens is a ``Button`` whose press navigates (`linking(query:)` draws it as a link).
+/// screens is a ``Button`` whose press navigates: `linking(path:)` draws it as a link to that
+/// screen's address (a new tab opens it there), `linking(query:)` to this screen's with other
+/// query items.
 public struct Link: ElementConvertible {
     public let title: String
     /// The address as given.

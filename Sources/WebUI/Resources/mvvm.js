@@ -682,7 +682,7 @@
     // A checkbox or a field inside a clickable row is its own control, not a click on the row.
     const control = target.closest && target.closest('input, select, textarea');
     if (control && !control.matches('[data-mvvm-on~="click"]')) return null;
-    const el = target.closest && target.closest('button[id], a[data-query][id], [data-click][id], [role=tab], [data-mvvm-on~="click"][id]');
+    const el = target.closest && target.closest('button[id], a[data-query][id], a[data-press][id], [data-click][id], [role=tab], [data-mvvm-on~="click"][id]');
     if (!el || el.disabled || el.getAttribute('aria-busy') === 'true' || el.getAttribute('aria-disabled') === 'true' || !root.contains(el)) return null;
     return el;
   }

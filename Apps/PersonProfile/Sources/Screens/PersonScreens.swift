@@ -41,7 +41,7 @@ public enum PersonScreens {
                 onHighlight: { viewModel.selectedIndex = $0 }
             )
             .linkingRows { [$0.id] }   // a person is at /3
-            Button("Settings") { viewModel.openSettings() }
+            Button("Settings") { viewModel.openSettings() }.linking(path: ["settings"])
         }
     }
 
