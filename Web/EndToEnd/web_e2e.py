@@ -794,6 +794,7 @@ def uploads(page):
         page.driver.switch_to.window(handle)
         page.driver.close()
     page.driver.switch_to.window(first)
+    shutil.rmtree(folder, ignore_errors=True)     # 300 MB of test files
 
 
 def login(page):
