@@ -136,6 +136,9 @@ public final class TerminalScreen {
             break
         }
         if let focused, focused.handle(key) {
+            // The person used the control the focus fell to (typed a path where the emptied
+            // list's focus went): the control that lost it does not take it back.
+            if displaced.to === focused { displaced = Displaced() }
             return
         }
         if let command = keyCommand(for: key) {
@@ -212,11 +215,13 @@ public final class TerminalScreen {
         // left for the main control).
         let lost = focused.flatMap { view in !candidates.contains(where: { $0 === view }) && Self.isShown(view, in: root) ? view : nil }
         // Where the focus stood: the control before it (a list whose last row the person
-        // removed leaves the focus on the field above it, not at the top of the screen).
-        let next = lost.flatMap { Self.last(of: candidates, before: $0, in: root) } ?? preferred ?? candidates.first
+        // removed leaves the focus on the field above it, not at the top of the screen), where
+        // it stays as if the person had moved it there.
+        let before = lost.flatMap { Self.last(of: candidates, before: $0, in: root) }
+        let next = before ?? preferred ?? candidates.first
         setFocus(next)
         displaced = lost.map { Displaced(view: $0, to: next) } ?? Displaced()
-        focusMovedByUser = false
+        focusMovedByUser = before != nil
     }
 
     /// The view that lost the focus because it stopped taking it, and the view the focus went
