@@ -830,7 +830,7 @@ MUTANTS = [
      "KeptBytesTests"),
     ("UP30", "a focus that fell from a control goes to the screen's main control, not the one before it",
      "Sources/TerminalUI/App/TerminalScreen.swift",
-     [("        let next = lost.flatMap { Self.last(of: candidates, before: $0, in: root) } ?? preferred ?? candidates.first\n", "        let next = preferred ?? candidates.first\n")],
+     [("        let next = before ?? preferred ?? candidates.first\n", "        let next = preferred ?? candidates.first\n")],
      "FocusTests"),
     ("UP31", "Shift-Tab from a control that stopped taking the focus skips the one before it",
      "Sources/TerminalUI/App/TerminalScreen.swift",
