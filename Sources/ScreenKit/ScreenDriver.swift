@@ -274,8 +274,7 @@ open class ScreenDriver {
     /// counts as used.
     @discardableResult
     public func attach(_ path: String, to label: String) throws(ScreenDriverError) -> String {
-        guard let field = try element(label, role: .fileField).kind as? FileField else { throw .notFound("file field \"\(label)\"", screen: text) }
-        switch field.receive(localPath: path) {
+        switch try fileField(label).receive(localPath: path) {
         case .success: return ""
         case .failure(let refusal): return refusal.message
         }
@@ -284,9 +283,15 @@ open class ScreenDriver {
     /// Takes the file named `name` out of the file field labelled `label`, as a person's remove
     /// does; its temporary file is deleted.
     public func remove(_ name: String, from label: String) throws(ScreenDriverError) {
-        guard let field = try element(label, role: .fileField).kind as? FileField else { throw .notFound("file field \"\(label)\"", screen: text) }
+        let field = try fileField(label)
         guard let file = field.files.value.first(where: { $0.name == name }) else { throw .notFound("file \"\(name)\" in \"\(label)\"", screen: text) }
         field.remove(file)
+    }
+
+    /// The file field labelled `label`.
+    private func fileField(_ label: String) throws(ScreenDriverError) -> FileField {
+        guard let field = try element(label, role: .fileField).kind as? FileField else { throw .notFound("file field \"\(label)\"", screen: text) }
+        return field
     }
 
     /// Chooses `option` in the choice or the tabs that offer it (a segmented control, a tab).
