@@ -1,5 +1,6 @@
 import Foundation
 import MVVM
+import PropertyBased
 import ScreenKit
 import ScreenTesting
 import Signals
@@ -90,11 +91,38 @@ import WebUI
         let sizes = [0: "0 bytes", 1: "1 byte", 999: "999 bytes", 1_000: "1 KB", 1_500: "1.5 KB", 9_950: "10 KB", 10_400: "10 KB",
                      999_999: "1000 KB", 20_000_000: "20 MB", 2_100_000: "2.1 MB", 3_000_000_000: "3 GB"]
         for (bytes, text) in sizes { #expect(FileField.sizeText(bytes) == text, "\(bytes): \(FileField.sizeText(bytes))") }
-        let names = ["C:\\fakepath\\report.pdf": "report.pdf", "../../etc/passwd": "passwd", "a\u{0}b\u{1B}[31mc.txt": "ab[31mc.txt",
+        let names = ["C:\\fakepath\\report.pdf": "report.pdf", "../../etc/passwd": "passwd", "a\u{0}b\u{1B}[31mc.txt": "abc.txt",
                      "": "file", "..": "file", "dir/": "file", "  spaced.png  ": "spaced.png"]
         for (offered, kept) in names { #expect(FileField.cleanName(offered) == kept, "\(offered): \(FileField.cleanName(offered))") }
         let long = String(repeating: "é", count: 200) + ".txt"
         #expect(FileField.cleanName(long).utf8.count <= 255 && FileField.cleanName(long).hasPrefix("éé"))
+    }
+
+    /// Hostile names, generated from the pieces an attacker reaches for: whatever a browser or
+    /// a path offers, the kept name has no folder, no control character, no escape sequence and
+    /// no bidirectional control (`invoice‮fdp.exe` must not read as `invoiceexe.pdf`), is at
+    /// most 255 bytes, and keeps its extension when it is short: a PDF with a 1,024-byte name is
+    /// still taken as a PDF.
+    @Test func hostileNamesAreKeptHarmlessAndKeepTheirKind() async {
+        let pieces = ["a", "é", "例", "👩‍👩‍👧", "\u{202E}", "\u{2066}", "\u{200B}", "\u{9B}31m", "\u{1B}[2J", "\u{1B}]0;x\u{7}",
+                      "\u{0}", "\u{7F}", "\t", " ", "/", "\\", ".", "..", "\r\n", String(repeating: "b", count: 300)]
+        let pdf = FileField("F", files: MutableProperty([]), accepts: [".pdf"], maxSize: 10)
+        await propertyCheck(count: 300, input: Gen.int(in: 0...(pieces.count - 1)).array(of: 0...12)) { picks in
+            let stem = picks.map { pieces[$0] }.joined()
+            let kept = FileField.cleanName(stem + ".pdf")
+            #expect(kept.utf8.count <= FileField.maxNameBytes, "\(kept.utf8.count) bytes")
+            #expect(!kept.contains("/") && !kept.contains("\\"))
+            #expect(!kept.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || (0x202A...0x202E).contains($0.value) || (0x2066...0x2069).contains($0.value) }, "\(kept.debugDescription)")
+            #expect(!kept.contains("[2J") && !kept.contains("]0;"), "\(kept.debugDescription)")
+            #expect(kept == ".pdf" || pdf.takes(name: kept), "\(kept.debugDescription) from \(stem.debugDescription)")
+            #expect(kept.hasSuffix(".pdf") && FileField.cleanName(kept) == kept)
+        }
+        // At the exact boundary: 255 bytes are kept whole, 256 lose one character of the stem.
+        let at = String(repeating: "x", count: 251) + ".pdf", over = String(repeating: "x", count: 252) + ".pdf"
+        #expect(FileField.cleanName(at) == at)
+        #expect(FileField.cleanName(over) == String(repeating: "x", count: 251) + ".pdf")
+        #expect(FileField.cleanName(String(repeating: "é", count: 600)).utf8.count == 254)
+        #expect(FileField.cleanName("invoice\u{202E}fdp.exe") == "invoicefdp.exe")
     }
 
     /// The tester gives a local file as a person's path field does: refused (too big from its

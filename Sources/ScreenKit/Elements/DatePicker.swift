@@ -149,7 +149,7 @@ extension DateControl {
         if picker.message != nil {
             let use = picker.use
             let changes = Signal.merge([dayChanges.map { _ in () }, timeChanges.map { _ in () }])
-            composite += receive(changes.prefix(1)) { _ in use.markUsed() }
+            composite += receive(changes) { _ in use.markUsed() }
         }
         return composite
     }

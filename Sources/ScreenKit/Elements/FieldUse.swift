@@ -48,6 +48,11 @@ public final class FieldUse: Sendable {
         if !used.value { used.value = true }
     }
 
+    /// The field's form went through: its message waits for the next use again.
+    func markUnused() {
+        if used.value { used.value = false }
+    }
+
     /// Each time the field should take the focus: its form's submit was refused, and it is the
     /// first field with a message.
     public var focusRequests: Signal<Void, Never> { focus.signal }

@@ -97,21 +97,33 @@ public struct FileField: ElementConvertible {
 
     // MARK: Names, types, sizes
 
-    /// A file's name as the field keeps it: without any folder (`/` or `\`), without control
-    /// characters, at most 255 bytes of UTF-8; "file" when nothing is left.
+    /// A file's name as the field keeps it: without any folder (`/` or `\`), cleaned as typed
+    /// text is (``TypedText/cleaned(_:)``: no control characters or terminal escape sequences,
+    /// none of the bidirectional controls that make `invoice‮fdp.exe` read as `invoiceexe.pdf`),
+    /// and at most 255 bytes of UTF-8, cut from the end of its stem so that a long name keeps
+    /// its extension (and so its kind); "file" when nothing is left.
     public static func cleanName(_ name: String) -> String {
         let last = name.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }.last.map(String.init) ?? ""
-        var kept = ""
-        var bytes = 0
-        for character in last where !character.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
-            let size = character.utf8.count
-            guard bytes + size <= 255 else { break }
-            kept.append(character)
-            bytes += size
+        let cleaned = String(TypedText.trimmed(TypedText.cleaned(last)))
+        guard !cleaned.isEmpty, cleaned != ".", cleaned != ".." else { return "file" }
+        guard cleaned.utf8.count > maxNameBytes else { return cleaned }
+        var stem = Substring(cleaned), suffix = Substring("")
+        if let dot = cleaned.lastIndex(of: "."), dot != cleaned.startIndex, cleaned[dot...].utf8.count <= 32 {
+            stem = cleaned[..<dot]
+            suffix = cleaned[dot...]
         }
-        let trimmed = String(TypedText.trimmed(kept))
-        return trimmed.isEmpty || trimmed == "." || trimmed == ".." ? "file" : trimmed
+        var kept = "", bytes = suffix.utf8.count
+        for character in stem {
+            guard bytes + character.utf8.count <= maxNameBytes else { break }
+            kept.append(character)
+            bytes += character.utf8.count
+        }
+        let keptStem = TypedText.trimmed(kept)
+        return (keptStem.isEmpty ? "file" : String(keptStem)) + suffix
     }
+
+    /// The longest name ``cleanName(_:)`` keeps, in bytes of UTF-8 (a file system's limit).
+    public static let maxNameBytes = 255
 
     /// The media type a file's name says ("report.PDF": "application/pdf"), or
     /// "application/octet-stream" for an extension not in the table.
@@ -227,7 +239,7 @@ extension FileControl {
         let composite = CompositeDisposable()
         composite += field.files.bindTwoWay(self, \.shownFiles, changes: fileChanges)
         let use = field.use
-        composite += receive(Signal.merge([fileChanges.map { _ in () }, refusals.map { _ in () }]).prefix(1)) { _ in use.markUsed() }
+        composite += receive(Signal.merge([fileChanges.map { _ in () }, refusals.map { _ in () }])) { _ in use.markUsed() }
         var before = field.files.value
         composite += receive(field.files.signal) { files in
             for file in before where !files.contains(file) { file.discard() }

@@ -14,7 +14,9 @@ import Signals
 ///
 /// A field's ``TextField/message(_:)`` (or a ``TextEditor``'s, a ``MultiChoice``'s) shows once the person has used
 /// that field, and on every field once they try to submit: an Enter while a field has a message is refused, every
-/// message shows, and the first field with one takes the focus.
+/// message shows, and the first field with one takes the focus. Once its action succeeds, the form
+/// starts afresh: no field counts as used, so a view model that empties its fields after a
+/// submit does not greet the person with their messages.
 public struct Form: ElementConvertible {
     /// The fields (and anything else) above the submit button.
     public let content: [Element]
@@ -46,7 +48,12 @@ public struct Form: ElementConvertible {
                 invalid.use.requestFocus()
                 return
             }
-            action.execute()
+            // A form that went through starts afresh, as LiveView's fresh form does: what its
+            // view model does next (empty the fields, or keep them) is no one's mistake, so no
+            // message shows until a field is used or a submit is tried again.
+            _ = action.apply().sink(completion: { completion in
+                if case .completed = completion { for use in uses { use.markUnused() } }
+            })
         }
         let isBusy = TextField.busy(while: action)
         let link = FieldUse.FormLink(submit: submit, isBusy: isBusy)

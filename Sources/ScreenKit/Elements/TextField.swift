@@ -171,13 +171,13 @@ extension ValueControl where Value == String {
 }
 
 extension ValueControl {
-    /// Two-way bound to `value`; with a message, `use` is marked used on the person's first
-    /// change (an edit, a flip).
+    /// Two-way bound to `value`; with a message, `use` is marked used on each of the person's
+    /// changes (an edit, a flip; again after its form went through).
     func bind(to value: MutableProperty<Value>, using use: FieldUse, hasMessage: Bool) -> any Disposable {
         let composite = CompositeDisposable()
         composite += bind(to: value)
         if hasMessage {
-            composite += receive(personChanges.prefix(1)) { _ in use.markUsed() }
+            composite += receive(personChanges) { _ in use.markUsed() }
         }
         return composite
     }

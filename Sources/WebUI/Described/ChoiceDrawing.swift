@@ -24,7 +24,7 @@ extension WebDrawing {
             control = segments
         }
         // Its label before it, as the terminal and plain text show it; in a row, its name only.
-        let row = inRow ? control : Stack(.horizontal, class: "field choice", [Label(choice.label + ":", class: "dim"), control])
+        let row = inRow ? control : Stack(.horizontal, class: "field choice", [choice.style == .menu ? FieldLabel(choice.label + ":", for: control) as Element : Label(choice.label + ":", class: "dim"), control])
         guard choice.message != nil else { return row }
         return Stack(.vertical, class: "field", [row, message(choice.shownMessage, of: control, use: choice.use, focusing: focusing)])
     }

@@ -11,7 +11,7 @@ extension WebDrawing {
             parseDay: picker.day(from:), parseTime: picker.time(from:))
         field.bind(to: picker)
         let said = message(field.message(of: picker), of: field.dayInput, also: field.timeInput.map { [$0] } ?? [], use: picker.use)
-        let row: Element = inRow ? field : Stack(.horizontal, [Label(picker.label + ":", class: "dim"), field])
+        let row: Element = inRow ? field : Stack(.horizontal, [FieldLabel(picker.label + ":", for: field.dayInput), field])
         return Stack(.vertical, class: "field date", [row, said])
     }
 }

@@ -7,7 +7,7 @@ extension WebDrawing {
     func draw(_ editor: ScreenKit.TextEditor) -> Element {
         let input = TextArea(placeholder: editor.placeholder, label: editor.label, rows: editor.lines, maxLength: editor.maxLength, keep: editor.kept)
         input.bind(to: editor)
-        var parts: [Element] = inRow ? [input] : [Label(editor.label, class: "dim"), input]
+        var parts: [Element] = inRow ? [input] : [FieldLabel(editor.label, for: input), input]
         if editor.showsCount {
             let count = Label(editor.count(of: editor.text.value), class: "dim count")
             input.receive(editor.text.signal) { [weak count] text in count?.text = editor.count(of: text) }

@@ -15,7 +15,7 @@ extension WebDrawing {
         if let enter = field.onEnter {
             input.submissions.perform(during: input) { _ in enter() }
         }
-        var parts: [Element] = inRow ? [input] : [Label(field.label, class: "dim"), input]
+        var parts: [Element] = inRow ? [input] : [FieldLabel(field.label, for: input), input]
         if field.message != nil {
             parts.append(message(field.shownMessage, of: input, use: field.use))
         }
@@ -39,6 +39,28 @@ extension WebDrawing {
             document.focus(target)
         }
         return message
+    }
+}
+
+/// A field's label (`<label class="dim" for>`): a click on it focuses its field (a file
+/// field's opens the browser's chooser), as a label a page writes by hand does. Its `for` is
+/// the field's id, which the field has only once both are on the page: it is written with the
+/// label's HTML, with no patch of its own.
+final class FieldLabel: Element {
+    private weak var control: Element?
+
+    init(_ text: String, for control: Element) {
+        self.control = control
+        super.init("label", ["class": "dim"], text: text)
+    }
+
+    override func render(into out: inout String) {
+        if let id = control?.id, !id.isEmpty, attribute("for") != id {
+            document?.muted += 1
+            setAttribute("for", id)
+            document?.muted -= 1
+        }
+        super.render(into: &out)
     }
 }
 

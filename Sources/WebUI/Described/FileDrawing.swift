@@ -11,7 +11,7 @@ extension WebDrawing {
         }
         input.bind(to: field)
         let said = message(input.message(of: field), of: input.input, use: field.use)
-        let row: Element = inRow ? input : Stack(.vertical, [Label(field.label, class: "dim"), input])
+        let row: Element = inRow ? input : Stack(.vertical, [FieldLabel(field.label, for: input.input), input])
         return Stack(.vertical, class: "field files", [row, said])
     }
 }

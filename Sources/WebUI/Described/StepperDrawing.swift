@@ -21,7 +21,7 @@ extension WebDrawing {
         // In a row the label goes (the field is named by it still); the message stays with the
         // field, or a refusal would say nothing.
         if inRow { return Stack(.vertical, class: "stepper", [input, message]) }
-        var row: [Element] = [Label(stepper.label + ":", class: "dim"), input]
+        var row: [Element] = [FieldLabel(stepper.label + ":", for: input), input]
         if stepper.style == .slider {
             // A range input shows no number: the value beside it, as the terminal's slider has.
             let shown = Label(ScreenKit.Stepper.text(stepper.clamped(stepper.value.value)), class: "dim value")
