@@ -287,6 +287,7 @@ func expenseScreen(_ viewModel: ExpenseViewModel) -> Screen {
     #expect(tester.contains("Receipts: scan.png (1 KB)"))
     try tester.press("Claim")
     #expect(tester.contains("Claimed with 1 receipt"))
+    #expect(try tester.message(of: "Receipts") == "")                    // emptied, but the form went through: afresh
     #expect(FileManager.default.contents(atPath: folder + "/kept/scan.png") == Data(repeating: 1, count: 1_000))
 }
 

@@ -24,7 +24,7 @@ public enum NewIssueScreens {
                 MultiChoice("Labels", options: NewIssueViewModel.labels, selection: viewModel.labels, title: { $0 })
                     .message(viewModel.labelsMessage)
                 Choice("Priority", options: NewIssueViewModel.priorities, selection: viewModel.priority, style: .menu)
-                DatePicker("Due", day: viewModel.dueDay, time: viewModel.dueTime)
+                DatePicker("Due", day: viewModel.dueDay, in: NewIssueViewModel.dueRange, time: viewModel.dueTime)
                 Stepper("Estimate (hours)", value: viewModel.estimate, in: NewIssueViewModel.estimateRange)
                 Stepper("Confidence", value: viewModel.confidence, in: 0...1, step: 0.1, style: .slider)
                 Toggle("Notify me", isOn: viewModel.notify)

@@ -68,6 +68,9 @@ public final class NewIssueViewModel: Sendable {
     public static let titleLength = 5...80
     public static let detailsLimit = 500
     public static let estimateRange = 1...40
+    /// The days an issue may be due: this century's (a day outside is refused with a message).
+    // SAFETY: both days exist.
+    public static let dueRange = Day(year: 2000, month: 1, day: 1)!...Day(year: 2099, month: 12, day: 31)!
     /// How many steps filing takes, and how long each.
     public static let filingSteps = 4
     public static let filingStep = Duration.milliseconds(250)

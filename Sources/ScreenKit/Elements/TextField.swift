@@ -2,7 +2,8 @@ import MVVM
 import Signals
 
 /// A text field two-way bound to a property: the property's value shows in the field, and what
-/// the person types sets it. Secure fields show dots and are never sent back to a browser.
+/// the person types sets it. A secure field shows dots; see ``SecureField`` for what a browser
+/// is sent of it.
 ///
 /// A field whose Enter hands its text on (a to-do's title, a chat message) says so with
 /// `clearsOnSubmit`, and its view model empties the text as it takes it:
@@ -114,8 +115,11 @@ public struct TextField: ElementConvertible {
     public var element: Element { Element(self) }
 }
 
-/// A text field whose text is masked (a password): dots on screen, and never sent back to a
-/// browser.
+/// A text field whose text is masked (a password): dots on screen. In a browser, what the person
+/// types is never echoed back to the page, and the text is never written into the page's HTML
+/// (so a reload or a restored tab shows the field empty). A text the view model sets is sent to
+/// the live field, as any field's: set it only to empty it (after a refused sign-in), since a
+/// password a view model sends travels to the page.
 public struct SecureField: ElementConvertible {
     public private(set) var field: TextField
 

@@ -32,15 +32,11 @@ public final class CheckList: View {
     }
 
     public override func handle(_ key: Key) -> Bool {
+        if let row = RowMove.target(of: key, from: highlighted, count: options.count) {
+            highlighted = row
+            return true
+        }
         switch key {
-        case .up:
-            guard highlighted > 0 else { return false }
-            highlighted -= 1
-        case .down:
-            guard highlighted < options.count - 1 else { return false }
-            highlighted += 1
-        case .home: highlighted = 0
-        case .end: highlighted = options.count - 1
         case .enter, .character(" "):
             guard options.indices.contains(highlighted) else { return false }
             var flipped = selection

@@ -48,13 +48,11 @@ public final class FileList: View {
     }
 
     public override func handle(_ key: Key) -> Bool {
+        if let row = RowMove.target(of: key, from: highlighted, count: files.count) {
+            highlighted = row
+            return true
+        }
         switch key {
-        case .up:
-            guard highlighted > 0 else { return false }
-            highlighted -= 1
-        case .down:
-            guard highlighted < files.count - 1 else { return false }
-            highlighted += 1
         case .delete, .backspace, .enter:
             guard files.indices.contains(highlighted) else { return false }
             files.remove(at: highlighted)

@@ -280,9 +280,10 @@
   }
 
   // Fields changed without an input event (autofill, a script) reach the server first.
-  function syncFields() {
+  function syncFields(whileTyping) {
     for (const input of root.querySelectorAll(FIELDS)) {
       if (!known.has(input.id)) known.set(input.id, input.defaultValue);
+      if (whileTyping && typingYear(input)) continue;   // the second's look waits for the year
       if (known.get(input.id) !== input.value) send({ t: 'i', id: input.id, v: input.value });
     }
   }
@@ -653,13 +654,26 @@
   // and autofill or a picker (a change event, sent when the value is not what the server has).
   document.addEventListener('input', (event) => {
     const el = event.target;
+    if (typingYear(el)) return;
     if (el.id && el.matches(FIELDS)) send({ t: 'i', id: el.id, v: el.value });
+  });
+  // While a person types a date's year digit by digit, Chromium reports each step as a whole
+  // day (the year 0002, then 0020, 0202, 2026): a year still on its way is not sent, so a range
+  // cannot refuse it and restate the field under the typing. It is sent as the person leaves
+  // the field (or before a click): then the server refuses it, and says why.
+  function typingYear(el) {
+    return el.type === 'date' && /^0/.test(el.value) && el === document.activeElement;
+  }
+  document.addEventListener('focusout', (event) => {
+    const el = event.target;
+    if (el.type === 'date' && el.id && root.contains(el) && known.get(el.id) !== el.value) send({ t: 'i', id: el.id, v: el.value });
   });
   document.addEventListener('change', (event) => {
     if (event.target.type === 'file' && event.target.id && root.contains(event.target)) { offerFiles(event.target); return; }
     // An element that asked for changes (data-mvvm-on="change"; a custom element's own event
     // reaches its host) gets its value sent.
     const declared = event.target.closest && event.target.closest('[data-mvvm-on~="change"][id]');
+    if (typingYear(event.target)) return;
     if (declared && root.contains(declared)) {
       const checkable = declared.type === 'checkbox' || declared.type === 'radio';
       send({ t: 'g', id: declared.id, v: checkable ? String(declared.checked) : String(declared.value ?? '') });
@@ -690,7 +704,7 @@
   // A field changed behind the page's back (a script, an autofill that fires no event) is also
   // found within a second, so what the server enables follows it (a browser dispatches no
   // click on a disabled button, so a click cannot be the only moment to look).
-  setInterval(() => { if (ws && ws.readyState === 1) syncFields(); }, 1000);
+  setInterval(() => { if (ws && ws.readyState === 1) syncFields(true); }, 1000);
 
   document.addEventListener('click', (event) => {
     // A button drawn as a link (it changes the address): a plain click presses it; one that
