@@ -33,6 +33,51 @@ extension Store {
     }
 }
 
+/// Where one transaction is, shared by its work and the caller waiting for it, so that a caller
+/// that stops waiting is told the truth: before `COMMIT` was sent nothing is kept, after it the
+/// change may have been.
+final class TransactionAttempt: Sendable {
+    enum Phase: Sendable, Equatable {
+        /// Waiting for a connection of the pool.
+        case waiting
+        /// `BEGIN` and the body's statements.
+        case running
+        /// `COMMIT` was sent, its answer not yet seen.
+        case committing
+        /// Committed, rolled back or failed: the work's result says which.
+        case finished
+        /// The caller stopped waiting before the `COMMIT`: the work rolls back.
+        case abandoned
+    }
+
+    private let phase = Locked(Phase.waiting)
+
+    /// The work has its connection: `false` if the caller already gave up (nothing is run).
+    func begin() -> Bool { move(to: .running) }
+    /// The work is about to send `COMMIT`: `false` if the caller gave up (it rolls back).
+    func commit() -> Bool { move(to: .committing) }
+    func finish() { _ = move(to: .finished) }
+    var isAbandoned: Bool { phase.value == .abandoned }
+
+    /// The caller stops waiting: a transaction not yet committing is abandoned. Returns where it
+    /// was.
+    func abandon() -> Phase {
+        phase.withLock { phase in
+            let was = phase
+            if was == .waiting || was == .running { phase = .abandoned }
+            return was
+        }
+    }
+
+    private func move(to next: Phase) -> Bool {
+        phase.withLock { phase in
+            guard phase != .abandoned else { return false }
+            phase = next
+            return true
+        }
+    }
+}
+
 /// PostgreSQL through vapor/postgres-nio: a `PostgresClient` (a pool) for queries and
 /// transactions, and one connection of its own that `LISTEN`s on the channel the tables'
 /// triggers `NOTIFY` (reconnecting with a backoff while the server is away).
@@ -127,42 +172,137 @@ final class PostgresEngine: StoreEngine {
         }
     }
 
+    /// Runs `body` in a transaction on a connection of the pool, in a task of its own that is
+    /// never cancelled: a query cancelled mid-way could leave its connection inside the
+    /// transaction. The caller waits up to the request timeout; if it gives up first, what it is
+    /// told depends on where the transaction was (``TransactionAttempt``): before `COMMIT` was
+    /// sent nothing is kept (the work rolls back as soon as its connection answers, and runs
+    /// no statement more), after it the change may have been kept.
     func transaction<T: Sendable>(_ body: @escaping @Sendable (StoreTransaction) async throws(StoreError) -> T) async throws(StoreError) -> (value: T, changed: Set<String>) {
-        let outcome = Locked<Result<T, StoreError>?>(nil)
-        let changed = try await within { () async throws -> Set<String> in
-            try await self.client.withConnection { connection in
-                try await connection.query("BEGIN", logger: Self.logger)
-                // This store's own changes come back as notifications too: marked, they are skipped.
-                try await connection.query("SELECT set_config('store.origin', \(self.origin), true)", logger: Self.logger)
-                let transaction = StoreTransaction(dialect: .postgres) { sql, binds throws(StoreError) in
-                    let query = try Self.query(sql, binds)
-                    do {
-                        return try await Self.rows(connection.query(query, logger: Self.logger))
-                    } catch {
-                        throw Self.storeError(error)
-                    }
-                }
-                let result: Result<T, StoreError>
-                do throws(StoreError) {
-                    result = .success(try await body(transaction))
-                } catch {
-                    result = .failure(error)
-                }
-                outcome.withLock { $0 = result }
-                if case .failure = outcome.value {
-                    _ = try? await connection.query("ROLLBACK", logger: Self.logger)
-                    return []
-                }
-                let setting = try await Self.rows(connection.query("SELECT current_setting('store.changed', true) AS changed", logger: Self.logger))
-                try await connection.query("COMMIT", logger: Self.logger)
-                let list = (try? setting.first?.optionalText("changed")) ?? nil
-                return Set((list ?? "").split(separator: ",").map { $0.lowercased() })
+        if closed.value { throw .closed }
+        let attempt = TransactionAttempt()
+        let (client, origin) = (self.client, self.origin)
+        let work = Task.detached { await Self.run(body, on: client, origin: origin, attempt: attempt) }
+        let timeout = self.timeout.value
+        if let result = await Self.first(of: work, within: timeout) { return try result.get() }
+        switch attempt.abandon() {
+        case .committing:
+            // If the commit goes through after all, the queries that read what it changed run
+            // again as for another instance's change (its notification, marked as this store's
+            // own, is skipped).
+            let (listening, notices) = (self.listening, noticesContinuation)
+            Task.detached {
+                guard case .success(let done) = await work.value else { return }
+                listening.withLock { $0.changed.formUnion(done.changed) }
+                notices.yield()
             }
+            throw .maybeSaved("PostgreSQL did not confirm the commit within \(timeout)")
+        case .finished:
+            return try await work.value.get()  // it ended as the wait did
+        case .waiting, .running, .abandoned:
+            throw .unavailable("PostgreSQL did not answer within \(timeout)")
         }
-        switch outcome.value {
-        case .success(let value): return (value, changed)
-        case .failure(let error): throw error
-        case nil: throw .unavailable("the transaction did not run")
+    }
+
+    /// The transaction's work: `BEGIN`, `body`, `COMMIT`; `ROLLBACK` when `body` throws, when a
+    /// statement failed (PostgreSQL would answer the `COMMIT` of a failed transaction with a
+    /// rollback, silently), or when the caller gave up. A connection whose `ROLLBACK` fails is
+    /// closed, so the pool never lends it again inside that transaction.
+    private static func run<T: Sendable>(
+        _ body: @escaping @Sendable (StoreTransaction) async throws(StoreError) -> T, on client: PostgresClient, origin: String, attempt: TransactionAttempt
+    ) async -> Result<(value: T, changed: Set<String>), StoreError> {
+        do {
+            return try await client.withConnection { connection in
+                guard attempt.begin() else { return .failure(.unavailable("given up before it began")) }
+                let failedStatement = Locked<StoreError?>(nil)
+                do {
+                    try await connection.query("BEGIN", logger: Self.logger)
+                    // This store's own changes come back as notifications too: marked, they are skipped.
+                    try await connection.query("SELECT set_config('store.origin', \(origin), true)", logger: Self.logger)
+                    let transaction = StoreTransaction(dialect: .postgres) { sql, binds throws(StoreError) in
+                        if attempt.isAbandoned { throw .unavailable("the change was given up: PostgreSQL did not answer in time") }
+                        let query = try Self.query(sql, binds)
+                        do {
+                            return try await Self.rows(connection.query(query, logger: Self.logger))
+                        } catch {
+                            let failure = Self.storeError(error)
+                            failedStatement.withLock { $0 = $0 ?? failure }
+                            throw failure
+                        }
+                    }
+                    let result: Result<T, StoreError>
+                    do throws(StoreError) {
+                        result = .success(try await body(transaction))
+                    } catch {
+                        result = .failure(error)
+                    }
+                    let failure: StoreError? = switch result {
+                    case .failure(let error): error
+                    case .success: failedStatement.value
+                    }
+                    if let failure {
+                        await rollBack(connection)
+                        return .failure(failure)
+                    }
+                    let setting = try await Self.rows(connection.query("SELECT current_setting('store.changed', true) AS changed", logger: Self.logger))
+                    guard attempt.commit() else {
+                        await rollBack(connection)
+                        return .failure(.unavailable("given up before its commit"))
+                    }
+                    do {
+                        try await connection.query("COMMIT", logger: Self.logger)
+                    } catch {
+                        // The COMMIT was sent: whether the server kept the change is not known.
+                        attempt.finish()
+                        await close(connection)
+                        return .failure(.maybeSaved(describe(error)))
+                    }
+                    attempt.finish()
+                    let list = (try? setting.first?.optionalText("changed")) ?? nil
+                    guard case .success(let value) = result else { return .failure(.unavailable("the transaction did not run")) }
+                    return .success((value, Set((list ?? "").split(separator: ",").map { $0.lowercased() })))
+                } catch {
+                    // BEGIN, the origin or the changed tables' setting failed: the connection is
+                    // left as it is only after a ROLLBACK.
+                    attempt.finish()
+                    await rollBack(connection)
+                    return .failure(Self.storeError(error))
+                }
+            }
+        } catch {
+            attempt.finish()
+            return .failure(storeError(error))
+        }
+    }
+
+    /// Rolls back the connection's transaction; if that fails, closes the connection.
+    private static func rollBack(_ connection: PostgresConnection) async {
+        do {
+            try await connection.query("ROLLBACK", logger: Self.logger)
+        } catch {
+            await close(connection)
+        }
+    }
+
+    private static func close(_ connection: PostgresConnection) async {
+        try? await connection.close()
+    }
+
+    /// `work`'s result, or `nil` if `limit` passes first (the work goes on).
+    private static func first<R: Sendable>(of work: Task<R, Never>, within limit: Duration) async -> R? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<R?, Never>) in
+            let waiter = Locked<CheckedContinuation<R?, Never>?>(continuation)
+            let take: @Sendable () -> CheckedContinuation<R?, Never>? = { waiter.withLock { taken in defer { taken = nil }; return taken } }
+            let sleeper = Task.detached {
+                do { try await Task.sleep(for: limit) } catch { return }
+                take()?.resume(returning: nil)
+            }
+            Task.detached {
+                let result = await work.value
+                let waiting = take()
+                sleeper.cancel()
+                waiting?.resume(returning: result)
+            }
         }
     }
 

@@ -1,4 +1,11 @@
 import Signals
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A database a view model reads and writes, whose queries it observes as properties: a write
 /// through the store — in this process, or in another one on the same database — runs again the
@@ -32,6 +39,8 @@ public final class Store: Sendable {
     private let statusValue = MutableProperty(StoreStatus.available)
     private let problemsSubject = PublishSubject<StoreError, Never>()
     private let watcher = Locked<[Task<Void, Never>]>([])
+    /// Whether `store_applied_writes` exists, and when old keys were last deleted from it.
+    private let appliedKeys = Locked((tableReady: false, pruned: Int64(0)))
 
     /// Whether the database answers: ``StoreStatus/unavailable(_:)`` from a request that could not
     /// reach it until one that could.
@@ -203,12 +212,75 @@ public final class Store: Sendable {
                 let tenths = waited.components.seconds * 10 + waited.components.attoseconds / 100_000_000_000_000_000
                 throw StoreError.unavailable("still away after this change waited \(tenths / 10).\(tenths % 10) s")
             }
-            let (value, changed) = try await reach { () async throws(StoreError) -> (value: T, changed: Set<String>) in
-                try await engine.transaction(body)
+            let done: (value: T, changed: Set<String>)
+            do throws(StoreError) {
+                done = try await reach { () async throws(StoreError) -> (value: T, changed: Set<String>) in
+                    try await engine.transaction(body)
+                }
+            } catch {
+                // The change may have been kept: every query runs again, so that what is shown is
+                // what the database has.
+                if case .maybeSaved = error { await rerun([], all: true) }
+                throw error
             }
-            await rerun(changed)
-            return value
+            await rerun(done.changed)
+            return done.value
         }
+    }
+
+    /// Runs `body` in one transaction at most once for `key`, however often it is asked: a retry
+    /// after ``StoreError/maybeSaved(_:)`` or ``StoreError/unavailable(_:)``, a page sending
+    /// again what it sent before its connection dropped, another instance asked the same. The key
+    /// is kept with the change, in the same transaction (in the table `store_applied_writes`,
+    /// which the store creates), for ``appliedKeyLifetime``. Returns whether this call applied
+    /// the change: `false` when it was applied before, and `body` did not run.
+    ///
+    /// ```swift
+    /// let key = "add-\(UUID())"             // one per thing the person did, kept for a retry
+    /// try await store.write(once: key) { db in
+    ///     try await db.execute("INSERT INTO todos (title, done) VALUES (?, 0)", ["Milk"])
+    /// }
+    /// ```
+    @discardableResult
+    public func write(once key: String, _ body: @escaping @Sendable (StoreTransaction) async throws(StoreError) -> Void) async throws(StoreError) -> Bool {
+        try await ensureAppliedKeys()
+        let now = Int64(Self.secondsSinceEpoch())
+        let prune = appliedKeys.withLock { state -> Bool in
+            guard now - state.pruned >= 3_600 else { return false }
+            state.pruned = now
+            return true
+        }
+        let lifetime = Int64(Self.appliedKeyLifetime.components.seconds)
+        return try await write { db throws(StoreError) -> Bool in
+            if prune { try await db.execute("DELETE FROM store_applied_writes WHERE applied_at < ?", [.integer(now - lifetime)]) }
+            let fresh = try await db.fetch(
+                "INSERT INTO store_applied_writes (key, applied_at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING RETURNING key", [.text(key), .integer(now)])
+            guard !fresh.isEmpty else { return false }
+            try await body(db)
+            return true
+        }
+    }
+
+    /// How long ``write(once:_:)`` keeps a key: a retry later than that applies the change again.
+    public static let appliedKeyLifetime = Duration.seconds(86_400)
+
+    private func ensureAppliedKeys() async throws(StoreError) {
+        guard !appliedKeys.withLock({ $0.tableReady }) else { return }
+        let create = "CREATE TABLE IF NOT EXISTS store_applied_writes (key TEXT PRIMARY KEY, applied_at BIGINT NOT NULL)"
+        do throws(StoreError) {
+            try await write { db throws(StoreError) in try await db.execute(create) }
+        } catch .constraintViolated {
+            // Another instance created it at the same moment (PostgreSQL's catalog refuses the
+            // second): it is there now.
+            try await write { db throws(StoreError) in try await db.execute(create) }
+        }
+        appliedKeys.withLock { $0.tableReady = true }
+    }
+
+    private static func secondsSinceEpoch() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return now.tv_sec
     }
 
     /// Starts `body` as a write now, in the order of the calls (a write submitted after another

@@ -21,6 +21,11 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     case decoding(String)
     /// The store was closed.
     case closed
+    /// The database stopped answering after it was asked to commit the change (the connection
+    /// broke, or the commit was not confirmed in time): the change may have been kept, or not.
+    /// Trying again may apply it twice, unless the write carries a key
+    /// (``Store/write(once:_:)``).
+    case maybeSaved(String)
 
     /// The error in a sentence for the user.
     public var message: String {
@@ -35,6 +40,7 @@ public enum StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         case .statement(let why): "A database statement failed (\(why))."
         case .decoding(let why): "A database row could not be read (\(why))."
         case .closed: "The database is closed."
+        case .maybeSaved(let why): "The database did not confirm your change (\(why)): it may have been saved. Look before trying again."
         }
     }
 
