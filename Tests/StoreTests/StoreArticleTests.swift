@@ -15,10 +15,25 @@ import WebUITestSupport
             from: ["Tests/StoreTests/StoreArticleCode.swift", "Tests/StoreTests/StoreArticleTests.swift"],
             article: "Sources/Store/Store.docc/KeepingDataInADatabase.md"
         )
-        #expect(count == 5)
+        #expect(count == 6)
         for block in missing {
             Issue.record("this block of KeepingDataInADatabase.md is in neither StoreArticleCode.swift nor StoreArticleTests.swift:\n\(block)")
         }
+    }
+
+    /// The article's keyed write: applied once, however often tried with its key.
+    @Test func aKeyedAddAppliesOnce() async throws {
+        let store = try await Store.sqliteInMemory(migrations: Shelf.migrations)
+        let key = "add-\(UUID())"                                  // made once, when the person pressed Add
+        let added = try await store.write(once: key) { db throws(StoreError) in
+            try await db.execute("INSERT INTO books (title, read) VALUES (?, 0)", ["Middlemarch"])
+        }                                                          // a retry with `key`: false, nothing added
+        #expect(added)
+        #expect(try await store.write(once: key) { db throws(StoreError) in
+            try await db.execute("INSERT INTO books (title, read) VALUES (?, 0)", ["Middlemarch"])
+        } == false)
+        #expect(try await store.fetch(Shelf.all).map(\.title) == ["Middlemarch"])
+        await store.close()
     }
 
     @Test func aBookAddedShowsInTheListAndTheTitleIsCleared() async throws {
