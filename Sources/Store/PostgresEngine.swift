@@ -134,6 +134,7 @@ final class PostgresEngine: StoreEngine {
     /// Applies the migrations (one instance at a time: an advisory lock), installs the change
     /// triggers, and starts listening.
     func prepare(_ migrations: [Migration]) async throws(StoreError) {
+        try await probe()
         try await Migrator(engine: self).apply(migrations)
         _ = try await transaction { db throws(StoreError) in
             try await db.execute("SELECT pg_advisory_xact_lock(72427242)")
@@ -159,6 +160,35 @@ final class PostgresEngine: StoreEngine {
         // The first subscription before any query is observed: nothing written before it matters.
         await waitUntilListening(for: timeout.value)
         timeout.withLock { $0 = requestTimeout }
+    }
+
+    /// Waits, up to the opening's patience, until the server takes a connection (an app may
+    /// start beside its database). A refusal that waiting does not mend is thrown at once, in
+    /// its own words: TLS (a certificate signed by an authority not trusted, or issued for
+    /// another host; a server without TLS when it is required) or the server refusing the user.
+    private func probe() async throws(StoreError) {
+        let deadline = ContinuousClock.now + timeout.value
+        var backoff = Duration.milliseconds(100)
+        while true {
+            do {
+                let connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: Self.logger)
+                try? await connection.close()
+                return
+            } catch {
+                if Self.isLasting(error) || ContinuousClock.now + backoff > deadline { throw .unavailable(Self.describe(error)) }
+                try? await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, .seconds(1))
+            }
+        }
+    }
+
+    /// Whether trying again soon cannot help: TLS refused, or the server refused the user.
+    static func isLasting(_ error: any Error) -> Bool {
+        guard let error = error as? PSQLError else { return false }
+        if error.code == .sslUnsupported { return true }
+        if let underlying = error.underlying, underlying is NIOSSLError || underlying is NIOSSLExtraError { return true }
+        if error.code == .server, let state = error.serverInfo?[.sqlState], state.hasPrefix("28") { return true }
+        return false
     }
 
     var dialect: StoreDialect { .postgres }
@@ -490,6 +520,8 @@ final class PostgresEngine: StoreEngine {
     static func describe(_ error: any Error) -> String {
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] { return message }
+            if error.code == .sslUnsupported { return "the server does not offer TLS, which sslmode requires" }
+            if let underlying = error.underlying { return "\(error.code): \(underlying)" }
             return "\(error.code)"
         }
         return "\(error)"
@@ -531,8 +563,50 @@ final class PostgresEngine: StoreEngine {
                 return
             }
             guard let host = components.host, !host.isEmpty else { throw .unavailable("\(url) names no host") }
-            connection = PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
-            client = PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)
+            let query = components.queryItems ?? []
+            let tls = try Self.tls(mode: query.last { $0.name == "sslmode" }?.value ?? "prefer", rootCertificate: query.last { $0.name == "sslrootcert" }?.value)
+            let context: NIOSSLContext?
+            do {
+                context = try tls.map { try NIOSSLContext(configuration: $0.configuration) }
+            } catch {
+                throw .unavailable("TLS cannot be set up (\(error))")
+            }
+            let connectionTLS: PostgresConnection.Configuration.TLS = switch (tls?.required, context) {
+            case (true?, let context?): .require(context)
+            case (false?, let context?): .prefer(context)
+            default: .disable
+            }
+            let clientTLS: PostgresClient.Configuration.TLS = switch tls {
+            case let tls? where tls.required: .require(tls.configuration)
+            case let tls?: .prefer(tls.configuration)
+            case nil: .disable
+            }
+            connection = PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: connectionTLS)
+            client = PostgresClient.Configuration(host: host, port: port, username: user, password: password, database: database, tls: clientTLS)
+        }
+
+        /// The TLS that `sslmode` asks for, as libpq reads it: `disable` (none), `prefer` (the
+        /// default: TLS if the server offers it, unverified), `require` (TLS, unverified),
+        /// `verify-ca` (TLS, the server's certificate signed by a trusted authority),
+        /// `verify-full` (and issued for the host connected to). The authorities are those of
+        /// `sslrootcert` (a PEM file), else the system's. `nil`: no TLS.
+        static func tls(mode: String, rootCertificate: String?) throws(StoreError) -> (configuration: TLSConfiguration, required: Bool)? {
+            var configuration = TLSConfiguration.makeClientConfiguration()
+            if let rootCertificate, mode.hasPrefix("verify-") { configuration.trustRoots = .file(rootCertificate) }
+            switch mode {
+            case "disable": return nil
+            case "prefer", "require":
+                configuration.certificateVerification = .none
+                return (configuration, mode == "require")
+            case "verify-ca":
+                configuration.certificateVerification = .noHostnameVerification
+                return (configuration, true)
+            case "verify-full":
+                configuration.certificateVerification = .fullVerification
+                return (configuration, true)
+            default:
+                throw .unavailable("sslmode=\(mode) is not one of disable, prefer, require, verify-ca, verify-full")
+            }
         }
     }
 }

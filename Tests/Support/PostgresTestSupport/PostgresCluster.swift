@@ -112,7 +112,7 @@ public final class PostgresCluster: @unchecked Sendable {
         }
     }
 
-    private static func run(_ program: String, _ arguments: [String]) throws {
+    static func run(_ program: String, _ arguments: [String]) throws {
         // posix_spawn and waitpid, not Foundation's Process: its waitUntilExit can wait for ever
         // on a Swift concurrency thread. The output goes to a file, not a pipe: `pg_ctl start`
         // leaves the server running with its own copy of the output, and a pipe would not end
