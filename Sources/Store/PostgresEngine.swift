@@ -13,6 +13,12 @@ extension Store {
     /// Unix socket `postgres://user@/database?host=/run/postgresql`. Requests go through a pool of
     /// up to `connections` connections; one more listens for changes.
     ///
+    /// TLS is asked for as libpq reads it: `?sslmode=disable|prefer|require|verify-ca|verify-full`
+    /// (`prefer` by default: TLS when the server offers it, its certificate not checked), with
+    /// `sslrootcert=/path/ca.pem` for the authorities `verify-ca` and `verify-full` trust (else
+    /// the system's). A certificate refused, or a server without TLS when it is required, throws
+    /// ``StoreError/unavailable(_:)`` at once, saying so.
+    ///
     /// Opening waits up to 30 seconds (or `requestTimeout`, if longer) for the server: an app may
     /// start beside its database. Once open, if the server goes away, requests throw
     /// ``StoreError/unavailable(_:)`` (within `requestTimeout`), ``status`` says so, and when it is back the listener subscribes again and

@@ -108,7 +108,16 @@ import WebUI
         mutating func submit() {
             nameUsed = true
             passwordUsed = true
-            if !nameMessage.isEmpty { focusedName += 1 } else if !passwordMessage.isEmpty { focusedPassword += 1 } else { applied.append(name) }
+            if !nameMessage.isEmpty {
+                focusedName += 1
+            } else if !passwordMessage.isEmpty {
+                focusedPassword += 1
+            } else {
+                applied.append(name)
+                // The action succeeded: the form starts afresh.
+                nameUsed = false
+                passwordUsed = false
+            }
         }
     }
 
