@@ -114,6 +114,10 @@ final class PostgresEngine: StoreEngine {
     private let noticesContinuation: AsyncStream<Void>.Continuation
     let notices: AsyncStream<Void>?
     private let closed = Locked(false)
+    /// The tables each statement read, as the planner named them (for ``checkReads``), kept for
+    /// at most ``plannedLimit`` statements.
+    private let planned = Locked<[String: Set<String>]>([:])
+    static let plannedLimit = 1_000
     /// Marks this store's own transactions in their notifications.
     private let origin = UUID().uuidString.lowercased()
     private static let logger: Logger = {
@@ -201,6 +205,7 @@ final class PostgresEngine: StoreEngine {
     var patience: Duration { requestTimeout }
 
     func fetch(_ sql: String, _ binds: [StoreValue], declaredReads: Set<String>?) async throws(StoreError) -> [StoreRow] {
+        if let declaredReads { try await checkReads(sql, binds, declared: declaredReads) }
         let query = try Self.query(sql, binds)
         let client = self.client
         return try await within { () async throws -> [StoreRow] in
@@ -214,6 +219,45 @@ final class PostgresEngine: StoreEngine {
     /// told depends on where the transaction was (``TransactionAttempt``): before `COMMIT` was
     /// sent nothing is kept (the work rolls back as soon as its connection answers, and runs
     /// no statement more), after it the change may have been kept.
+    /// Fails a query that reads a table its `reads:` does not declare, as SQLite's authorizer
+    /// does: a write there would never run it again. The tables are those PostgreSQL's planner
+    /// scans for it (`EXPLAIN (FORMAT YAML)`, once per statement; a view's are its tables). A
+    /// function that reads a table inside its body is not seen.
+    private func checkReads(_ sql: String, _ binds: [StoreValue], declared: Set<String>) async throws(StoreError) {
+        let reads: Set<String>
+        if let known = planned.withLock({ $0[sql] }) {
+            reads = known
+        } else {
+            let explain = try Self.query("EXPLAIN (FORMAT YAML) " + sql, binds)
+            let client = self.client
+            let plan: [StoreRow]
+            do throws(StoreError) {
+                plan = try await within { () async throws -> [StoreRow] in try await Self.rows(client.query(explain)) }
+            } catch .statement {
+                return  // not a statement EXPLAIN takes: the query itself says what is wrong, if anything
+            }
+            reads = Self.relations(inPlan: plan.compactMap { try? $0.text("QUERY PLAN") }.joined(separator: "\n"))
+            planned.withLock { if $0.count < Self.plannedLimit { $0[sql] = reads } }
+        }
+        let undeclared = reads.subtracting(declared.map { $0.lowercased() })
+        if !undeclared.isEmpty {
+            throw .statement("the query reads \(undeclared.sorted().joined(separator: ", ")) but declares only \(declared.sorted().joined(separator: ", ")) in `reads:` — a write there would not run it again: \(sql)")
+        }
+    }
+
+    /// The relations a YAML plan scans (`Relation Name: "items"`), lower-cased.
+    static func relations(inPlan plan: String) -> Set<String> {
+        var names: Set<String> = []
+        for line in plan.split(separator: "\n") {
+            let trimmed = line.drop { $0 == " " || $0 == "-" }
+            guard trimmed.hasPrefix("Relation Name: ") else { continue }
+            var name = trimmed.dropFirst("Relation Name: ".count)
+            if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = name.dropFirst().dropLast() }
+            names.insert(name.replacingOccurrences(of: "\"\"", with: "\"").lowercased())
+        }
+        return names
+    }
+
     func transaction<T: Sendable>(_ body: @escaping @Sendable (StoreTransaction) async throws(StoreError) -> T) async throws(StoreError) -> (value: T, changed: Set<String>) {
         if closed.value { throw .closed }
         let attempt = TransactionAttempt()

@@ -545,6 +545,14 @@ def new_issue(page):
     check("New issue: the details are a <textarea> with its rows and maxlength, named by its label",
           details.get_attribute("rows") == "3" and details.get_attribute("maxlength") == "500" and details.get_attribute("aria-label") == "Details",
           [details.get_attribute(name) for name in ("rows", "maxlength", "aria-label")])
+    # A click on a field's label focuses the field, as a label a page writes by hand does (a
+    # first user's finding: the labels were <span>s).
+    page.js("document.activeElement.blur()")
+    clicked = []
+    for label_text, field in (("Details", details), ("Estimate (hours):", estimate)):
+        page.click_text("label", label_text)
+        clicked.append(wait_until(lambda: page.js("return document.activeElement === arguments[0]", field)))
+    check("New issue: a click on a field's label focuses its field (<label for>)", clicked == [True, True], clicked)
     title.click()
     page.type_keys(title, "Cra")
     used = wait_until(lambda: field_message(page, title) == ["true", "At least 5 characters", True])
