@@ -1261,7 +1261,7 @@ MUTANTS = [
      "aFailedTransactionKeepsNothingAndSaysWhy"),
     ("PG5", "a failed transaction is not rolled back on PostgreSQL (the pool's connection stays in it)",
      "Sources/Store/PostgresEngine.swift",
-     [("                    _ = try? await connection.query(\"ROLLBACK\", logger: Self.logger)\n", "")],
+     [("            try await connection.query(\"ROLLBACK\", logger: Self.logger)\n", "            try await connection.query(\"SELECT 1\", logger: Self.logger)\n")],
      "aFailedTransactionKeepsNothingAndSaysWhy"),
     # Issue 57: the store's notifications on the less-travelled paths.
     ("SN1", "PostgreSQL reports the last table a transaction wrote, not each (a query on the first stays stale)",
@@ -2087,7 +2087,7 @@ MUTANTS = [
      "RenderersAgreeTests"),
     ("RA4", "the browser drops a choice's label",
      "Sources/WebUI/Described/ChoiceDrawing.swift",
-     [("let row = inRow ? control : Stack(.horizontal, class: \"field choice\", [Label(choice.label + \":\", class: \"dim\"), control])", "let row = control")],
+     [("let row = inRow ? control : Stack(.horizontal, class: \"field choice\", [choice.style == .menu ? FieldLabel(choice.label + \":\", for: control) as Element : Label(choice.label + \":\", class: \"dim\"), control])", "let row = control")],
      "RenderersAgreeTests"),
     ("AD11", "a photo an address named stays pending after its search found nothing (a later search by hand opens it)",
      "Apps/FlickrSearch/Sources/ViewModels/FlickrSearchViewModel.swift",
