@@ -1262,7 +1262,7 @@ MUTANTS = [
     ("PG5", "a failed transaction is not rolled back on PostgreSQL (the pool's connection stays in it)",
      "Sources/Store/PostgresEngine.swift",
      [("            try await connection.query(\"ROLLBACK\", logger: Self.logger)\n", "            try await connection.query(\"SELECT 1\", logger: Self.logger)\n")],
-     "aFailedTransactionKeepsNothingAndSaysWhy"),
+     "aFailedTransactionKeepsNothingAndSaysWhy|aFailedStatementFailsItsWriteEvenWhenCaught"),
     # Issue 57: the store's notifications on the less-travelled paths.
     ("SN1", "PostgreSQL reports the last table a transaction wrote, not each (a query on the first stays stale)",
      "Sources/Store/PostgresEngine.swift",
@@ -1366,7 +1366,7 @@ MUTANTS = [
      "aDisposedObservationRunsNoMore|neverAnOlderResultAfterANewerOne"),
     ("PG4", "a request to a stopped server waits for ever (no timeout: the page never hears it was refused)",
      "Sources/Store/PostgresEngine.swift",
-     [("                try? await Task.sleep(for: timeout)\n", "                try? await Task.sleep(for: .seconds(3600))\n")],
+     [("                do { try await Task.sleep(for: limit) } catch { return }\n", "                do { try await Task.sleep(for: .seconds(3600)) } catch { return }\n")],
      "aServerStoppedAndStartedLosesNothing"),
     # Issue 29: the core made cheaper; each saving must keep what it replaced.
     ("C1", "a subject's only subscriber is not numbered (its dispose finds no slot: it stays in the list)",

@@ -177,6 +177,17 @@ struct PostgresWriteOutcomeTests {
         }
         try await StoreTests.insert(store, "next")
         #expect(try await Self.titles(url) == ["next"])
+        // A body that throws its own error after a statement that succeeded: rolled back, and
+        // the one connection lent again outside that transaction (else "after" commits it).
+        do {
+            try await store.write { db throws(StoreError) in
+                try await db.execute("INSERT INTO items (title) VALUES (?)", ["thrown"])
+                throw StoreError.constraintViolated("the app's own rule")
+            }
+            Issue.record("the write said it succeeded")
+        } catch {}
+        try await StoreTests.insert(store, "after")
+        #expect(try await Self.titles(url) == ["next", "after"])
         await store.close()
     }
 }
