@@ -239,21 +239,32 @@ final class PostgresEngine: StoreEngine {
             reads = Self.relations(inPlan: plan.compactMap { try? $0.text("QUERY PLAN") }.joined(separator: "\n"))
             planned.withLock { if $0.count < Self.plannedLimit { $0[sql] = reads } }
         }
-        let undeclared = reads.subtracting(declared.map { $0.lowercased() })
+        let undeclared = reads.subtracting(declared)  // a Query's reads are lower-cased
         if !undeclared.isEmpty {
             throw .statement("the query reads \(undeclared.sorted().joined(separator: ", ")) but declares only \(declared.sorted().joined(separator: ", ")) in `reads:` — a write there would not run it again: \(sql)")
         }
     }
 
-    /// The relations a YAML plan scans (`Relation Name: "items"`), lower-cased.
+    /// The relations a YAML plan scans (`Relation Name: "items"`), lower-cased. PostgreSQL
+    /// quotes a name as JSON does (`"a\"b"`).
     static func relations(inPlan plan: String) -> Set<String> {
         var names: Set<String> = []
         for line in plan.split(separator: "\n") {
             let trimmed = line.drop { $0 == " " || $0 == "-" }
             guard trimmed.hasPrefix("Relation Name: ") else { continue }
             var name = trimmed.dropFirst("Relation Name: ".count)
-            if name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 { name = name.dropFirst().dropLast() }
-            names.insert(name.replacingOccurrences(of: "\"\"", with: "\"").lowercased())
+            guard name.hasPrefix("\""), name.hasSuffix("\""), name.count >= 2 else {
+                names.insert(name.lowercased())
+                continue
+            }
+            name = name.dropFirst().dropLast()
+            var unescaped = "", escaping = false
+            for character in name {
+                if !escaping && character == "\\" { escaping = true; continue }
+                unescaped.append(character)
+                escaping = false
+            }
+            names.insert(unescaped.lowercased())
         }
         return names
     }

@@ -34,6 +34,8 @@ struct PostgresTLSTests {
         #expect(try await preferred.fetch(Self.encrypted), "no sslmode: prefer, as libpq")
         await preferred.close()
         try await Self.expectRefused(base + "?sslmode=sometimes", saying: "sslmode=sometimes is not one of")
+        // The server refusing the user is not waited on either (SQLSTATE 28000).
+        try await Self.expectRefused("postgres://nobody@127.0.0.1:\(cluster.port)/\(cluster.database)", saying: "nobody")
 
         try cluster.serveTLS(certificates, forAnotherHost: true)
         let anyHost = try await Store.postgres(url: base + "?sslmode=verify-ca&sslrootcert=\(certificates.authority)")

@@ -39,15 +39,7 @@ import Testing
     }
 
     /// One PostgreSQL cluster for the engine-parameterized tests, each on a database of its own.
-    static let sharedCluster: Result<PostgresCluster, PostgresCluster.Failure> = {
-        do {
-            let cluster = try PostgresCluster()
-            cluster.stopsAtExit()
-            return .success(cluster)
-        } catch let error as PostgresCluster.Failure { return .failure(error) } catch {
-            return .failure(PostgresCluster.Failure(description: "\(error)"))
-        }
-    }()
+    static let sharedCluster: Result<PostgresCluster, PostgresCluster.Failure> = PostgresCluster.keptForTheRun()
 
     /// A new, empty store on `engine`.
     static func store(_ engine: Engine, migrations: [Migration] = migrations, scheduler: any Scheduler = ImmediateScheduler.shared) async throws -> Store {
@@ -221,6 +213,17 @@ import Testing
             try rows[0].int("n")
         }
         #expect(try await store.fetch(declared) == 0)
+        // A name with a quote in it (PostgreSQL's plan escapes it as JSON does), and capitals.
+        try await store.write { db throws(StoreError) in try await db.execute(#"CREATE TABLE "Odd""Name" (id INTEGER)"#) }
+        let odd = #"SELECT count(*) AS n FROM "Odd""Name""#
+        do {
+            _ = try await store.fetch(Query<Int>(odd, reads: ["items"]) { rows throws(StoreError) in try rows[0].int("n") })
+            Issue.record("an undeclared read of a quoted name passed")
+        } catch {
+            guard case .statement(let why) = error else { Issue.record("\(error)"); return }
+            #expect(why.contains(#"reads odd"name but"#), "\(why)")
+        }
+        #expect(try await store.fetch(Query<Int>(odd, reads: [#"Odd"Name"#]) { rows throws(StoreError) in try rows[0].int("n") }) == 0)
         await store.close()
     }
 

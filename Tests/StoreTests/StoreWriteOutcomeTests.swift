@@ -58,15 +58,7 @@ import Testing
 /// the very connection the one before used.
 @Suite(.enabled(if: PostgresCluster.available || PostgresCluster.required, "PostgreSQL is not installed"), .serialized)
 struct PostgresWriteOutcomeTests {
-    static let cluster: Result<PostgresCluster, PostgresCluster.Failure> = {
-        do {
-            let cluster = try PostgresCluster()
-            cluster.stopsAtExit()
-            return .success(cluster)
-        } catch let error as PostgresCluster.Failure { return .failure(error) } catch {
-            return .failure(PostgresCluster.Failure(description: "\(error)"))
-        }
-    }()
+    static let cluster: Result<PostgresCluster, PostgresCluster.Failure> = PostgresCluster.keptForTheRun()
 
     /// A store on a database of its own, with one connection (unless told) and `timeout`; items whose title
     /// starts with "slow" take `commitSeconds` to commit (a deferred trigger sleeps in COMMIT).

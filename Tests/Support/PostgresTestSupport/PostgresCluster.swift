@@ -37,6 +37,18 @@ public final class PostgresCluster: @unchecked Sendable {
         }
     }
 
+    /// A cluster for a suite's `static let`, stopped when the test process exits
+    /// (``stopsAtExit()``), or why there is none.
+    public static func keptForTheRun() -> Result<PostgresCluster, Failure> {
+        do {
+            let cluster = try PostgresCluster()
+            cluster.stopsAtExit()
+            return .success(cluster)
+        } catch let error as Failure { return .failure(error) } catch {
+            return .failure(Failure(description: "\(error)"))
+        }
+    }
+
     /// Makes and starts a cluster.
     public init() throws {
         guard let binaries = Self.binaryFolder else { throw Failure(description: "PostgreSQL is not installed (apt-get install postgresql)") }
