@@ -21,6 +21,12 @@ let storeEngines: [Target.Dependency] = [
     .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgreSQL"])),
 ]
 
+/// Accounts' password hashing (scrypt, in swift-crypto's CryptoExtras) and token hashing
+/// (SHA-256), only with the WebServer trait: accounts are for served apps.
+let crypto: [Target.Dependency] = ["Crypto", "CryptoExtras"].map {
+    .product(name: $0, package: "swift-crypto", condition: .when(traits: ["WebServer"]))
+}
+
 let package = Package(
     name: "MVVMKit",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11)],
@@ -41,6 +47,8 @@ let package = Package(
         // Data kept in a database and followed live: queries observed as properties. Its
         // engines are behind traits (SQLite below; without one, the module has no engine).
         .library(name: "Store", targets: ["Store"]),
+        // Users who sign up, sign in and out, kept in the store (with the WebServer trait).
+        .library(name: "Accounts", targets: ["Accounts"]),
     ],
     traits: [
         // Off unless asked for: a package that depends on Signals, MVVM or a view layer alone
@@ -73,6 +81,9 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
         // Store's PostgreSQL engine, behind the PostgreSQL trait.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        // Accounts' scrypt and SHA-256 (CryptoExtras, Crypto), behind the WebServer trait;
+        // postgres-nio already depends on it.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // The libraries (Sources/): Signals imports nothing of ours, MVVM only Signals, a view
@@ -95,7 +106,10 @@ let package = Package(
         ),
         // Its server: sessions over HTTP and a WebSocket. Without the trait the module is empty
         // but for a message saying how to enable it.
-        .target(name: "WebServer", dependencies: ["WebUI", "Signals"] + nio, swiftSettings: strict),
+        .target(name: "WebServer", dependencies: ["WebUI", "Signals", "Accounts"] + nio, swiftSettings: strict),
+        // Accounts on the store: passwords (scrypt), sessions (hashed tokens), throttling.
+        .target(name: "Accounts", dependencies: ["Store", "Signals"] + crypto, swiftSettings: strict),
+        .testTarget(name: "AccountsTests", dependencies: ["Accounts", "Store", "Signals", "PostgresTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "WebServerTests",
             dependencies: ["WebServer", "WebUI", "MVVM", "Signals", "SignalsTesting"] + nio,
