@@ -246,8 +246,12 @@ final class ConnectionHandler: ChannelInboundHandler, RemovableChannelHandler {
         let server = self.server, address = self.address
         let client = server.deployment.client(peer: address, forwardedFor: head.values("x-forwarded-for"))
         let browser = WebAppServer.browserKey(head.cookie)
+        let cookie = head.cookie
+        let signIn = server.signIn.withLock { $0 }.map { setup in
+            SocketSignIn(lookUp: { await server.signInState(cookie: cookie) }, requiring: setup.requiring)
+        }
         let webSocket = WebSocketHandler(server: server, address: address, after: rest, goingAway: goingAway) { send in
-            SessionSocket(sessions: server.sessions, browser: browser, client: client.isEmpty ? nil : client, log: server.log, send: send)
+            SessionSocket(sessions: server.sessions, browser: browser, client: client.isEmpty ? nil : client, signIn: signIn, log: server.log, send: send)
         }
         let pipeline = context.pipeline.syncOperations
         do {

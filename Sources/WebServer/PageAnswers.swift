@@ -41,6 +41,8 @@ extension WebAppServer {
             return .text("Pages are opened by navigating to them.", status: 403)
         }
         let base = deployment.path, head = pageHead
+        let signedIn = await signInState(cookie: request.headers["cookie"])
+        if let answer = signInAnswer(signedIn, for: location, head: head) { return answer }
         let cookie = Self.browserKey(request.headers["cookie"])
         let owner = cookie ?? Self.newBrowserKey()
         let client = request.clientAddress.isEmpty ? nil : request.clientAddress
@@ -48,7 +50,7 @@ extension WebAppServer {
         // is run here, on this task's thread (nothing is queued on it yet); the main one there.
         let executor = sessions.executorForNewSession(at: location)
         let open: @Sendable () -> (status: Int, html: String) = { [sessions] in
-            switch sessions.open(at: location, owner: owner, client: client) {
+            switch sessions.open(at: location, owner: owner, client: client, signedIn: signedIn.signedIn) {
             case .opened(let session): return (200, PageShell.html(for: session, head: head, base: base))
             case .notFound: return (404, PageShell.notFound(head: head, base: base))
             case .full: return (503, "")
@@ -67,9 +69,10 @@ extension WebAppServer {
         }
         var response = WebResponse.html(page.html, status: page.status)
         if cookie == nil, page.status == 200 {
-            response.headers["Set-Cookie"] = "\(Self.browserCookie)=\(owner); Path=\(base.isEmpty ? "/" : base); HttpOnly; SameSite=Lax"
-                + (request.scheme == "https" ? "; Secure" : "")
+            response.cookies.append("\(Self.browserCookie)=\(owner); Path=\(cookiePath); Max-Age=\(Self.browserCookieLifetime); HttpOnly; SameSite=Lax"
+                + (request.scheme == "https" ? "; Secure" : ""))
         }
+        if case .signedOut(staleCookie: true) = signedIn { response.cookies.append(clearedSignInCookie()) }
         return response
     }
 
@@ -78,6 +81,11 @@ extension WebAppServer {
     /// requests do not carry it) and checked when a WebSocket attaches to a session, as
     /// LiveView ties its socket to a signed session.
     static let browserCookie = "mvvm_browser"
+
+    /// How long a browser keeps its secret: 400 days (the most browsers keep a cookie), so that a
+    /// browser an account was signed in from is known to it again (its own count of failed
+    /// sign-ins, ``Accounts/Limits-swift.struct/failuresPerKnownBrowser``).
+    static let browserCookieLifetime = 400 * 86_400
 
     /// A new browser secret: 128 random bits, in hex.
     static func newBrowserKey() -> String {
@@ -90,15 +98,7 @@ extension WebAppServer {
 
     /// The browser secret in a `Cookie` header, if it has one of the right shape.
     static func browserKey(_ header: String?) -> String? {
-        guard let header else { return nil }
-        for pair in header.split(separator: ";") {
-            let parts = pair.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == browserCookie else { continue }
-            let value = parts[1].trimmingCharacters(in: .whitespaces)
-            guard value.utf8.count == 32, value.utf8.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
-            return value
-        }
-        return nil
+        cookie(browserCookie, in: header, hexDigits: 32)
     }
 }
 #endif

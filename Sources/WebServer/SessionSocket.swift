@@ -3,6 +3,13 @@ import Foundation
 import Signals
 import WebUI
 
+/// How a socket finds who its cookie signs in (for a page whose session ended), and which
+/// addresses need a user.
+struct SocketSignIn: Sendable {
+    let lookUp: @Sendable () async -> WebAppServer.SignInState
+    let requiring: @Sendable (WebLocation) -> Bool
+}
+
 /// A WebSocket message, either way.
 enum SocketMessage: Sendable, Equatable {
     case text(String)
@@ -37,6 +44,12 @@ final class SessionSocket: @unchecked Sendable {
     /// opens for a page whose session ended is counted against its share, as a page's is
     /// (``WebSessions/Limits/sessionsPerAddress``; issue 57).
     private let client: String?
+    /// Who the connection's sign-in cookie signs in, asked only for a page whose session ended
+    /// (an open session keeps the sign-in it was opened with), and the addresses that need a
+    /// user: `nil` when the server has no accounts.
+    private let signIn: SocketSignIn?
+    /// What `signIn` found, for the hello of a page whose session ended.
+    private var resumedSignIn: WebAppServer.SignInState = .noAccounts
     /// Where the socket's turns run: its session's executor.
     private let executor = Locked<WebExecutor?>(nil)
     private var bound: (session: WebSession, token: Int)?
@@ -46,11 +59,12 @@ final class SessionSocket: @unchecked Sendable {
     private var outbox: [SocketMessage]?
 
     /// `send` writes messages to the page, in order.
-    init(sessions: WebSessions, browser: String? = nil, client: String? = nil, log: @escaping @Sendable (String) -> Void,
+    init(sessions: WebSessions, browser: String? = nil, client: String? = nil, signIn: SocketSignIn? = nil, log: @escaping @Sendable (String) -> Void,
          send: @escaping @Sendable ([SocketMessage]) -> Void) {
         self.sessions = sessions
         self.browser = browser
         self.client = client
+        self.signIn = signIn
         self.log = log
         self.send = send
     }
@@ -59,11 +73,24 @@ final class SessionSocket: @unchecked Sendable {
     /// executor; then calls `then` (on that executor) with what the session sent meanwhile (to be
     /// written after the batch) and whether the socket stays open.
     func receive(_ batch: [SocketMessage], then: @escaping @Sendable (_ replies: [SocketMessage], _ open: Bool) -> Void) {
-        let executor = self.executor.withLock { executor in
-            if let executor { return executor }
+        let (executor, resuming) = self.executor.withLock { executor -> (WebExecutor, Bool) in
+            if let executor { return (executor, false) }
             let chosen = turns(for: batch.first)
-            executor = chosen
+            executor = chosen.executor
             return chosen
+        }
+        // A page whose session ended is opened again for whoever its cookie signs in: asked of
+        // the database first (the connection hands over no other batch meanwhile).
+        if resuming, let signIn {
+            Task {
+                let state = await signIn.lookUp()
+                executor.run { [self] in
+                    resumedSignIn = state
+                    let (replies, open) = turn(batch)
+                    then(replies, open)
+                }
+            }
+            return
         }
         executor.run { [self] in
             let (replies, open) = turn(batch)
@@ -91,12 +118,12 @@ final class SessionSocket: @unchecked Sendable {
 
     /// Where the turns of a socket whose first message is `first` run: the executor of the
     /// session its hello names; a new session's (the page's own ended); any, to be refused.
-    private func turns(for first: SocketMessage?) -> WebExecutor {
+    private func turns(for first: SocketMessage?) -> (executor: WebExecutor, resuming: Bool) {
         guard case .text(let text) = first, case .hello(let id, _, let address)? = try? ClientMessage.parse(text) else {
-            return sessions.executorForNewSession()
+            return (sessions.executorForNewSession(), false)
         }
-        if let open = sessions.session(id) { return open.executor }
-        return sessions.executorForNewSession(at: address.flatMap(WebLocation.init) ?? .root)
+        if let open = sessions.session(id) { return (open.executor, false) }
+        return (sessions.executorForNewSession(at: address.flatMap(WebLocation.init) ?? .root), address != nil)
     }
 
     /// One turn: the batch handled in order; what the session sent meanwhile, and whether the
@@ -166,7 +193,12 @@ final class SessionSocket: @unchecked Sendable {
                       !sessions.runsOnMainActor(at: location) || WebExecutor.main.isCurrent {
                 // Counted as a page's session is: a hello naming made-up sessions opens no more
                 // than its address's share, and none past the total (issue 57).
-                switch sessions.open(at: location, resuming: true, owner: browser, client: client) {
+                if let refusal = signInRefusal(at: location) {
+                    deliver(.text("{\"t\":\"x\",\"why\":\(Self.quoted(refusal))}"))
+                    deliver(.close(SocketMessage.policyViolation))
+                    return false
+                }
+                switch sessions.open(at: location, resuming: true, owner: browser, client: client, signedIn: resumedSignIn.signedIn) {
                 case .opened(let new):
                     log("a page of an ended session resumed as a new one at \(location)")
                     session = new
@@ -200,6 +232,21 @@ final class SessionSocket: @unchecked Sendable {
             deliver(.text("{\"t\":\"x\",\"why\":\(Self.quoted(why))}"))
             deliver(.close(SocketMessage.policyViolation))
             return false
+        }
+    }
+
+    /// Why a page whose session ended is not opened again at `location`: the database could not
+    /// say who is signed in, or the address needs a user and the cookie signs in no one (the
+    /// page's Reload then goes to the sign-in page).
+    private func signInRefusal(at location: WebLocation) -> String? {
+        switch resumedSignIn {
+        case .unavailable(let why):
+            sessions.refusals("refused to resume a page at \(location): \(why)")
+            return "Signing in is unavailable right now (\(why)). Reload the page in a moment."
+        case .signedOut where signIn?.requiring(location) ?? false:
+            return "You are signed out. Reload the page to sign in."
+        default:
+            return nil
         }
     }
 

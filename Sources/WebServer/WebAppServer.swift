@@ -41,6 +41,10 @@ public final class WebAppServer: Sendable {
     let jitter: Duration
     /// The token `/stats` asks for (`nil`: no `/stats`).
     let statsToken: String?
+    /// How people sign in (``useAccounts(_:signInPath:requiringSignIn:)``), if they do.
+    let signIn = Locked<SignInSetup?>(nil)
+    /// The subscription that loads anew the tabs whose sign-in ended.
+    let signOutWatch = Locked<(any Disposable)?>(nil)
     /// Its public host names and the proxies in front of it.
     public let deployment: Deployment
     /// What clients may take.

@@ -39,6 +39,8 @@ public struct WebResponse: Sendable {
     /// Extra headers (the server adds its security headers and the length).
     public var headers: [String: String]
     public var body: Data
+    /// Each a `Set-Cookie` header's value (a response may set several cookies).
+    public var cookies: [String] = []
 
     public init(status: Int = 200, contentType: String, headers: [String: String] = [:], body: Data) {
         self.status = status
@@ -79,7 +81,8 @@ extension WebAppServer {
     /// without the body.
     static func finish(_ response: WebResponse, head: Bool, keepAlive: Bool) -> Data {
         let headers = securityHeaders.merging(response.headers, uniquingKeysWith: { _, mine in mine }).sorted { $0.key < $1.key }
-        return encodeResponse(status: response.status, headers: headers.map { ($0.key, $0.value) }, body: head ? Data() : response.body,
+        let cookies = response.cookies.map { ("Set-Cookie", $0) }
+        return encodeResponse(status: response.status, headers: headers.map { ($0.key, $0.value) } + cookies, body: head ? Data() : response.body,
                               bodyLength: response.body.count, keepAlive: keepAlive)
     }
 

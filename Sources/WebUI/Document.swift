@@ -54,6 +54,9 @@ public final class Document {
     public var log: (String) -> Void = { _ in }
     /// The page's uploads: where each chunk goes, what they reserved, the files received.
     let uploads = PageUploads()
+    /// Where the page was opened from, and who is signed in there (set by the sessions before
+    /// the app's content is made).
+    public package(set) var visitor = WebVisitor()
 
     /// Where the page's elements live and its bindings deliver: the executor it was made on
     /// (its session's, or the main actor's).
@@ -181,8 +184,15 @@ public final class Document {
             log("refused to load \(address): an address beginning with // is another site's")
             return
         }
+        append(.load(address))
+    }
+
+    /// Appends a patch for the page as a whole that ends it (a load, a sign-in's hand-off, a
+    /// reload): what comes before it is still applied, but no later patch replaces an earlier
+    /// one across it.
+    func append(_ patch: Patch) {
         pendingIndex.removeAll(keepingCapacity: true)
-        pending.append(.load(address))
+        pending.append(patch)
         scheduleFlush()
     }
 

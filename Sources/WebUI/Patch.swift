@@ -8,7 +8,9 @@
 /// the navigation depth, the title and each screen's address, or `null` (for the browser's
 /// history), `["f", id]` focus, `["l", address]` the page loads another address as a new page,
 /// `["u", id, file, key, offset]` the file input `id`'s file number `file` is to be sent from
-/// `offset` in chunks tagged `key` (`key` null: it is not, or no longer, wanted).
+/// `offset` in chunks tagged `key` (`key` null: it is not, or no longer, wanted),
+/// `["s", code, address or null]` the page trades a sign-in's one-time code for its cookie, then
+/// loads the address (its own when null), `["o"]` the page loads its address again (signed out).
 public enum Patch: Sendable, Equatable {
     case text(String, String)
     case attribute(String, String, String?)
@@ -28,6 +30,11 @@ public enum Patch: Sendable, Equatable {
     /// binary chunks tagged with `key` (32 hexadecimal digits); `key` nil: the page forgets the
     /// file (refused, cancelled, or received whole).
     case upload(String, file: Int, key: String?, offset: Int)
+    /// The page trades `code` for its sign-in cookie (`POST /mvvm-sign-in`), then loads `next`
+    /// (its own address when `nil`) as a new page.
+    case signIn(code: String, next: String?)
+    /// The page loads its own address again, as a new page (its sign-in ended).
+    case reload
 
     /// The element the patch is for (`nil` for the page as a whole).
     public var elementID: String? {
@@ -35,7 +42,7 @@ public enum Patch: Sendable, Equatable {
         case .text(let id, _), .attribute(let id, _, _), .value(let id, _), .children(let id, _),
              .append(let id, _), .replace(let id, _), .insert(let id, _), .remove(let id), .focus(let id), .upload(let id, _, _, _):
             return id
-        case .history, .load:
+        case .history, .load, .signIn, .reload:
             return nil
         }
     }
@@ -72,6 +79,13 @@ public enum Patch: Sendable, Equatable {
             Patch.encodeHistory(depth: depth, title: title, locations: locations, into: &out)
         case .focus(let id): JSON.array(into: &out, "f", id)
         case .load(let address): JSON.array(into: &out, "l", address)
+        case .signIn(let code, let next):
+            out += "[\"s\","
+            JSON.string(code, into: &out)
+            out += ","
+            if let next { JSON.string(next, into: &out) } else { out += "null" }
+            out += "]"
+        case .reload: out += "[\"o\"]"
         case .upload(let id, let file, let key, let offset):
             out += "[\"u\","
             JSON.string(id, into: &out)

@@ -228,6 +228,14 @@ public final class WebSessions: Sendable {
     /// belongs to (the server's page cookie); `client` the address that asks, held to
     /// ``Limits/sessionsPerAddress``.
     public func open(at location: WebLocation, resuming: Bool = false, owner: String? = nil, client: String? = nil) -> Opening {
+        open(at: location, resuming: resuming, owner: owner, client: client, signedIn: nil)
+    }
+
+    /// The same, for a page opened signed in (`signedIn`: who the server's accounts found from
+    /// the browser's cookie): the session's ``WebSession/signedIn`` and its document's
+    /// ``Document/visitor``.
+    public func open(at location: WebLocation, resuming: Bool = false, owner: String? = nil, client: String? = nil,
+                     signedIn: WebSignedIn?) -> Opening {
         // Who gives way, if the caps are reached: taken off the registry now (the place is this
         // session's), closed once the app has a screen there, put back if it has none.
         let limits = self.limits
@@ -262,7 +270,7 @@ public final class WebSessions: Sendable {
             let word = String(generator.next() as UInt64, radix: 16)
             return String(repeating: "0", count: 16 - word.count) + word
         }.joined()
-        let session = WebSession(id: id, limits: limits, log: log, refusals: refusals, owner: owner, client: client)
+        let session = WebSession(id: id, limits: limits, log: log, refusals: refusals, owner: owner, client: client, signedIn: signedIn)
         session.document.uploads.perSession = limits.uploadBytesPerSession
         session.document.uploads.shared = uploadBudget
         session.document.uploads.client = client
@@ -344,6 +352,12 @@ public final class WebSessions: Sendable {
     /// The open session with `id`.
     public func session(_ id: String) -> WebSession? {
         state.withLock { $0.sessions[id] }
+    }
+
+    /// The open sessions whose page was opened signed in with the sign-in `session` (to tell
+    /// them it ended).
+    public func sessions(signedInWith session: String) -> [WebSession] {
+        state.withLock { $0.sessions.values.filter { $0.signedIn?.session == session } }
     }
 
     /// How many sessions are open.

@@ -35,7 +35,7 @@ public final class WebSession: @unchecked Sendable {
     // SAFETY: the mutable state is used only on `executor` (the session's turns: its page's
     // messages, its timers, its bindings); what other threads read (the sessions' registry, a
     // connection choosing where to send a batch) is immutable (`id`, `executor`, `owner`,
-    // `client`, `opened`) or atomic (`everConnected`).
+    // `client`, `signedIn`, `opened`) or atomic (`everConnected`).
     /// Where the session takes its turns.
     public let executor: WebExecutor
     /// The session's id: random, and the only key to it.
@@ -62,15 +62,17 @@ public final class WebSession: @unchecked Sendable {
     private let refusals: RefusalLog
 
     init(id: String, limits: WebSessions.Limits, log: @escaping @Sendable (String) -> Void, refusals: RefusalLog,
-         owner: String? = nil, client: String? = nil) {
+         owner: String? = nil, client: String? = nil, signedIn: WebSignedIn? = nil) {
         executor = .current
         self.id = id
         self.owner = owner
         self.client = client
+        self.signedIn = signedIn
         self.limits = limits
         self.log = log
         self.refusals = refusals
         document = Document()
+        document.visitor = WebVisitor(client: client, signedIn: signedIn, browser: owner)
         document.log = { [id] message in log("session \(id.prefix(8)): \(message)") }
         document.onFrame = { [weak self] number, text in self?.deliver(number, text) }
     }
@@ -105,6 +107,8 @@ public final class WebSession: @unchecked Sendable {
     /// The client address that opened the session, counted against
     /// ``WebSessions/Limits/sessionsPerAddress``.
     public let client: String?
+    /// Who its page was opened signed in as, if anyone (fixed for the session's life).
+    public let signedIn: WebSignedIn?
     /// The highest message number the page has used, as far as the session has seen: the
     /// page's `hello` says how far it counted, and each message after it adds one. A message
     /// numbered past the next one is refused (it would make the session take every real

@@ -120,6 +120,18 @@
     location.replace(target.href);
   }
 
+  // Signed in (Document.handOffSignIn): the one-time code is traded for the sign-in cookie,
+  // which the server sets HttpOnly (this script never sees it), then the address the sign-in
+  // leads to (this one when null) is loaded as a new page, whose session is signed in.
+  function signIn(code, next) {
+    fetch(base + '/mvvm-sign-in', { method: 'POST', body: code, credentials: 'same-origin', headers: { 'Content-Type': 'text/plain' } })
+      .then((answer) => {
+        if (!answer.ok) throw new Error(String(answer.status));
+        if (next === null) location.reload(); else load(next);
+      })
+      .catch(() => showBanner('Signing in could not be completed. Reload the page and sign in again.', true));
+  }
+
   // A page loaded by another, in its entry: unless its own screens put the loader's address
   // back just below its first (the showcase's Person puts the launcher there), an entry for
   // the loader goes below this page's, so Back returns to it (loaded again). Only in a new
@@ -382,6 +394,8 @@
     if (op[0] === 'h') { setHistory(op[1], op[2], op[3]); return; }
     if (op[0] === 'u') { upload(op); return; }
     if (op[0] === 'l') { load(op[1]); return; }
+    if (op[0] === 's') { signIn(op[1], op[2]); return; }
+    if (op[0] === 'o') { location.reload(); return; }
     const el = document.getElementById(op[1]);
     if (!el) return;
     switch (op[0]) {

@@ -32,6 +32,10 @@ public final class PageModel {
     public private(set) var gaps = 0
     /// The address the page was told to load as a new page, if it was.
     public private(set) var loaded: String?
+    /// The sign-in hand-offs the page was asked for (code, address to load after), in order.
+    public private(set) var handedOff: [(code: String, next: String?)] = []
+    /// How often the page was asked to load its own address again (signed out).
+    public private(set) var reloads = 0
     /// Each upload patch applied: the file input, the page's number for the file, its key (nil: forget it) and the offset to send from.
     public private(set) var uploads: [(id: String, file: Int, key: String?, offset: Int)] = []
 
@@ -59,6 +63,14 @@ public final class PageModel {
         }
         if case .load(let address) = patch {
             loaded = address
+            return
+        }
+        if case .signIn(let code, let next) = patch {
+            handedOff.append((code, next))
+            return
+        }
+        if case .reload = patch {
+            reloads += 1
             return
         }
         if case .upload(let id, let file, let key, let offset) = patch {
@@ -101,7 +113,7 @@ public final class PageModel {
             parent.children.insert(contentsOf: nodes, at: index)
         case .remove:
             target.parent?.children.removeAll { $0 === target }
-        case .history, .focus, .load, .upload:
+        case .history, .focus, .load, .upload, .signIn, .reload:
             break
         }
     }
@@ -152,6 +164,8 @@ public final class PageModel {
             case "-": apply(.remove(string(1)!))
             case "h": apply(.history(depth: op[1] as! Int, title: string(2)!, locations: op.count > 3 ? op[3] as? [String] : nil))
             case "l": apply(.load(string(1)!))
+            case "s": apply(.signIn(code: string(1)!, next: string(2)))
+            case "o": apply(.reload)
             default: break
             }
         }
