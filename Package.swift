@@ -108,7 +108,7 @@ let package = Package(
         // but for a message saying how to enable it.
         .target(name: "WebServer", dependencies: ["WebUI", "Signals", "Accounts"] + nio, swiftSettings: strict),
         // Accounts on the store: passwords (scrypt), sessions (hashed tokens), throttling.
-        .target(name: "Accounts", dependencies: ["Store", "Signals"] + crypto, swiftSettings: strict),
+        .target(name: "Accounts", dependencies: ["Store", "Signals", "MVVM", "ScreenKit"] + crypto, swiftSettings: strict),
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "Store", "Signals", "PostgresTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "WebServerTests",
@@ -156,10 +156,10 @@ let package = Package(
         appTests("MovieInfo", ["MovieInfo", "MVVM", "Signals", "SignalsTesting", "LiveHTTP", "LoopbackServer", "ScreenKit", "ScreenTesting"]),
         // A to-do list view model written from the README alone, compiled and tested so the API
         // it shows keeps working (issue 15).
-        .target(name: "TodoList", dependencies: ["Signals", "MVVM", "ScreenKit", "Store"], path: "Examples/TodoList/Sources", swiftSettings: strict),
+        .target(name: "TodoList", dependencies: ["Signals", "MVVM", "ScreenKit", "Store", "Accounts"], path: "Examples/TodoList/Sources", swiftSettings: strict),
         // The to-do example in the browser, deployed as a user would (issue 32): `todo-web`.
         .executableTarget(
-            name: "TodoWeb", dependencies: ["TodoList", "WebUI", "WebServer", "MVVM", "Signals", argumentParser],
+            name: "TodoWeb", dependencies: ["TodoList", "WebUI", "WebServer", "MVVM", "Signals", "Accounts", "Store", argumentParser],
             path: "Examples/TodoWeb", swiftSettings: strict
         ),
         // An issue tracker's "new issue": a form with every control (issue 59).

@@ -1,7 +1,9 @@
+import Accounts
 import ArgumentParser
 import Foundation
 import MVVM
 import Signals
+import Store
 import TodoList
 import WebUI
 #if WebServer
@@ -59,6 +61,9 @@ struct TodoWeb: AsyncParsableCommand {
     @Option(help: "How many event loops serve the connections: threads that read and write the sockets (at least 1); by default half the cores, at least 1 (the sessions take their turns on every core either way; on 2 cores one loop answered 15,000 typing tabs with a lower p99 and less CPU per edit than two).")
     var eventLoops: Int?
 
+    @Flag(help: "Each person signs up or in and keeps a list of their own (their account kept in the same database); every address but /sign-in and /sign-up needs a signed-in user.")
+    var accounts = false
+
     @Flag(help: "Run every tab's session on the main actor, as an app whose view models are @MainActor must: one thread for all of them (to compare; each has an executor of its own otherwise).")
     var mainActor = false
 
@@ -67,11 +72,14 @@ struct TodoWeb: AsyncParsableCommand {
         guard maxSessions >= 1 else { throw ValidationError("--max-sessions must be at least 1") }
         guard (maxConnections ?? 1) >= 1 else { throw ValidationError("--max-connections must be at least 1") }
         guard (eventLoops ?? 1) >= 1 else { throw ValidationError("--event-loops must be at least 1") }
+        guard !(accounts && mainActor) else { throw ValidationError("--accounts runs each tab on an executor of its own: leave out --main-actor") }
+        guard !(accounts && todoFile != nil) else { throw ValidationError("--todo-file imports the shared list: it cannot be used with --accounts") }
     }
 
     #if WebServer
     func run() async throws {
         let log: @Sendable (String) -> Void = { FileHandle.standardError.write(Data("todo-web: \($0)\n".utf8)) }
+        if accounts { return try await runWithAccounts(log: log) }
         let list: SharedTodos
         do {
             list = try await TodoDatabase.openList(database, importing: todoFile, log: log)
@@ -89,11 +97,42 @@ struct TodoWeb: AsyncParsableCommand {
         let sessions = mainActor
             ? await WebSessions(onMainActor: TodoAddresses.self, services: list, limits: limits, log: log, screens: screens)
             : WebSessions(addresses: TodoAddresses.self, services: list, limits: limits, log: log, screens: screens)
+        try await serve(sessions, log: log)
+    }
+
+    /// `--accounts`: each person's own list, behind sign-in; their accounts in the same database.
+    private func runWithAccounts(log: @escaping @Sendable (String) -> Void) async throws {
+        let store: Store
+        do {
+            store = try await TodoDatabase.openStore(database, adding: Accounts.migrations, log: log)
+        } catch {
+            log("cannot open the lists: \(error)")
+            throw ExitCode(1)
+        }
+        let accounts = Accounts(store: store)
+        let lists = TodoLists(store: store)
+        let limits = WebSessions.Limits(sessions: maxSessions, reconnectGrace: .seconds(sessionGrace))
+        let sessions = WebSessions(addresses: TodoAccountAddresses.self, servicesPerTab: { tab in
+            TodoAccountServices(lists: lists, accounts: AccountServices(account: tab.account(accounts), navigator: tab.navigator))
+        }, limits: limits, log: log) { screens in
+            screens.register(TodoListViewModel.self, described: TodoScreens.list)
+            screens.register(SignInViewModel.self, described: AccountScreens.signIn)
+            screens.register(SignUpViewModel.self, described: AccountScreens.signUp)
+            screens.register(AccountViewModel.self, described: AccountScreens.account)
+        }
+        try await serve(sessions, log: log) { server in
+            server.useAccounts(accounts, signInPath: "/sign-in") { TodoAccountAddresses.requiresSignIn($0.path) }
+        }
+    }
+
+    /// Serves `sessions` until SIGTERM or Ctrl-C.
+    private func serve(_ sessions: WebSessions, log: @escaping @Sendable (String) -> Void, setUp: (WebAppServer) -> Void = { _ in }) async throws {
         let server = try WebAppServer(
             host: host, port: port, sessions: sessions, limits: WebAppServer.Limits(connections: maxConnections ?? .max),
             deployment: WebAppServer.Deployment(hostNames: publicHost, trustedProxies: trustedProxy, path: path),
             statsToken: statsToken, eventLoops: eventLoops ?? WebAppServer.halfTheCores, log: log
         )
+        setUp(server)
         server.route("/health") { _ in .text("ok") }
         let host = self.host, path = self.path
         Task {

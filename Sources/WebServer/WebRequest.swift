@@ -98,6 +98,7 @@ extension WebAppServer {
         case 204: "No Content"
         case 301: "Moved Permanently"
         case 302: "Found"
+        case 303: "See Other"
         case 304: "Not Modified"
         case 400: "Bad Request"
         case 403: "Forbidden"

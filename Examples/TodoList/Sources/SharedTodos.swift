@@ -20,7 +20,7 @@ import Store
 public final class SharedTodos: Sendable {
     private enum Backing: Sendable {
         case memory(MutableProperty<Lists>)
-        case store(Store)
+        case store(Store, owner: Int64)
     }
 
     private struct Lists: Sendable, Equatable {
@@ -61,10 +61,17 @@ public final class SharedTodos: Sendable {
 
     /// A list kept in `store`, whose schema is ``TodoDatabase/migrations``: it shows the to-dos the
     /// database has (none until the first query answers) and follows every change to them.
-    public init(store: Store) {
-        backing = .store(store)
-        todos = store.property(TodoDatabase.all, initial: []).removeDuplicates()
-        savedTodos = store.property(TodoDatabase.saved, initial: []).removeDuplicates()
+    public convenience init(store: Store) {
+        self.init(store: store, owner: 0)
+    }
+
+    /// The list of `owner` (an account's id; 0: the list everyone shares) kept in `store`: its
+    /// to-dos only, and changes only to them (a to-do id of another owner's list changes
+    /// nothing). Tabs of one owner share one such list (``TodoLists``): one query per change.
+    public init(store: Store, owner: Int64) {
+        backing = .store(store, owner: owner)
+        todos = store.property(TodoDatabase.all(owner: owner), initial: []).removeDuplicates()
+        savedTodos = store.property(TodoDatabase.saved(owner: owner), initial: []).removeDuplicates()
         status = store.status
     }
 
@@ -81,9 +88,9 @@ public final class SharedTodos: Sendable {
                 return todo
             }
             return .just(todo)
-        case .store(let store):
+        case .store(let store, let owner):
             return store.submit { db throws(StoreError) in
-                let rows = try await db.fetch("INSERT INTO todos (title, done) VALUES (?, 0) RETURNING id", [.text(title)])
+                let rows = try await db.fetch("INSERT INTO todos (title, done, owner_id) VALUES (?, 0, ?) RETURNING id", [.text(title), .integer(owner)])
                 return Todo(id: try rows[0].int("id"), title: title)
             }
         }
@@ -93,8 +100,8 @@ public final class SharedTodos: Sendable {
     public func setDone(id: Int, _ isDone: Bool) {
         change({ lists in
             if let index = lists.todos.firstIndex(where: { $0.id == id }) { lists.todos[index].isDone = isDone }
-        }, { db throws(StoreError) in
-            try await db.execute("UPDATE todos SET done = ? WHERE id = ?", [StoreValue(isDone), StoreValue(id)])
+        }, { db, owner throws(StoreError) in
+            try await db.execute("UPDATE todos SET done = ? WHERE id = ? AND owner_id = ?", [StoreValue(isDone), StoreValue(id), .integer(owner)])
         })
     }
 
@@ -102,39 +109,79 @@ public final class SharedTodos: Sendable {
     public func toggle(id: Int) {
         change({ lists in
             if let index = lists.todos.firstIndex(where: { $0.id == id }) { lists.todos[index].isDone.toggle() }
-        }, { db throws(StoreError) in
-            try await db.execute("UPDATE todos SET done = 1 - done WHERE id = ?", [StoreValue(id)])
+        }, { db, owner throws(StoreError) in
+            try await db.execute("UPDATE todos SET done = 1 - done WHERE id = ? AND owner_id = ?", [StoreValue(id), .integer(owner)])
         })
     }
 
     /// Removes the to-do with `id`.
     public func remove(id: Int) {
-        change({ lists in lists.todos.removeAll { $0.id == id } }, { db throws(StoreError) in
-            try await db.execute("DELETE FROM todos WHERE id = ?", [StoreValue(id)])
+        change({ lists in lists.todos.removeAll { $0.id == id } }, { db, owner throws(StoreError) in
+            try await db.execute("DELETE FROM todos WHERE id = ? AND owner_id = ?", [StoreValue(id), .integer(owner)])
         })
     }
 
     /// Records that the store saved `todos`.
     public func markSaved(_ todos: [Todo]) {
-        change({ lists in lists.saved = todos }, { db throws(StoreError) in
-            try await db.execute("DELETE FROM saved_todos")
+        change({ lists in lists.saved = todos }, { db, owner throws(StoreError) in
+            try await db.execute("DELETE FROM saved_todos WHERE owner_id = ?", [.integer(owner)])
             for todo in todos {
                 try await db.execute(
-                    "INSERT INTO saved_todos (id, title, done) VALUES (?, ?, ?)",
-                    [StoreValue(todo.id), StoreValue(todo.title), StoreValue(todo.isDone)]
+                    "INSERT INTO saved_todos (id, title, done, owner_id) VALUES (?, ?, ?, ?)",
+                    [StoreValue(todo.id), StoreValue(todo.title), StoreValue(todo.isDone), .integer(owner)]
                 )
             }
         })
     }
 
     /// Makes a change: in memory at once, or as a transaction in the order of the calls.
-    private func change(_ inMemory: (inout Lists) -> Void, _ inStore: @escaping @Sendable (StoreTransaction) async throws(StoreError) -> Void) {
+    private func change(_ inMemory: (inout Lists) -> Void, _ inStore: @escaping @Sendable (StoreTransaction, Int64) async throws(StoreError) -> Void) {
         switch backing {
         case .memory(let lists):
             lists.modify { inMemory(&$0) }
-        case .store(let store):
+        case .store(let store, let owner):
             let problems = problemsSubject
-            _ = store.submit(inStore).subscribe(Observer(completion: { if let error = $0.failure { problems.send(error) } }))
+            _ = store.submit { db throws(StoreError) in try await inStore(db, owner) }
+                .subscribe(Observer(completion: { if let error = $0.failure { problems.send(error) } }))
+        }
+    }
+}
+
+/// The lists of every owner an instance shows, one per owner while a tab shows it: every tab of
+/// one owner shares one ``SharedTodos`` (one query per change, however many tabs), and a list no
+/// tab holds any more is let go.
+public final class TodoLists: Sendable {
+    private enum Backing: Sendable {
+        case memory
+        case store(Store)
+    }
+
+    private final class Weak: @unchecked Sendable {
+        // SAFETY: read and written only under `lists`' lock.
+        weak var list: SharedTodos?
+        init(_ list: SharedTodos) { self.list = list }
+    }
+
+    private let backing: Backing
+    private let lists = Locked<[Int64: Weak]>([:])
+
+    /// Lists kept in `store` (its migrations include ``TodoDatabase/migrations``).
+    public init(store: Store) { backing = .store(store) }
+
+    /// Lists kept in this process's memory, one per owner.
+    public init() { backing = .memory }
+
+    /// The list of `owner` (an account's id), shared with every other tab showing it.
+    public func list(of owner: Int64) -> SharedTodos {
+        lists.withLock { lists in
+            lists = lists.filter { $0.value.list != nil }
+            if let list = lists[owner]?.list { return list }
+            let list = switch backing {
+            case .memory: SharedTodos()
+            case .store(let store): SharedTodos(store: store, owner: owner)
+            }
+            lists[owner] = Weak(list)
+            return list
         }
     }
 }

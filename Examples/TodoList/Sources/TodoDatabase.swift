@@ -39,15 +39,27 @@ public enum TodoDatabase {
             ],
             postgres: []
         ),
+        // Issue 60: each signed-in user's own list. A to-do belongs to `owner_id` (an account's
+        // id); 0 is the list everyone shared before (and shares still, without accounts).
+        Migration("3-todos-per-owner", [
+            "ALTER TABLE todos ADD COLUMN owner_id BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE saved_todos ADD COLUMN owner_id BIGINT NOT NULL DEFAULT 0",
+            "CREATE INDEX todos_owner ON todos (owner_id, id)",
+        ]),
     ]
 
-    /// Every to-do, in the order they were added.
-    public static let all = todos(in: "todos")
-    /// The to-dos as last saved.
-    public static let saved = todos(in: "saved_todos")
+    /// Every to-do of the shared list (no owner), in the order they were added.
+    public static let all = all(owner: 0)
+    /// The shared list's to-dos as last saved.
+    public static let saved = saved(owner: 0)
 
-    private static func todos(in table: String) -> Query<[Todo]> {
-        Query("SELECT id, title, done FROM \(table) ORDER BY id", reads: [table]) { rows throws(StoreError) in
+    /// Every to-do of `owner`'s list (an account's id; 0: the shared list), in the order they were added.
+    public static func all(owner: Int64) -> Query<[Todo]> { todos(in: "todos", owner: owner) }
+    /// `owner`'s to-dos as last saved.
+    public static func saved(owner: Int64) -> Query<[Todo]> { todos(in: "saved_todos", owner: owner) }
+
+    private static func todos(in table: String, owner: Int64) -> Query<[Todo]> {
+        Query("SELECT id, title, done FROM \(table) WHERE owner_id = ? ORDER BY id", [.integer(owner)], reads: [table]) { rows throws(StoreError) in
             try rows.map { row throws(StoreError) in
                 Todo(id: try row.int("id"), title: try row.text("title"), isDone: try row.bool("done"))
             }
@@ -130,6 +142,19 @@ extension TodoDatabase {
         return SharedTodos(store: store)
     }
 
+    /// The store a `--database` option names (as ``openList(_:importing:log:)``), with the to-do
+    /// list's migrations and then `extra` ones (``Accounts/migrations``, for a list per person);
+    /// `:memory:` is a SQLite database in this process only.
+    public static func openStore(_ database: String, adding extra: [Migration], log: @escaping @Sendable (String) -> Void) async throws -> Store {
+        if database == ":memory:" {
+            log("the to-do lists are kept in memory (gone when the server stops)")
+            return try await opening(":memory:") { () async throws(StoreError) in try await Store.sqliteInMemory(migrations: migrations + extra) }
+        }
+        let (store, place) = try await openStore(database, adding: extra)
+        log("the to-do lists are kept in \(place)")
+        return store
+    }
+
     /// The list `database` has now, copied into memory, for a one-off look (a screen printed
     /// once): nothing is written but the schema's own migrations, and a SQLite file that does
     /// not exist is an empty list (it is not created).
@@ -158,7 +183,8 @@ extension TodoDatabase {
     }
 
     /// The store `database` names, and how a log line names it.
-    private static func openStore(_ database: String) async throws -> (Store, String) {
+    private static func openStore(_ database: String, adding extra: [Migration] = []) async throws -> (Store, String) {
+        let migrations = self.migrations + extra
         if isServer(database) {
             #if PostgreSQL
             let place = "PostgreSQL at \(redacted(database))"

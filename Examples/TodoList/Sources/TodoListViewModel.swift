@@ -79,11 +79,20 @@ public final class TodoListViewModel: Sendable {
     /// The list this view model shows and changes: its own, or one it shares with others (every
     /// tab of a web app, see ``SharedTodos``).
     public let list: SharedTodos
+    /// Whose list it is, for the screen to say ("Signed in as ada@example.com"); `nil`: a list
+    /// with no owner.
+    public let signedInText: String?
+    /// Opens the signed-in person's account screen (`nil`: no account to open).
+    public let openAccount: (@Sendable () -> Void)?
     private let bag = DisposeBag()
 
-    /// A view model of `list` (a new list of its own if not given), saving to `store`.
-    public init(store: any TodoStore, list: SharedTodos = SharedTodos()) {
+    /// A view model of `list` (a new list of its own if not given), saving to `store`;
+    /// `signedInAs` names the signed-in person whose list it is, `openAccount` opens their
+    /// account screen.
+    public init(store: any TodoStore, list: SharedTodos = SharedTodos(), signedInAs: String? = nil, openAccount: (@Sendable () -> Void)? = nil) {
         self.list = list
+        signedInText = signedInAs.map { "Signed in as \($0)" }
+        self.openAccount = openAccount
         let newTitle = self.newTitle
         let items = list.todos
         todos = items

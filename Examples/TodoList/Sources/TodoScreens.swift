@@ -18,6 +18,14 @@ public enum TodoScreens {
     /// left; Save, and why a save failed.
     public static func list(_ viewModel: TodoListViewModel) -> Screen {
         Screen("To-dos") {
+            if let signedIn = viewModel.signedInText {
+                HStack {
+                    Text(signedIn, style: .secondary)
+                    if let openAccount = viewModel.openAccount {
+                        Button("Account") { openAccount() }
+                    }
+                }
+            }
             HStack {
                 TextField("New to-do", text: viewModel.newTitle, placeholder: "What needs doing?", onSubmit: viewModel.add, clearsOnSubmit: true)
                 Button("Add", action: viewModel.add)
