@@ -112,7 +112,7 @@ let package = Package(
         .testTarget(name: "AccountsTests", dependencies: ["Accounts", "Store", "Signals", "PostgresTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "WebServerTests",
-            dependencies: ["WebServer", "WebUI", "MVVM", "Signals", "SignalsTesting", "Accounts", "Store"] + nio,
+            dependencies: ["WebServer", "WebUI", "MVVM", "Signals", "SignalsTesting", "Accounts", "Store", "ScreenKit", "WebUITestSupport"] + nio,
             swiftSettings: strict
         ),
         // The store: live queries, transactions, migrations; its SQLite engine only with the trait.

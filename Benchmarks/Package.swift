@@ -39,6 +39,12 @@ let package = Package(
             dependencies: [.product(name: "Signals", package: "MVVMKit"), .product(name: "Store", package: "MVVMKit")],
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
+        // What a sign-in costs: scrypt at OWASP's parameters, release (issue 60).
+        .executableTarget(
+            name: "AccountsBench",
+            dependencies: [.product(name: "Accounts", package: "MVVMKit"), .product(name: "Store", package: "MVVMKit")],
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
         .executableTarget(
             name: "FrameBench",
             dependencies: [.product(name: "TerminalUI", package: "MVVMKit")],

@@ -3,7 +3,7 @@ import Foundation
 import Signals
 import Store
 
-/// People who sign up, sign in and out, kept in a ``Store`` (SQLite on one machine, PostgreSQL
+/// People who sign up, sign in and out, kept in a `Store` (SQLite on one machine, PostgreSQL
 /// across instances), as Phoenix's `mix phx.gen.auth` keeps them: passwords hashed with scrypt
 /// (``PasswordHashing``), never kept or logged; a new random token at each sign-in, kept only
 /// as its SHA-256, sent to the browser as an HttpOnly cookie by the server; sessions that end

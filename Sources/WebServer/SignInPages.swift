@@ -18,7 +18,7 @@ extension WebAppServer {
     }
 
     /// Signs people in with `accounts`: each page is opened for the person the browser's sign-in
-    /// cookie names (``WebUI/Document/visitor``, and the tab's ``AccountSession``); a signed-out
+    /// cookie names (`Document.visitor`, and the tab's `AccountSession`); a signed-out
     /// visit to an address `requiringSignIn` names goes to `signInPath` with `?next=` that
     /// address (the sign-in screen returns there); a tab whose sign-in ends — signed out there,
     /// in another tab, everywhere, on any instance on the same database — loads its address
@@ -174,7 +174,7 @@ extension Document {
 }
 
 extension WebTab {
-    /// This tab's accounts (``WebUI/Document/account(_:)``), for the services its view models get.
+    /// This tab's accounts (`Document.account(_:)`), for the services its view models get.
     public func account(_ accounts: Accounts) -> AccountSession {
         document.account(accounts)
     }

@@ -203,6 +203,35 @@ import Testing
         await #expect(throws: AccountError.throttled(retryAfter: 900)) { try await accounts.signIn(email: "fresh@example.com", password: "password", from: spray) }
     }
 
+    /// The Must-show's attack at the default limits: 1,000 wrong passwords against one account
+    /// from one address, then from 50 addresses (20 each, each a new browser): 10 are checked,
+    /// every other is refused unchecked; the owner, in the browser they signed in from before,
+    /// still signs in, from their own address.
+    @Test func aThousandGuessesAreThrottledAndTheOwnerStillSignsIn() async throws {
+        let clock = Clock()
+        let accounts = try await Self.accounts(clock: clock)
+        let owner = AccountClient(browser: Self.browser, address: "192.0.2.1")
+        _ = try await accounts.signUp(email: "ada@example.com", password: "lovelace-1815", from: owner)
+        for (name, address) in [("one address", { (_: Int) in "198.51.100.7" }), ("50 addresses", { (n: Int) in "203.0.113.\(n % 50)" })] {
+            var checked = 0, refused = 0
+            for guess in 0..<1_000 {
+                let attacker = AccountClient(browser: String(format: "%032x", guess + 1_000_000), address: address(guess))
+                do {
+                    _ = try await accounts.signIn(email: "ada@example.com", password: "guess-\(guess)", from: attacker)
+                    Issue.record("\(name): guess \(guess) signed in")
+                } catch .incorrect {
+                    checked += 1
+                } catch .throttled {
+                    refused += 1
+                }
+            }
+            print("AccountsTests: 1,000 guesses from \(name): \(checked) checked, \(refused) refused unchecked")
+            #expect(checked == 10 && refused == 990, "\(name): \(checked) checked, \(refused) refused")
+            _ = try await accounts.signIn(email: "ada@example.com", password: "lovelace-1815", from: owner)
+            clock.advance(900)                                        // the next attack in a window of its own
+        }
+    }
+
     /// A hash made with other parameters is still accepted, and hashed again with the current
     /// ones at that sign-in.
     @Test func anOutdatedHashIsReplacedAtSignIn() async throws {
