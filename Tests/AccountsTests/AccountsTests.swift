@@ -270,25 +270,28 @@ import Testing
             $0.hashing = PasswordHashing(log2Rounds: 12, blockSize: 8, parallelism: 1)
             $0.failuresPerAccount = 1_000
             $0.failuresPerAddress = 1_000
+            $0.failuresPerKnownBrowser = 1_000
         })
         let start = ContinuousClock.now
         _ = try await accounts.signUp(email: "ada@example.com", password: "lovelace-1815", from: Self.here)
         let signUp = ContinuousClock.now - start
-        func median(_ email: String) async -> Double {
-            var times: [Double] = []
-            for _ in 0..<15 {
-                let start = ContinuousClock.now
-                _ = try? await accounts.signIn(email: email, password: "not-the-password", from: Self.here)
-                let took = ContinuousClock.now - start
-                times.append(Double(took.components.attoseconds) / 1e15 + Double(took.components.seconds) * 1000)
-            }
-            return times.sorted()[7]
+        func took(_ email: String) async -> Double {
+            let start = ContinuousClock.now
+            _ = try? await accounts.signIn(email: email, password: "not-the-password", from: Self.here)
+            let took = ContinuousClock.now - start
+            return Double(took.components.attoseconds) / 1e15 + Double(took.components.seconds) * 1000
         }
-        _ = await median("warm@example.com")
+        _ = await took("warm@example.com")
+        // Taken in turns, so that whatever else the machine does weighs on both alike.
         var wrong = 0.0, unknown = 0.0
-        for _ in 0..<2 {
-            wrong = await median("ada@example.com")
-            unknown = await median("nobody@example.com")
+        for _ in 0..<3 {
+            var wrongs: [Double] = [], unknowns: [Double] = []
+            for _ in 0..<15 {
+                wrongs.append(await took("ada@example.com"))
+                unknowns.append(await took("nobody@example.com"))
+            }
+            wrong = wrongs.sorted()[7]
+            unknown = unknowns.sorted()[7]
             if abs(wrong - unknown) / max(wrong, unknown) < 0.05 { break }
         }
         print("AccountsTests: scrypt N=2^12 r=8 p=1 (4 MiB): sign-up \(signUp); wrong password median \(wrong) ms, unknown email \(unknown) ms")

@@ -205,7 +205,7 @@ import Testing
         }
         let first = try await get(nil)
         let cookieLine = try #require(first.split(separator: "\r\n").first { $0.hasPrefix("Set-Cookie: ") }, "\(first.prefix(300))")
-        let match = try #require(cookieLine.firstMatch(of: /Set-Cookie: mvvm_browser=([0-9a-f]{32}); Path=\/; HttpOnly; SameSite=Lax$/))
+        let match = try #require(cookieLine.firstMatch(of: /Set-Cookie: mvvm_browser=([0-9a-f]{32}); Path=\/; Max-Age=34560000; HttpOnly; SameSite=Lax$/))
         let key = String(match.1)
         let second = try await get("mvvm_browser=\(key)")
         #expect(second.hasPrefix("HTTP/1.1 200") && !second.contains("Set-Cookie"), "a browser with the cookie keeps it")
