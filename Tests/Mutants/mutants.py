@@ -2426,6 +2426,14 @@ MUTANTS = [
      "Examples/TodoList/Sources/SharedTodos.swift",
      [("            if let list = lists[owner]?.list { return list }\n", "")],
      "TodoOwnersTests"),
+    ("RD1", "a row's integer that does not fit its property is cut to fit (wrapped) instead of refused",
+     "Sources/Store/RowDecoder.swift",
+     [("        guard let fitting = I(exactly: integer) else {", "        guard let fitting = Optional(I(truncatingIfNeeded: integer)) else {")],
+     "RowDecodingTests"),
+    ("RD2", "an optional property whose column the query did not select fails the row instead of reading nil",
+     "Sources/Store/RowDecoder.swift",
+     [("        guard let index = row.names.firstIndex(of: key.stringValue) else { return true }\n", "        guard let index = row.names.firstIndex(of: key.stringValue) else { return false }\n")],
+     "RowDecodingTests"),
 ]
 
 
