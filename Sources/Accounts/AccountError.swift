@@ -24,6 +24,10 @@ public enum AccountError: Error, Sendable, Equatable, CustomStringConvertible {
     case throttled(retryAfter: Int)
     /// Sign-up: an account with this email exists.
     case emailTaken
+    /// The password was right, but the account needs verification first.
+    case unverified
+    /// The password was right, but the account is disabled.
+    case disabled
     /// What was typed breaks a rule (`field` is `email` or `password`; `message` says which).
     case invalid(field: String, message: String)
     /// This tab is not signed in (sign out, or change a password, without a user).
@@ -39,6 +43,8 @@ public enum AccountError: Error, Sendable, Equatable, CustomStringConvertible {
         case .throttled(let seconds):
             "Too many failed attempts. Try again in \(seconds < 60 ? "\(seconds) seconds" : "\((seconds + 59) / 60) minutes")."
         case .emailTaken: "An account with this email already exists. Sign in instead."
+        case .unverified: "This account needs verification. Check your email for the link."
+        case .disabled: "This account is disabled."
         case .invalid(_, let message): message
         case .notSignedIn: "You are not signed in."
         case .busy: "The server is busy signing people in. Try again in a moment."

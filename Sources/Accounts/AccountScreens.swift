@@ -17,8 +17,8 @@ public enum AccountScreens {
     public static func signIn(_ viewModel: SignInViewModel) -> Screen {
         Screen(viewModel.title) {
             Form(submit: "Sign in", action: viewModel.signIn) {
-                TextField("Email", text: viewModel.email, placeholder: "you@example.com").message(viewModel.emailMessage)
-                SecureField("Password", text: viewModel.password).message(viewModel.passwordMessage)
+                TextField("Email", text: viewModel.email, placeholder: "you@example.com").message(viewModel.emailMessage).contentType(.username)
+                SecureField("Password", text: viewModel.password).message(viewModel.passwordMessage).contentType(.currentPassword)
             }
             Text(viewModel.statusText, style: .error)
             Button("Create an account") { viewModel.signUpInstead() }
@@ -29,10 +29,11 @@ public enum AccountScreens {
     public static func signUp(_ viewModel: SignUpViewModel) -> Screen {
         Screen(viewModel.title) {
             Form(submit: "Create account", action: viewModel.signUp) {
-                TextField("Email", text: viewModel.email, placeholder: "you@example.com").message(viewModel.emailMessage)
-                SecureField("Password", text: viewModel.password).message(viewModel.passwordMessage)
+                TextField("Email", text: viewModel.email, placeholder: "you@example.com").message(viewModel.emailMessage).contentType(.username)
+                SecureField("Password", text: viewModel.password).message(viewModel.passwordMessage).contentType(.newPassword)
             }
             Text(viewModel.statusText, style: .error)
+            Button("I have an account") { viewModel.signInInstead() }
         }
     }
 
@@ -45,8 +46,8 @@ public enum AccountScreens {
                 Button("Sign out everywhere", action: viewModel.signOutEverywhere)
             }
             Form(submit: "Change password", action: viewModel.changePassword) {
-                SecureField("Current password", text: viewModel.currentPassword).message(viewModel.currentPasswordMessage)
-                SecureField("New password", text: viewModel.newPassword).message(viewModel.newPasswordMessage)
+                SecureField("Current password", text: viewModel.currentPassword).message(viewModel.currentPasswordMessage).contentType(.currentPassword)
+                SecureField("New password", text: viewModel.newPassword).message(viewModel.newPasswordMessage).contentType(.newPassword)
             }
             Text(viewModel.statusText, style: .secondary)
         }
@@ -64,13 +65,21 @@ public enum AccountScreens {
 /// ```
 public enum AccountAddresses {
     /// The screens at `address`, if it is one of the account screens'.
-    public static func stack(at address: Address, services: AccountServices) -> [any AnyObject & Sendable]? {
+    /// `/account` opens above `home` (the app's first screens, for a signed-in user), so that
+    /// Back from it leads into the app.
+    public static func stack(at address: Address, services: AccountServices,
+                             home: @autoclosure () -> [any AnyObject & Sendable] = []) -> [any AnyObject & Sendable]? {
         switch address.path {
         case ["sign-in"]: [SignInViewModel(services: services, next: address["next"])]
         case ["sign-up"]: [SignUpViewModel(services: services, next: address["next"])]
-        case ["account"]: [AccountViewModel(services: services)]
+        case ["account"]: (services.account.user == nil ? [] : home()) + [AccountViewModel(services: services)]
         default: nil
         }
+    }
+
+    /// Opens the account screen above the one showing (an app's "Account" button).
+    public static func openAccount(_ services: AccountServices) {
+        services.navigator.push(AccountViewModel(services: services))
     }
 
     /// The address of an account screen's view model.

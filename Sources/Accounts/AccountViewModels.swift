@@ -42,7 +42,7 @@ public final class SignInViewModel: Sendable {
 
     /// Opens the sign-up screen, with what was typed as its email.
     public func signUpInstead() {
-        let signUp = SignUpViewModel(services: services, next: next)
+        let signUp = SignUpViewModel(services: services, next: next, overSignIn: true)
         signUp.email.value = email.value
         services.navigator.push(signUp)
     }
@@ -60,15 +60,25 @@ public final class SignUpViewModel: Sendable {
     public let signUp: Action<Void, AccountUser, AccountError>
     public let statusText: Property<String?>
     public let next: String
+    private let services: AccountServices
+    /// Whether it was opened over a sign-in screen (Back returns there).
+    private let overSignIn: Bool
 
-    public init(services: AccountServices, next: String? = nil) {
+    public convenience init(services: AccountServices, next: String? = nil) {
+        self.init(services: services, next: next, overSignIn: false)
+    }
+
+    init(services: AccountServices, next: String?, overSignIn: Bool) {
+        self.services = services
+        self.overSignIn = overSignIn
         let next = AccountAddresses.safeNext(next)
         self.next = next
         let email = self.email, password = self.password, account = services.account
         let minimum = account.accounts.limits.minimumPasswordLength
+        let accounts = account.accounts
         emailMessage = email.map { typed in
             do throws(AccountError) {
-                _ = try Accounts.checkedEmail(typed)
+                _ = try accounts.checkedName(typed)
                 return ""
             } catch {
                 return error.message
@@ -77,6 +87,19 @@ public final class SignUpViewModel: Sendable {
         passwordMessage = password.map { $0.count < minimum ? "At least \(minimum) characters." : $0.utf8.count > PasswordHashing.maxPasswordBytes ? "At most \(PasswordHashing.maxPasswordBytes) bytes." : "" }
         signUp = Action { _ in account.signUp(email: email.value, password: password.value, then: next) }
         statusText = signUp.latestFailure.map { $0?.message }
+    }
+
+    /// Goes to the sign-in screen, with what was typed as its email: back to it when it is
+    /// below, else a new one.
+    public func signInInstead() {
+        let services = self.services, typed = email.value
+        if overSignIn {
+            services.navigator.pop()
+        } else {
+            let signIn = SignInViewModel(services: services, next: next)
+            signIn.email.value = typed
+            services.navigator.push(signIn)
+        }
     }
 }
 

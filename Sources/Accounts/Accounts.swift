@@ -50,6 +50,8 @@ public final class Accounts: Sendable {
         public var minimumPasswordLength = 8
         /// How long the page that signed in has to take its cookie.
         public var handOffLifetime: Duration = .seconds(60)
+        /// What people sign in with: an email address (the default), or a user name.
+        public var names = AccountNames.emails
 
         public init() {}
     }
@@ -101,7 +103,7 @@ public final class Accounts: Sendable {
 
     /// A new account for `email` and `password`, signed in (see ``signIn(email:password:from:)``).
     public func signUp(email: String, password: String, from client: AccountClient) async throws(AccountError) -> AccountSignIn {
-        let email = try Self.checkedEmail(email)
+        let email = try checkedName(email)
         try checkNewPassword(password)
         let hashed = try await hash(password)
         let now = clock()
@@ -119,17 +121,39 @@ public final class Accounts: Sendable {
 
     /// Creates `email`'s account with `password` unless it has one (the demo users an app seeds
     /// on first start); whether it was created.
+    /// `status` is the new account's (an app's demo users: one that still needs verification,
+    /// say). An email that has an account already is left as it is, and nothing is hashed.
     @discardableResult
-    public func ensureUser(email: String, password: String) async throws(AccountError) -> Bool {
-        let email = try Self.checkedEmail(email)
+    public func ensureUser(email: String, password: String, status: AccountStatus = .active) async throws(AccountError) -> Bool {
+        let email = try checkedName(email)
+        let exists = try await reading { db throws(StoreError) in
+            try await !db.fetch("SELECT id FROM account_users WHERE email = ?", [.text(email)]).isEmpty
+        }
+        if exists { return false }
         let hashed = try await hash(password)
         let now = clock()
         return try await writing { db throws(StoreError) in
             try await !db.fetch(
-                "INSERT INTO account_users (email, password_hash, created_at) VALUES (?, ?, ?) ON CONFLICT (email) DO NOTHING RETURNING id",
-                [.text(email), .text(hashed), .integer(now)]
+                "INSERT INTO account_users (email, password_hash, created_at, status) VALUES (?, ?, ?, ?) ON CONFLICT (email) DO NOTHING RETURNING id",
+                [.text(email), .text(hashed), .integer(now), .text(status.rawValue)]
             ).isEmpty
         }
+    }
+
+    /// Sets `email`'s account's status: ``AccountStatus/unverified`` or
+    /// ``AccountStatus/disabled`` refuse its sign-ins (after its password was checked), and
+    /// disabling it ends its sessions. Whether it has an account.
+    @discardableResult
+    public func setStatus(_ status: AccountStatus, of email: String) async throws(AccountError) -> Bool {
+        let email = Self.normalized(email)
+        let id = try await writing { db throws(StoreError) -> Int64? in
+            let rows = try await db.fetch("UPDATE account_users SET status = ? WHERE email = ? RETURNING id", [.text(status.rawValue), .text(email)])
+            guard let row = rows.first else { return nil }
+            return Int64(try row.int("id"))
+        }
+        guard let id else { return false }
+        if status != .active { try await end(sessions: "user_id = ?", [.integer(id)]) }
+        return true
     }
 
     /// Signs `email` in with `password` for the browser and address of `client`: a new session
@@ -137,17 +161,36 @@ public final class Accounts: Sendable {
     /// `/mvvm-sign-in`). Refused alike, after the same work, for an unknown email and a wrong
     /// password; refused without checking, with the seconds to wait, past the throttling limits.
     public func signIn(email typed: String, password: String, from client: AccountClient) async throws(AccountError) -> AccountSignIn {
+        let (user, key) = try await check(email: typed, password: password, from: client)
+        return try await startSession(for: user, from: client, clearing: key)
+    }
+
+    /// The account `email` and `password` sign in, checked as ``signIn(email:password:from:)``
+    /// checks them (throttled, one answer for an unknown email and a wrong password), without
+    /// starting a session: for a password asked again before something that needs it, or an app
+    /// that keeps its own sessions.
+    public func verify(email: String, password: String, from client: AccountClient) async throws(AccountError) -> AccountUser {
+        let (user, key) = try await check(email: email, password: password, from: client)
+        try await writing { db throws(StoreError) in
+            try await db.execute("DELETE FROM account_attempts WHERE key = ?", [.text(key)])
+        }
+        return user
+    }
+
+    /// The account `typed` and `password` sign in, and the key of its count of failures (to clear).
+    private func check(email typed: String, password: String, from client: AccountClient) async throws(AccountError) -> (AccountUser, String) {
         let email = Self.normalized(typed)
         let now = clock()
         let browser = client.browser.map(Hex.sha256) ?? ""
         // The same statements for an unknown email as for a known one.
-        let found = try await reading { db throws(StoreError) -> (user: AccountUser?, hash: String?, known: Bool) in
-            let rows = try await db.fetch("SELECT id, password_hash FROM account_users WHERE email = ?", [.text(email)])
+        let found = try await reading { db throws(StoreError) -> (user: AccountUser?, hash: String?, known: Bool, status: AccountStatus) in
+            let rows = try await db.fetch("SELECT id, password_hash, status FROM account_users WHERE email = ?", [.text(email)])
             var id: Int64?
             if let row = rows.first { id = Int64(try row.int("id")) }
             let known = try await !db.fetch("SELECT 1 AS one FROM account_browsers WHERE user_id = ? AND browser_hash = ?",
                                             [.integer(id ?? -1), .text(browser)]).isEmpty
-            return (id.map { AccountUser(id: $0, email: email) }, try rows.first?.text("password_hash"), known)
+            return (id.map { AccountUser(id: $0, email: email) }, try rows.first?.text("password_hash"), known,
+                    AccountStatus(rawValue: try rows.first?.text("status") ?? "active") ?? .disabled)
         }
         let keys = throttleKeys(email: email, browser: browser, known: found.known, address: client.address)
         if let wait = try await throttled(keys, now: now) { throw .throttled(retryAfter: wait) }
@@ -168,7 +211,11 @@ public final class Accounts: Sendable {
                 try await db.execute("UPDATE account_users SET password_hash = ? WHERE id = ?", [.text(rehashed), .integer(user.id)])
             }
         }
-        return try await startSession(for: user, from: client, clearing: keys.account.key)
+        switch found.status {
+        case .active: return (user, keys.account.key)
+        case .unverified: throw .unverified
+        case .disabled: throw .disabled
+        }
     }
 
     /// The cookie's token for the session `code` was handed off for, if `browser` is the one it
@@ -346,6 +393,21 @@ public final class Accounts: Sendable {
         email.trimmingCharacters(in: .whitespacesAndNewlines).lowercased()
     }
 
+    /// `typed` as kept, if it is a name people may sign up with (``Limits-swift.struct/names``).
+    public func checkedName(_ typed: String) throws(AccountError) -> String {
+        switch limits.names {
+        case .emails:
+            return try Self.checkedEmail(typed)
+        case .userNames(let minimum):
+            let name = Self.normalized(typed)
+            guard name.count >= minimum, name.utf8.count <= 254,
+                  name.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "." || $0 == "_" || $0 == "-" }) else {
+                throw .invalid(field: "email", message: "At least \(minimum) characters: letters, digits, '.', '_' or '-'.")
+            }
+            return name
+        }
+    }
+
     static func checkedEmail(_ email: String) throws(AccountError) -> String {
         let email = normalized(email)
         let parts = email.split(separator: "@", omittingEmptySubsequences: false)
@@ -365,6 +427,25 @@ public final class Accounts: Sendable {
             throw .invalid(field: "password", message: "At most \(PasswordHashing.maxPasswordBytes) bytes.")
         }
     }
+}
+
+/// What people sign in with.
+public enum AccountNames: Sendable, Equatable {
+    /// An email address (`ada@example.com`), lower-cased.
+    case emails
+    /// A user name of at least `minimumLength` characters: letters, digits, `.`, `_` or `-`,
+    /// lower-cased (kept in the same column as an email would be, ``AccountUser/email``).
+    case userNames(minimumLength: Int)
+}
+
+/// Whether an account may sign in.
+public enum AccountStatus: String, Sendable, Equatable, CaseIterable {
+    /// It may.
+    case active
+    /// Not until it is verified (``AccountError/unverified``).
+    case unverified
+    /// Not at all (``AccountError/disabled``).
+    case disabled
 }
 
 /// Who is asking: the browser's secret (the server's browser cookie) and the client's address.

@@ -24,6 +24,8 @@ extension StoreValue: ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral, Ex
 extension StoreValue {
     /// An integer parameter.
     public init(_ value: Int) { self = .integer(Int64(value)) }
+    /// A 64-bit integer parameter (an id the database numbered).
+    public init(_ value: Int64) { self = .integer(value) }
     /// A text parameter.
     public init(_ value: String) { self = .text(value) }
     /// A boolean parameter (1 or 0).
@@ -74,6 +76,14 @@ public struct StoreRow: Sendable, Equatable {
     public func int(_ name: String) throws(StoreError) -> Int {
         switch try value(name) {
         case .integer(let value): return Int(value)
+        case let other: throw .decoding("column \"\(name)\" is \(other.kind), not an integer")
+        }
+    }
+
+    /// Column `name` as a 64-bit integer (an id the database numbered).
+    public func int64(_ name: String) throws(StoreError) -> Int64 {
+        switch try value(name) {
+        case .integer(let value): return value
         case let other: throw .decoding("column \"\(name)\" is \(other.kind), not an integer")
         }
     }

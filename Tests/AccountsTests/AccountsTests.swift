@@ -232,6 +232,32 @@ import Testing
         }
     }
 
+    /// User names instead of emails (the showcase's Login): the rule at its boundary; an
+    /// unverified or disabled account is refused only once its password is right; disabling one
+    /// ends its sessions; `verify` checks without making a session.
+    @Test func userNamesStatusesAndVerify() async throws {
+        let accounts = try await Self.accounts(Self.limits { $0.names = .userNames(minimumLength: 3) })
+        #expect(try accounts.checkedName(" Ada ") == "ada")
+        #expect(throws: AccountError.self) { try accounts.checkedName("al") }
+        #expect(throws: AccountError.self) { try accounts.checkedName("ada lovelace") }
+        #expect(throws: AccountError.self) { try accounts.checkedName("ada@example.com") }
+        #expect(try await accounts.ensureUser(email: "ada", password: "lovelace"))
+        #expect(try await accounts.ensureUser(email: "grace", password: "hopper", status: .unverified))
+        #expect(try await accounts.ensureUser(email: "alan", password: "turing", status: .disabled))
+        #expect(try await !accounts.ensureUser(email: "ada", password: "another"), "an existing account is left as it is")
+        let sessions = Query<Int>("SELECT count(*) AS n FROM account_sessions", reads: ["account_sessions"]) { rows throws(StoreError) in try rows[0].int("n") }
+        #expect(try await accounts.verify(email: "ADA", password: "lovelace", from: Self.here).email == "ada")
+        #expect(try await accounts.store.fetch(sessions) == 0, "verify makes no session")
+        await #expect(throws: AccountError.incorrect) { try await accounts.verify(email: "grace", password: "wrong", from: Self.here) }
+        await #expect(throws: AccountError.unverified) { try await accounts.verify(email: "grace", password: "hopper", from: Self.here) }
+        await #expect(throws: AccountError.disabled) { try await accounts.signIn(email: "alan", password: "turing", from: Self.here) }
+        let ada = try await Self.token(accounts, try await accounts.signIn(email: "ada", password: "lovelace", from: Self.here))
+        #expect(try await accounts.setStatus(.disabled, of: "ada"))
+        #expect(try await accounts.session(forToken: ada) == nil, "disabling an account ends its sessions")
+        await #expect(throws: AccountError.disabled) { try await accounts.signIn(email: "ada", password: "lovelace", from: Self.here) }
+        #expect(try await !accounts.setStatus(.active, of: "nobody"))
+    }
+
     /// A hash made with other parameters is still accepted, and hashed again with the current
     /// ones at that sign-in.
     @Test func anOutdatedHashIsReplacedAtSignIn() async throws {

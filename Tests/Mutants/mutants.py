@@ -2434,6 +2434,22 @@ MUTANTS = [
      "Sources/Store/RowDecoder.swift",
      [("        guard let index = row.names.firstIndex(of: key.stringValue) else { return true }\n", "        guard let index = row.names.firstIndex(of: key.stringValue) else { return false }\n")],
      "RowDecodingTests"),
+    ("AC19", "an unverified account signs in (its status is not read)",
+     "Sources/Accounts/Accounts.swift",
+     [("        case .unverified: throw .unverified\n", "        case .unverified: return (user, keys.account.key)\n")],
+     "AccountsTests/userNamesStatusesAndVerify"),
+    ("AC20", "disabling an account leaves its sessions signed in",
+     "Sources/Accounts/Accounts.swift",
+     [("        if status != .active { try await end(sessions: \"user_id = ?\", [.integer(id)]) }\n", "")],
+     "AccountsTests/userNamesStatusesAndVerify"),
+    ("AC21", "a user name of two characters is taken",
+     "Sources/Accounts/Accounts.swift",
+     [("            guard name.count >= minimum, name.utf8.count <= 254,", "            guard name.count >= minimum - 1, name.utf8.count <= 254,")],
+     "AccountsTests/userNamesStatusesAndVerify"),
+    ("CT1", "a field's content type never reaches the browser (password managers fill nothing)",
+     "Sources/WebUI/Described/FieldDrawing.swift",
+     [("        if let type = field.contentType { input.setAttribute(\"autocomplete\", type.token) }\n", "")],
+     "FieldLabelTests"),
 ]
 
 

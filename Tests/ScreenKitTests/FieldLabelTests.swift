@@ -41,4 +41,20 @@ import WebUI
         #expect(labels.contains { $0.attribute("for") == days.first?.id }, "the date's label names its day")
         #expect(browser.all { $0.tag == "span" && $0.text == "Plan:" }.count == 1, "a segmented choice keeps a plain label")
     }
+
+    /// Issue 60 (a first user's finding): a field that says what it holds tells the browser's
+    /// password manager (`autocomplete`); one that says nothing keeps autofill off.
+    @Test func aFieldsContentTypeIsItsAutocomplete() throws {
+        let text = MutableProperty("")
+        let screen = ScreenKit.Screen("Sign in") {
+            ScreenKit.TextField("Email", text: text).contentType(.username)
+            ScreenKit.SecureField("Password", text: text).contentType(.currentPassword)
+            ScreenKit.SecureField("New password", text: text).message(Live.constant("")).contentType(.newPassword)
+            ScreenKit.TextField("Search", text: text)
+        }
+        let browser = BrowserHarness(screen)
+        let inputs = browser.all { $0.tag == "input" }.map { ($0.attribute("aria-label") ?? "", $0.attribute("autocomplete") ?? "") }
+        #expect(inputs.map(\.0) == ["Email", "Password", "New password", "Search"])
+        #expect(inputs.map(\.1) == ["username", "current-password", "new-password", "off"])
+    }
 }

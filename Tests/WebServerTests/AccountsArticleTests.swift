@@ -49,8 +49,13 @@ enum NotesAddresses: AppAddresses {
     typealias Services = NotesServices
 
     static func stack(at address: Address, services: NotesServices) -> [any AnyObject & Sendable]? {
-        if let screens = AccountAddresses.stack(at: address, services: services.accounts) { return screens }
-        guard address.path.isEmpty, let user = services.accounts.account.user else { return nil }
+        // /sign-in, /sign-up, and /account above the notes (Back leads into the app).
+        if let screens = AccountAddresses.stack(at: address, services: services.accounts, home: notes(services)) { return screens }
+        return address.path.isEmpty ? notes(services) : nil
+    }
+
+    static func notes(_ services: NotesServices) -> [any AnyObject & Sendable] {
+        guard let user = services.accounts.account.user else { return [] }
         return [NotesViewModel(store: services.store, owner: user)]   // only this user's notes
     }
 

@@ -22,13 +22,20 @@ public enum TodoAccountAddresses: AppAddresses {
     public typealias Services = TodoAccountServices
 
     public nonisolated static func stack(at address: Address, services: TodoAccountServices) -> [any AnyObject & Sendable]? {
-        if let screens = AccountAddresses.stack(at: address, services: services.accounts) { return screens }
+        let accounts = services.accounts
+        if let screens = AccountAddresses.stack(at: address, services: accounts, home: list(services, at: Address())) { return screens }
         guard address.path.isEmpty else { return nil }
+        return list(services, at: address)
+    }
+
+    /// The signed-in person's list, with the address's filter and search (the sign-in screen
+    /// for no one: the server sends a signed-out visit there first).
+    private static func list(_ services: TodoAccountServices, at address: Address) -> [any AnyObject & Sendable] {
         let accounts = services.accounts
         guard let user = accounts.account.user else { return [SignInViewModel(services: accounts, next: "/")] }
         let viewModel = TodoListViewModel(
             store: InMemoryTodoStore(), list: services.lists.list(of: user.id), signedInAs: user.email,
-            openAccount: { accounts.navigator.push(AccountViewModel(services: accounts)) }
+            openAccount: { AccountAddresses.openAccount(accounts) }
         )
         if let name = address["filter"], let filter = TodoFilter(addressName: name) { viewModel.filter.value = filter }
         if let query = address["q"] { viewModel.query.value = query }

@@ -100,6 +100,23 @@ public struct TextField: ElementConvertible {
     /// field without one.
     public var shownMessage: Live<String> { use.shown(message) }
 
+    /// What the text is (a user name, an email, a password being set), for a browser's password
+    /// manager and autofill; `nil`: nothing to fill in (a browser offers nothing).
+    public private(set) var contentType: TextContentType?
+
+    /// The field, saying what its text is (``TextContentType``): a browser's password manager
+    /// fills in a `.username` and a `.currentPassword`, and offers a strong `.newPassword`.
+    ///
+    /// ```swift
+    /// TextField("Email", text: viewModel.email).contentType(.email)
+    /// SecureField("Password", text: viewModel.password).contentType(.currentPassword)
+    /// ```
+    public func contentType(_ type: TextContentType) -> TextField {
+        var field = self
+        field.contentType = type
+        return field
+    }
+
     /// What Enter in the field runs: its own action, or else its form's submit; `nil`: nothing.
     public var onEnter: (() -> Void)? {
         if let submit { return submit }
@@ -139,6 +156,14 @@ public struct SecureField: ElementConvertible {
     public func message(_ message: some LiveConvertible<String>) -> SecureField {
         var secure = self
         secure.field = field.message(message)
+        return secure
+    }
+
+    /// The field, saying which password it holds (``TextField/contentType(_:)``):
+    /// `.currentPassword` to sign in, `.newPassword` to set one.
+    public func contentType(_ type: TextContentType) -> SecureField {
+        var secure = self
+        secure.field = field.contentType(type)
         return secure
     }
 
@@ -192,4 +217,28 @@ extension TextField: FormField {
     var joinsForm: Bool { submit == nil }
     /// What every view layer's field keeps: ``TypedText/cleaned(_:)``.
     func kept(_ typed: String) -> String { TypedText.cleaned(typed) }
+}
+
+/// What a field's text is, for autofill and password managers (HTML's `autocomplete` tokens).
+public struct TextContentType: Sendable, Hashable {
+    /// The token a browser reads (`current-password`).
+    public let token: String
+
+    public init(token: String) {
+        self.token = token
+    }
+
+    /// The name an account signs in with.
+    public static let username = TextContentType(token: "username")
+    /// An email address (also an account's name, when it signs in with one: use `.username`
+    /// there, which password managers pair with the password).
+    public static let email = TextContentType(token: "email")
+    /// The password an account has (to sign in).
+    public static let currentPassword = TextContentType(token: "current-password")
+    /// A password being set (sign-up, a change): a password manager offers a strong one.
+    public static let newPassword = TextContentType(token: "new-password")
+    /// A one-time code (sent by email or text).
+    public static let oneTimeCode = TextContentType(token: "one-time-code")
+    /// A person's full name.
+    public static let name = TextContentType(token: "name")
 }

@@ -10,6 +10,7 @@ extension WebDrawing {
             ? SecureField(placeholder: field.placeholder, label: field.label)
             : TextField(placeholder: field.placeholder, label: field.label)
         input.bind(to: field)
+        if let type = field.contentType { input.setAttribute("autocomplete", type.token) }
         input.clearsOnSubmit = field.clearsOnSubmit
         ScreenRenderer.follow(field.isBusy, input, \.isBusy)
         if let enter = field.onEnter {
