@@ -173,14 +173,14 @@ let package = Package(
         // What both showcases share, with no view layer: the apps, their services, the launcher.
         .target(
             name: "ShowcaseCore",
-            dependencies: ["Signals", "MVVM", "LiveHTTP", "FlickrSearch", "PersonProfile", "Login", "MovieInfo", "GoodsCatalog", "TodoList", "NewIssue", "ScreenKit"],
+            dependencies: ["Signals", "MVVM", "LiveHTTP", "FlickrSearch", "PersonProfile", "Login", "MovieInfo", "GoodsCatalog", "TodoList", "NewIssue", "ScreenKit", "Accounts"],
             path: "Apps/Showcase/Sources/ShowcaseCore",
             swiftSettings: strict
         ),
         // The browser pages of every app (served by `showcase --web`).
         .target(
             name: "WebShowcaseKit",
-            dependencies: ["ShowcaseCore", "ScreenKit", "WebUI", "Signals", "MVVM", "TodoList"],
+            dependencies: ["ShowcaseCore", "ScreenKit", "WebUI", "Signals", "MVVM", "TodoList", "Login"],
             path: "Apps/Showcase/Sources/WebShowcaseKit",
             swiftSettings: strict
         ),
@@ -192,19 +192,19 @@ let package = Package(
         ),
         .target(
             name: "ShowcaseKit",
-            dependencies: ["ShowcaseCore", "Signals", "MVVM", "ScreenKit", "TerminalUI", "TodoList"],
+            dependencies: ["ShowcaseCore", "Signals", "MVVM", "ScreenKit", "TerminalUI", "TodoList", "Login"],
             path: "Apps/Showcase/Sources/ShowcaseKit",
             swiftSettings: strict
         ),
         .executableTarget(
             name: "Showcase",
-            dependencies: ["ShowcaseKit", "ShowcaseCore", "TerminalUI", "LiveHTTP", "WebServer", "WebShowcaseKit", "WebUI", "TodoList", "Signals", argumentParser],
+            dependencies: ["ShowcaseKit", "ShowcaseCore", "TerminalUI", "LiveHTTP", "WebServer", "WebShowcaseKit", "WebUI", "TodoList", "Signals", "Accounts", "Store", "Login", argumentParser],
             path: "Apps/Showcase/Sources/Showcase",
             swiftSettings: strict
         ),
         .testTarget(
             name: "ShowcaseKitTests",
-            dependencies: ["ShowcaseKit", "ShowcaseCore", "TerminalUI", "WebUI", "MVVM", "Signals", "SignalsTesting", "ScreenKit", "LiveHTTP", "LoopbackServer", "FlickrSearch", "GoodsCatalog", "Login", "MovieInfo", "PersonProfile"],
+            dependencies: ["ShowcaseKit", "ShowcaseCore", "TerminalUI", "WebUI", "MVVM", "Signals", "SignalsTesting", "ScreenKit", "LiveHTTP", "LoopbackServer", "FlickrSearch", "GoodsCatalog", "Login", "MovieInfo", "PersonProfile", "Accounts", "Store"],
             path: "Apps/Showcase/Tests",
             swiftSettings: strict
         ),

@@ -103,6 +103,12 @@ public final class Accounts: Sendable {
 
     /// A new account for `email` and `password`, signed in (see ``signIn(email:password:from:)``).
     public func signUp(email: String, password: String, from client: AccountClient) async throws(AccountError) -> AccountSignIn {
+        try await startSession(for: try await register(email: email, password: password), from: client)
+    }
+
+    /// A new account for `email` and `password`, held to the rules sign-up holds it to, without
+    /// a session (an app that keeps its own, or a test's).
+    public func register(email: String, password: String) async throws(AccountError) -> AccountUser {
         let email = try checkedName(email)
         try checkNewPassword(password)
         let hashed = try await hash(password)
@@ -116,7 +122,7 @@ public final class Accounts: Sendable {
             return AccountUser(id: Int64(try row.int("id")), email: email)
         }
         guard let user else { throw .emailTaken }
-        return try await startSession(for: user, from: client)
+        return user
     }
 
     /// Creates `email`'s account with `password` unless it has one (the demo users an app seeds

@@ -2450,6 +2450,22 @@ MUTANTS = [
      "Sources/WebUI/Described/FieldDrawing.swift",
      [("        if let type = field.contentType { input.setAttribute(\"autocomplete\", type.token) }\n", "")],
      "FieldLabelTests"),
+    ("LS1", "the showcase's login reports alan's disabled account as a failure, not the seed's server error",
+     "Apps/Showcase/Sources/ShowcaseCore/AccountsLoginService.swift",
+     [("        case .disabled: throw LoginError(\"The server is unavailable. Try again in a few minutes.\")\n", "        case .disabled: return .failure(\"The server is unavailable. Try again in a few minutes.\")\n")],
+     "AccountsLoginServiceTests"),
+    ("LS2", "the showcase's demo users are never made (ada cannot sign in)",
+     "Apps/Showcase/Sources/ShowcaseCore/AccountsLoginService.swift",
+     [("                        try await accounts.ensureUser(email: demo.name, password: demo.password, status: demo.status)\n", "                        _ = demo\n")],
+     "AccountsLoginServiceTests"),
+    ("SU1", "the login app's sign-up takes a two-character user name",
+     "Apps/Login/Sources/ViewModels/LoginViewModel.swift",
+     [("        userNameMessage = userName.map { $0.count < minimum ? \"At least \\(minimum) characters\" : \"\" }\n        passwordMessage = password.map { $0.count < passwordMinimum", "        userNameMessage = userName.map { $0.count < minimum - 1 ? \"At least \\(minimum) characters\" : \"\" }\n        passwordMessage = password.map { $0.count < passwordMinimum")],
+     "LoginSignUpViewModelTests"),
+    ("SU2", "an account signed up in the embedded login service cannot sign in",
+     "Apps/Login/Sources/Services/LoginService.swift",
+     [("        } else if let kept = signedUp.value[userName], kept == password {\n", "        } else if let kept = signedUp.value[userName], kept == password, false {\n")],
+     "LoginSignUpViewModelTests"),
 ]
 
 

@@ -137,3 +137,49 @@ import Testing
         #expect(navigator.top === login)
     }
 }
+
+/// Issue 60: the login app's sign-up, with the embedded service (accounts in its memory): each
+/// rule's message at its boundary, a new account signs in and opens the welcome, a taken name
+/// and a server error say so.
+@Suite struct LoginSignUpViewModelTests {
+    final class Launcher: Sendable {}
+
+    @Test func signUpRulesSuccessTakenAndError() {
+        let scheduler = TestScheduler()
+        defer { scheduler.cancelAll() }
+        let service = OfflineLoginService(scheduler: scheduler, latency: .milliseconds(100))
+        let navigator = Navigator(root: Launcher())
+        defer { navigator.close() }
+        let signUp = LoginSignUpViewModel(services: LoginServices(login: service, navigator: navigator))
+        navigator.push(signUp)
+        signUp.userName.value = "li"
+        signUp.password.value = "pw"
+        #expect(signUp.userNameMessage.value == "At least 3 characters" && signUp.passwordMessage.value == "At least 3 characters")
+        signUp.userName.value = "lin"
+        signUp.password.value = "pwd"
+        #expect(signUp.userNameMessage.value == "" && signUp.passwordMessage.value == "")
+        signUp.userName.value = "ada"
+        signUp.signUp.execute()
+        scheduler.advance(by: .seconds(1))
+        #expect(signUp.statusText.value == "That user name is taken. Sign in, or choose another.")
+        #expect(navigator.top(LoginSuccessViewModel.self) == nil)
+        service.failRequests(with: LoginError("The server is unavailable."))
+        signUp.userName.value = "lin"
+        signUp.signUp.execute()
+        scheduler.advance(by: .seconds(1))
+        #expect(signUp.statusText.value == "The server is unavailable.")
+        service.failRequests(with: nil)
+        signUp.signUp.execute()
+        #expect(signUp.statusText.value == nil, "a new try clears the message")
+        scheduler.advance(by: .seconds(1))
+        #expect(navigator.top(LoginSuccessViewModel.self)?.user.userName == "lin")
+        // The new account signs in.
+        let login = LoginViewModel(services: LoginServices(login: service, navigator: navigator))
+        navigator.push(login)
+        login.userName.value = "lin"
+        login.password.value = "pwd"
+        login.login.execute()
+        scheduler.advance(by: .seconds(1))
+        #expect(navigator.top(LoginSuccessViewModel.self)?.user.userName == "lin")
+    }
+}

@@ -511,7 +511,7 @@ small_window() {
 small_window "" "MVVMKit showcase" "› Flickr search" "Esc: quit"
 small_window flickr "Flickr Search" "[ Go ]" "Recent searches" "Esc: back"
 small_window person "Dr. Grace Hopper" "Born Sunday December 9, 1906" "› Grace Hopper" "Esc: back"
-small_window login "User name" "Password" "[ Login ]" "(server down)."
+small_window login "User name" "Password" "[ Login ]" "[ Create an account ]"
 small_window movies "Now Playing" "› The Silent River" "←→: switch"
 small_window goods "› 茶叶 Tea" "新品 New arrivals" "Esc: back"
 small_window goods-dc "› 茶叶 Tea" "玩具 Toys" "Esc: back"

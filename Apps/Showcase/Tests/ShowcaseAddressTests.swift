@@ -19,6 +19,7 @@ import Testing
         ("/person/2", ["PersonBrowserViewModel", "PersonDetailViewModel"]),
         ("/person/settings", ["PersonBrowserViewModel", "PersonSettingsViewModel"]),
         ("/login?user=ada", ["LoginViewModel"]),
+        ("/login/sign-up?user=ada", ["LoginViewModel", "LoginSignUpViewModel"]),
         ("/movies/top-rated", ["MoviesTabsViewModel"]),
         ("/movies/search?q=storm", ["MoviesTabsViewModel"]),
         ("/movies/popular/movie/1013", ["MoviesTabsViewModel", "MovieDetailViewModel"]),
@@ -99,7 +100,7 @@ import Testing
         let drawn = ShowcaseScreens.registry().viewModelTypes.map { String(describing: $0) }
         let missing = drawn.filter { !reached.contains($0) }
         #expect(missing.isEmpty, "screens no address opens: \(missing)")
-        #expect(drawn.count == 18, "every app's screens are drawn: \(drawn)")
+        #expect(drawn.count == 19, "every app's screens are drawn: \(drawn)")
     }
 
     /// Addresses no screen has: an unknown app, path or item kind, a value an app cannot read.

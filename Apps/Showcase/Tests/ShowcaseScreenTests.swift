@@ -75,7 +75,8 @@ enum ShowcaseTour {
         ("flickr photo detail", .flickr, typing("sunset") + [.enter, .enter], ["Golden sunset in Kyoto", "by ", "♥", "[ Back ]"]),
         ("person", .person, [], ["Dr. Grace Hopper", "Born Sunday December 9, 1906", "› Grace Hopper", "Esc: back"]),
         ("person detail", .person, [.enter], ["Dr. Grace Hopper", "Salutation  Dr.", "First name  Grace", "Born        Sunday", "[ Back ]"]),
-        ("login", .login, [], ["User name", "Password", "[ Login ]", "alan/turing", "(server down)."]),
+        // The demo users' hint is below the sign-up button, a scroll away at 40×12 (▼).
+        ("login", .login, [], ["User name", "Password", "[ Login ]", "[ Create an account ]", "▼"]),
         ("login success", .login, typing("ada") + [.tab] + typing("lovelace") + [.enter], ["Welcome, Ada Lovelace!", "[ Back ]"]),
         ("movies", .movies, [], ["Now Playing", "› The Silent River", "←→"]),
         ("movies search", .movies, [.backTab, .backTab, .right] + typing("storm"), ["storm", "› Paper Storm"]),

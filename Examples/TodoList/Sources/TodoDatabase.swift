@@ -1,3 +1,6 @@
+#if WebServer
+import Accounts
+#endif
 import Foundation
 import Store
 
@@ -147,12 +150,42 @@ extension TodoDatabase {
     /// `:memory:` is a SQLite database in this process only.
     public static func openStore(_ database: String, adding extra: [Migration], log: @escaping @Sendable (String) -> Void) async throws -> Store {
         if database == ":memory:" {
-            log("the to-do lists are kept in memory (gone when the server stops)")
-            return try await opening(":memory:") { () async throws(StoreError) in try await Store.sqliteInMemory(migrations: migrations + extra) }
+            log("the to-do list is kept in memory (gone when the server stops)")
+            return try await opening(":memory:") { () async throws(StoreError) in try await Store.sqliteInMemory(migrations: schema(adding: extra)) }
         }
         let (store, place) = try await openStore(database, adding: extra)
-        log("the to-do lists are kept in \(place)")
+        log("the to-do list is kept in \(place)")
         return store
+    }
+
+    /// The migrations every program of the example applies to a to-do database: the list's,
+    /// and (with the WebServer trait) the accounts' that `todo-web --accounts` and the
+    /// showcase's login keep there, so that each opens a database another made (the store
+    /// refuses one with a migration it does not know); then `extra`, those not among them.
+    static func schema(adding extra: [Migration] = []) -> [Migration] {
+        #if WebServer
+        let all = migrations + Accounts.migrations
+        #else
+        let all = migrations
+        #endif
+        return all + extra.filter { migration in !all.contains { $0.id == migration.id } }
+    }
+
+    /// The shared list and its store (as ``openList(_:importing:log:)``), with `extra`
+    /// migrations besides the list's (``Accounts/migrations``, for an app that keeps its accounts
+    /// in the same database); `:memory:` is a SQLite database in this process only.
+    public static func openShared(
+        _ database: String, adding extra: [Migration], importing json: String? = nil, log: @escaping @Sendable (String) -> Void
+    ) async throws -> (SharedTodos, Store) {
+        if database == ":memory:", json != nil {
+            throw ImportError(description: "--todo-file imports into a database: give --database a file, not :memory:")
+        }
+        let store = try await openStore(database, adding: extra, log: log)
+        if let json {
+            let count = try await importJSON(at: json, into: store)
+            log(count > 0 ? "imported \(count) to-dos from \(json)" : "the database already has to-dos: \(json) was not imported")
+        }
+        return (SharedTodos(store: store), store)
     }
 
     /// The list `database` has now, copied into memory, for a one-off look (a screen printed
@@ -184,7 +217,7 @@ extension TodoDatabase {
 
     /// The store `database` names, and how a log line names it.
     private static func openStore(_ database: String, adding extra: [Migration] = []) async throws -> (Store, String) {
-        let migrations = self.migrations + extra
+        let migrations = schema(adding: extra)
         if isServer(database) {
             #if PostgreSQL
             let place = "PostgreSQL at \(redacted(database))"

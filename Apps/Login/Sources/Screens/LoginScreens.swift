@@ -8,6 +8,7 @@ public enum LoginScreens {
     public static func register(in registry: ScreenRegistry<Screen>) {
         registry.register(LoginViewModel.self, login)
         registry.register(LoginSuccessViewModel.self, success)
+        registry.register(LoginSignUpViewModel.self, signUp)
     }
 
     /// LG-1: user name, a masked password, each with its rule's message under it once used, in
@@ -17,14 +18,29 @@ public enum LoginScreens {
     public static func login(_ viewModel: LoginViewModel) -> Screen {
         Screen(viewModel.title) {
             Form(submit: "Login", action: viewModel.login) {
-                TextField("User name", text: viewModel.userName, placeholder: "3+ characters").message(viewModel.userNameMessage)
-                SecureField("Password", text: viewModel.password, placeholder: "3+ characters").message(viewModel.passwordMessage)
+                TextField("User name", text: viewModel.userName, placeholder: "3+ characters").message(viewModel.userNameMessage).contentType(.username)
+                SecureField("Password", text: viewModel.password, placeholder: "3+ characters").message(viewModel.passwordMessage).contentType(.currentPassword)
             }
-            Spinner("Signing in…", isActive: viewModel.isLoggingIn)
+            HStack {
+                Button("Create an account") { viewModel.createAccount() }
+                Spinner("Signing in…", isActive: viewModel.isLoggingIn)
+            }
             Text(viewModel.statusText, style: .error)
             // A server error is also an alert over the form.
             Alert(viewModel.errors.map { AlertMessage(title: "Login failed", message: $0) })
             Text("Try ada/lovelace (success), grace/hopper (needs verification), alan/turing (server down).", style: .secondary)
+        }
+    }
+
+    /// A user name and a new password, each with its rule's message under it once used, in a
+    /// form whose button is enabled while both hold; why it failed.
+    public static func signUp(_ viewModel: LoginSignUpViewModel) -> Screen {
+        Screen(viewModel.title) {
+            Form(submit: "Create account", action: viewModel.signUp) {
+                TextField("User name", text: viewModel.userName, placeholder: "3+ characters").message(viewModel.userNameMessage).contentType(.username)
+                SecureField("Password", text: viewModel.password).message(viewModel.passwordMessage).contentType(.newPassword)
+            }
+            Text(viewModel.statusText, style: .error)
         }
     }
 

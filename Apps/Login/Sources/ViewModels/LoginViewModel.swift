@@ -48,8 +48,17 @@ public final class LoginViewModel: ViewModelLifecycleOwner {
 
     private let status = MutableProperty<String?>(nil)
     private let bag = DisposeBag()
+    private let services: LoginServices
+
+    /// Opens the sign-up screen, with the typed user name.
+    public func createAccount() {
+        let signUp = LoginSignUpViewModel(services: services)
+        signUp.userName.value = userName.value
+        services.navigator.push(signUp, from: self)
+    }
 
     public init(services: LoginServices) {
+        self.services = services
         let userName = self.userName
         let password = self.password
         let minimum = Self.minimumLength
@@ -85,6 +94,43 @@ public final class LoginViewModel: ViewModelLifecycleOwner {
         failures.merge(with: errors).sink(value: { status.value = $0 }).disposed(by: bag)
         // Typing again clears the message.
         userName.changes.merge(with: password.changes).sink(value: { _ in status.value = nil }).disposed(by: bag)
+    }
+}
+
+/// The sign-up screen's view model: a user name (the seed's rule: at least 3 characters) and a
+/// password (at least the service's ``LoginService/newPasswordMinimum``), each rule's message
+/// shown under its field once used; on success the welcome screen, as after a login; a failure
+/// (the name is taken) or an error says why until the next try.
+public final class LoginSignUpViewModel: Sendable {
+    public let title = "Create an account"
+    public let userName = MutableProperty("")
+    public let password = MutableProperty("")
+    public let userNameMessage: Property<String>
+    public let passwordMessage: Property<String>
+    public let signUp: Action<Void, LoginOutcome, LoginError>
+    public let statusText: Property<String?>
+    private let bag = DisposeBag()
+
+    public init(services: LoginServices) {
+        let userName = self.userName, password = self.password, service = services.login
+        let minimum = LoginViewModel.minimumLength, passwordMinimum = service.newPasswordMinimum
+        userNameMessage = userName.map { $0.count < minimum ? "At least \(minimum) characters" : "" }
+        passwordMessage = password.map { $0.count < passwordMinimum ? "At least \(passwordMinimum) characters" : "" }
+        signUp = Action { _ in service.signUp(userName: userName.value, password: password.value) }
+        let failures = signUp.outputs.compactMap { outcome -> String? in
+            if case .failure(let reason) = outcome { return reason }
+            return nil
+        }
+        statusText = Property(initial: nil, then: Signal.merge([
+            failures.map { Optional($0) },
+            signUp.errors.map { Optional($0.message) },
+            signUp.isExecuting.changes.filter { $0 }.map { _ in nil },
+        ]))
+        let navigator = services.navigator
+        signUp.outputs.sink(value: { [weak self] outcome in
+            guard case .success(let user) = outcome, let self else { return }
+            navigator.push(LoginSuccessViewModel(user: user, navigator: navigator), from: self)
+        }).disposed(by: bag)
     }
 }
 

@@ -1,8 +1,10 @@
 import ArgumentParser
 import Foundation
 import LiveHTTP
+import Login
 import ShowcaseCore
 import ShowcaseKit
+import Signals
 import TerminalUI
 import TodoList
 
@@ -204,11 +206,12 @@ struct ShowcaseCommand: AsyncParsableCommand {
         // said once the terminal is restored.
         var said: [String] = []
         var todos = SharedTodos()
-        if chosen == nil || chosen == .todo {
-            (todos, said) = try await Self.opening { try await TerminalTodos.open(database, importing: todoFile) }
+        var login: (@Sendable (any Scheduler) -> any LoginService)?
+        if chosen == nil || chosen == .todo || chosen == .login {
+            (todos, login, said) = try await Self.opening { try await TerminalTodos.open(database, importing: todoFile) }
         }
         defer { said.forEach(Self.printError) }
-        let showcase = await InteractiveShowcase(app: chosen, live: live, offline: offline, options: options, environment: environment, todos: todos)
+        let showcase = await InteractiveShowcase(app: chosen, live: live, offline: offline, options: options, environment: environment, todos: todos, login: login)
         if let message = ProcessInfo.processInfo.environment["SHOWCASE_E2E_TRAP"] {
             // End-to-end tests only (issue 16 (3)): a runtime trap while the UI is up, to check
             // that its message is shown once the terminal is restored.

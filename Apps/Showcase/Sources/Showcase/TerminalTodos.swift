@@ -1,4 +1,9 @@
+#if WebServer
+import Accounts
+#endif
 import ArgumentParser
+import Login
+import ShowcaseCore
 import Signals
 import TodoList
 
@@ -6,17 +11,29 @@ import TodoList
 /// browser's default, todos.sqlite in the working directory, when the build has a store engine
 /// (the SQLite trait; WebServer brings it); in memory in a build without one.
 enum TerminalTodos {
-    /// The list the to-do app opens with, and the lines that say where it is kept.
-    static func open(_ database: String?, importing json: String?) async throws -> (SharedTodos, [String]) {
-        #if SQLite
+    /// The list the to-do app opens with, the login app's service on real accounts in the same
+    /// database (a build with the WebServer trait), and the lines that say where they are kept.
+    static func open(_ database: String?, importing json: String?) async throws
+        -> (SharedTodos, (@Sendable (any Scheduler) -> any LoginService)?, [String]) {
+        #if WebServer
+        let said = Locked<[String]>([])
+        let (list, store) = try await TodoDatabase.openShared(database ?? TodoDatabase.defaultLocation, adding: Accounts.migrations, importing: json) { line in
+            said.withLock { $0.append(line) }
+        }
+        let accounts = Accounts(store: store, limits: AccountsLoginService.limits)
+        let login: @Sendable (any Scheduler) -> any LoginService = { scheduler in
+            AccountsLoginService(accounts: accounts, client: AccountClient(browser: nil, address: nil), scheduler: scheduler)
+        }
+        return (list, login, said.value)
+        #elseif SQLite
         let said = Locked<[String]>([])
         let list = try await TodoDatabase.openList(database ?? TodoDatabase.defaultLocation, importing: json) { line in
             said.withLock { $0.append(line) }
         }
-        return (list, said.value)
+        return (list, nil, said.value)
         #else
         try checkInMemory(database, json)
-        return (SharedTodos(), ["the to-do list was kept in memory: a build with the SQLite trait (swift run --traits WebServer showcase todo) keeps it in todos.sqlite"])
+        return (SharedTodos(), nil, ["the to-do list was kept in memory: a build with the SQLite trait (swift run --traits WebServer showcase todo) keeps it in todos.sqlite"])
         #endif
     }
 

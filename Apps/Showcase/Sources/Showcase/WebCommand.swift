@@ -5,6 +5,8 @@ import TodoList
 import WebShowcaseKit
 import WebUI
 #if WebServer
+import Accounts
+import Store
 import WebServer
 #endif
 
@@ -37,15 +39,20 @@ struct WebShowcaseServer {
 
     func run() async throws {
         let log: @Sendable (String) -> Void = { Self.log($0) }
-        // One to-do list for every tab, kept in a database that other instances may share.
-        let todos: SharedTodos
+        // One to-do list for every tab, and the login app's accounts, kept in a database that
+        // other instances may share.
+        let todos: SharedTodos, store: Store
         do {
-            todos = try await TodoDatabase.openList(database, importing: todoFile, log: log)
+            (todos, store) = try await TodoDatabase.openShared(database, adding: Accounts.migrations, importing: todoFile, log: log)
         } catch {
             log("cannot open the to-do list: \(error)")
             throw ExitCode(1)
         }
-        let configuration = WebShowcaseConfiguration(live: live, offline: offline, todos: todos)
+        let accounts = Accounts(store: store, limits: AccountsLoginService.limits)
+        var configuration = WebShowcaseConfiguration(live: live, offline: offline, todos: todos)
+        configuration.login = { scheduler, visitor in
+            AccountsLoginService(accounts: accounts, client: AccountClient(browser: visitor.browser, address: visitor.client), scheduler: scheduler)
+        }
         let limits = WebSessions.Limits(sessions: maxSessions, reconnectGrace: .seconds(sessionGrace))
         let sessions = WebShowcase.sessions(configuration: configuration, limits: limits, log: log)
         let deployment = WebAppServer.Deployment(hostNames: publicHosts, trustedProxies: trustedProxies, path: path)

@@ -70,13 +70,18 @@ public struct ServiceFactory: Sendable {
     /// The to-do list the to-do app shows: in memory, or in a database (``TodoDatabase``) that
     /// every tab of a server, and every server on the same database, shares.
     public let todos: SharedTodos
+    /// The login app's service, made on this factory's scheduler (real accounts); `nil`: the
+    /// embedded one (``OfflineLoginService``).
+    public let makeLogin: (@Sendable (any Scheduler) -> any LoginService)?
 
-    public init(mode: ServiceMode, environment: Environment = Environment(), scheduler: any Scheduler, navigator: Navigator, todos: SharedTodos = SharedTodos()) {
+    public init(mode: ServiceMode, environment: Environment = Environment(), scheduler: any Scheduler, navigator: Navigator, todos: SharedTodos = SharedTodos(),
+                login makeLogin: (@Sendable (any Scheduler) -> any LoginService)? = nil) {
         self.mode = mode
         self.environment = environment
         self.scheduler = scheduler
         self.navigator = navigator
         self.todos = todos
+        self.makeLogin = makeLogin
     }
 
     /// The mode to use: `--live` asks for the live APIs; otherwise they are used when a key is
@@ -154,7 +159,7 @@ public struct ServiceFactory: Sendable {
     }
 
     public func login() -> LoginServices {
-        LoginServices(login: OfflineLoginService(scheduler: scheduler), navigator: navigator)
+        LoginServices(login: makeLogin?(scheduler) ?? OfflineLoginService(scheduler: scheduler), navigator: navigator)
     }
 
     public func person() -> PersonServices {

@@ -1,4 +1,5 @@
 import MVVM
+import Login
 import ShowcaseCore
 import Signals
 import TerminalUI
@@ -19,14 +20,18 @@ public final class InteractiveShowcase {
     let scheduler: any Scheduler
     /// The to-do app's list.
     let todos: SharedTodos
+    /// The login app's service (real accounts), or `nil` for the embedded one.
+    let makeLogin: (@Sendable (any Scheduler) -> any LoginService)?
 
     /// Builds the showcase: the launcher, or `app` directly, started where `options` say
     /// (`--search sunset` opens on that search). The services answer on `scheduler` (tests pass
     /// a virtual-time one). `offline`: the embedded catalogs even with keys set. `todos`: the
     /// list the to-do app shows (an empty one in memory by default).
     public init(app: ShowcaseApp?, live: Bool, offline: Bool = false, options: ShowcaseOptions = ShowcaseOptions(), environment: Environment = Environment(),
-                scheduler: any Scheduler = MainScheduler.shared, todos: SharedTodos = SharedTodos()) {
+                scheduler: any Scheduler = MainScheduler.shared, todos: SharedTodos = SharedTodos(),
+                login: (@Sendable (any Scheduler) -> any LoginService)? = nil) {
         self.todos = todos
+        self.makeLogin = login
         self.live = live
         self.offline = offline
         self.options = options
@@ -56,7 +61,7 @@ public final class InteractiveShowcase {
     }
 
     private func push(_ app: ShowcaseApp, mode: ServiceMode) {
-        let factory = ServiceFactory(mode: mode, environment: environment, scheduler: scheduler, navigator: navigator, todos: todos)
+        let factory = ServiceFactory(mode: mode, environment: environment, scheduler: scheduler, navigator: navigator, todos: todos, login: makeLogin)
         // The command line's options start the first app opened, once.
         let options = self.options
         self.options = ShowcaseOptions()

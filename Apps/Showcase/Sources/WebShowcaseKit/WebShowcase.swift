@@ -1,4 +1,5 @@
 import MVVM
+import Login
 import ShowcaseCore
 import Signals
 import TodoList
@@ -17,6 +18,9 @@ public struct WebShowcaseConfiguration: Sendable {
     /// The to-do list every tab of the server shares (shared state: one tab's change shows in
     /// every other at once).
     public var todos: SharedTodos
+    /// The login app's service for a tab (real accounts: given the tab's scheduler and who is
+    /// at it, for throttling); `nil`: the embedded one.
+    public var login: (@Sendable (any Scheduler, WebVisitor) -> any LoginService)?
 
     public init(
         live: Bool = false, offline: Bool = false, environment: Environment = Environment(), scheduler: (any Scheduler)? = nil,
@@ -177,7 +181,13 @@ public final class WebShowcase: WebSessionContent, @unchecked Sendable {
             return true
         }
         pages.images = ImageSource(isLive: mode == .live)
-        let factory = ServiceFactory(mode: mode, environment: configuration.environment, scheduler: scheduler, navigator: navigator, todos: configuration.todos)
+        let visitor = document.visitor
+        var makeLogin: (@Sendable (any Scheduler) -> any LoginService)?
+        if let make = configuration.login {
+            makeLogin = { scheduler in make(scheduler, visitor) }
+        }
+        let factory = ServiceFactory(mode: mode, environment: configuration.environment, scheduler: scheduler, navigator: navigator, todos: configuration.todos,
+                                     login: makeLogin)
         let stack: [any AnyObject & Sendable]
         do {
             guard let opened = try ShowcaseAddresses.stack(of: app, at: address, factory: factory, mainActor: mainActorStacks) else { return false }
