@@ -74,8 +74,7 @@ private struct Columns<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     func decodeNil(forKey key: Key) throws -> Bool {
-        guard let index = row.names.firstIndex(of: key.stringValue) else { return true }
-        return row.values[index] == .null
+        try cell(key).value == .null
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {

@@ -2432,7 +2432,7 @@ MUTANTS = [
      "RowDecodingTests"),
     ("RD2", "an optional property whose column the query did not select fails the row instead of reading nil",
      "Sources/Store/RowDecoder.swift",
-     [("        guard let index = row.names.firstIndex(of: key.stringValue) else { return true }\n", "        guard let index = row.names.firstIndex(of: key.stringValue) else { return false }\n")],
+     [("    func contains(_ key: Key) -> Bool { row.names.contains(key.stringValue) }\n", "    func contains(_ key: Key) -> Bool { true }\n")],
      "RowDecodingTests"),
     ("AC19", "an unverified account signs in (its status is not read)",
      "Sources/Accounts/Accounts.swift",
