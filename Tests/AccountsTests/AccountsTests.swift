@@ -333,7 +333,7 @@ struct PostgresAccountsTests {
     static let cluster = PostgresCluster.keptForTheRun()
 
     @Test func twoInstancesShareAccountsSignOutsAndCounts() async throws {
-        let cluster = try Self.cluster.get()
+        let cluster = try await PostgresCluster.offThePool { Self.cluster }.get()
         let one = try await Store.postgres(url: cluster.url, migrations: Accounts.migrations, requestTimeout: .seconds(30))
         let two = try await Store.postgres(url: cluster.url, migrations: Accounts.migrations, requestTimeout: .seconds(30))
         let limits = AccountsTests.limits { $0.failuresPerAccount = 2 }

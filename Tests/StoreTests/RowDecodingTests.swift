@@ -115,7 +115,7 @@ struct PostgresRowDecodingTests {
     static let cluster = PostgresCluster.keptForTheRun()
 
     @Test func rowsDecodeByColumnNameOnPostgreSQL() async throws {
-        let cluster = try Self.cluster.get()
+        let cluster = try await PostgresCluster.offThePool { Self.cluster }.get()
         let store = try await Store.postgres(url: cluster.url, migrations: RowDecodingTests.migrations, requestTimeout: .seconds(30))
         try await RowDecodingTests.check(store)
         await store.close()

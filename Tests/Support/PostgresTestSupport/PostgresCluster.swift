@@ -49,6 +49,15 @@ public final class PostgresCluster: @unchecked Sendable {
         }
     }
 
+    /// `make`'s result, made on a thread of its own: `initdb` and `pg_ctl` block for seconds,
+    /// which on one of Swift's cooperative threads (two on two cores) stalls every other test's
+    /// tasks meanwhile (a server test's timers then fire late; rehearsal of session 51).
+    public static func offThePool<T: Sendable>(_ make: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: make()) }.start()
+        }
+    }
+
     /// Makes and starts a cluster.
     public init() throws {
         guard let binaries = Self.binaryFolder else { throw Failure(description: "PostgreSQL is not installed (apt-get install postgresql)") }
