@@ -94,6 +94,9 @@ public final class Accounts: Sendable {
         watch.withLock { $0?.dispose() }
     }
 
+    /// Passwords hashed (or checked) so far by this object: for tests.
+    package var hashesComputed: Int { hashing.computed.value }
+
     /// The id of every session signed out from now on, on any instance on the same database, as
     /// the store sees the change (at once here; within milliseconds on PostgreSQL elsewhere):
     /// the server closes the tabs signed in with it.

@@ -95,6 +95,8 @@ final class HashingQueue: Sendable {
     }
 
     private let state = Locked(State())
+    /// Hashes computed so far (for tests: an unknown email costs one, as a wrong password does).
+    let computed = Locked(0)
     private let queue = DispatchQueue(label: "accounts.hashing", qos: .userInitiated, attributes: .concurrent)
     let running: Int
     let waiting: Int
@@ -120,7 +122,8 @@ final class HashingQueue: Sendable {
         }
         guard admitted else { throw .busy }
         let result: Result<T, AccountError> = await withCheckedContinuation { continuation in
-            queue.async {
+            queue.async { [computed] in
+                computed.withLock { $0 += 1 }
                 let result: Result<T, AccountError>
                 do throws(AccountError) { result = .success(try work()) } catch { result = .failure(error) }
                 continuation.resume(returning: result)
