@@ -14,7 +14,7 @@ struct PostgresStoreTests {
     typealias Item = StoreTests.Item
 
     @Test func aWriteInOneInstanceShowsInTheOther() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster.made()
         let first = try await Store.postgres(url: cluster.url, migrations: StoreTests.migrations, requestTimeout: .seconds(60))
         let second = try await Store.postgres(url: cluster.url, migrations: StoreTests.migrations, requestTimeout: .seconds(60))
         let seen = second.property(StoreTests.allItems(), initial: [])
@@ -42,7 +42,7 @@ struct PostgresStoreTests {
     }
 
     @Test func migrationsFromTwoInstancesAtOnceApplyOnce() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster.made()
         async let first = Store.postgres(url: cluster.url, migrations: StoreTests.migrations, requestTimeout: .seconds(60))
         async let second = Store.postgres(url: cluster.url, migrations: StoreTests.migrations, requestTimeout: .seconds(60))
         let stores = try await [first, second]
@@ -57,13 +57,13 @@ struct PostgresStoreTests {
     /// silently, not hung), the status says so, and when the server is back every observed query
     /// runs again, so a change another instance made meanwhile shows.
     @Test func aServerStoppedAndStartedLosesNothing() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster.made()
         let store = try await Store.postgres(url: cluster.url, migrations: StoreTests.migrations, requestTimeout: .seconds(5))
         let items = store.property(StoreTests.allItems(), initial: [])
         try await StoreTests.insert(store, "Milk")
         #expect(await StoreTests.eventually { items.value.map(\.title) == ["Milk"] })
 
-        try cluster.stop()
+        try await PostgresCluster.blocking { try cluster.stop() }
         let started = ContinuousClock.now
         // A guard of its own: a write that waited for ever would hang the test, not fail it.
         let refusal = await withTaskGroup(of: StoreError?.self) { group in
@@ -89,7 +89,7 @@ struct PostgresStoreTests {
         #expect(await StoreTests.eventually { !store.status.value.isAvailable })
         #expect(items.value.map(\.title) == ["Milk"])  // the last value stays
 
-        try cluster.start()
+        try await PostgresCluster.blocking { try cluster.start() }
         // Another instance writes first, before this one has noticed the server is back.
         let other = try await Store.postgres(url: cluster.url, migrations: StoreTests.migrations, requestTimeout: .seconds(60))
         try await StoreTests.insert(other, "Bread")
@@ -110,10 +110,10 @@ struct PostgresStoreTests {
     /// not one timeout after another (twenty seconds for the last with a one-second timeout);
     /// and when the server is back the next write goes through.
     @Test func writesMadeWhileTheServerIsAwayAreRefusedWithinTwoTimeouts() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster.made()
         let store = try await Store.postgres(url: cluster.url, migrations: StoreTests.migrations, requestTimeout: .seconds(1))
         try await StoreTests.insert(store, "Milk")
-        try cluster.stop()
+        try await PostgresCluster.blocking { try cluster.stop() }
         let started = ContinuousClock.now
         let outcomes = await withTaskGroup(of: (StoreError?, Duration).self) { group in
             for index in 0..<20 {
@@ -135,7 +135,7 @@ struct PostgresStoreTests {
         // Two timeouts and a wide margin for a loaded machine (2 s is usual); one timeout after
         // another would be 20 s.
         #expect(last < .seconds(14), "the last refusal came \(last) after the writes")
-        try cluster.start()
+        try await PostgresCluster.blocking { try cluster.start() }
         var added = false
         for _ in 1...10 where !added {
             added = (try? await StoreTests.insert(store, "Tea")) != nil

@@ -18,9 +18,9 @@ struct PostgresTLSTests {
     /// after the opening's 30 seconds), in words that say it is the certificate; `disable` stays
     /// plain; an `sslmode` libpq does not know is refused.
     @Test func theServersCertificateIsCheckedAsSslmodeSays() async throws {
-        let certificates = try TestCertificates()
-        let cluster = try PostgresCluster()
-        try cluster.serveTLS(certificates)
+        let certificates = try await PostgresCluster.blocking { try TestCertificates() }
+        let cluster = try await PostgresCluster.made()
+        try await PostgresCluster.blocking { try cluster.serveTLS(certificates) }
         let base = "postgres://postgres@127.0.0.1:\(cluster.port)/\(cluster.database)"
         let trusted = try await Store.postgres(url: base + "?sslmode=verify-full&sslrootcert=\(certificates.authority)")
         #expect(try await trusted.fetch(Self.encrypted))
@@ -37,7 +37,7 @@ struct PostgresTLSTests {
         // The server refusing the user is not waited on either (SQLSTATE 28000).
         try await Self.expectRefused("postgres://nobody@127.0.0.1:\(cluster.port)/\(cluster.database)", saying: "nobody")
 
-        try cluster.serveTLS(certificates, forAnotherHost: true)
+        try await PostgresCluster.blocking { try cluster.serveTLS(certificates, forAnotherHost: true) }
         let anyHost = try await Store.postgres(url: base + "?sslmode=verify-ca&sslrootcert=\(certificates.authority)")
         #expect(try await anyHost.fetch(Self.encrypted))
         await anyHost.close()

@@ -71,7 +71,7 @@ import WebUITestSupport
     /// The same view model on PostgreSQL, two instances: a book added through one shows in the
     /// other's list.
     @Test(.enabled(if: PostgresCluster.available || PostgresCluster.required)) func theShelfOnPostgreSQL() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster.made()
         let url = cluster.url
         let store = try await Store.postgres(url: url, migrations: Shelf.migrations)
         let shelf = ShelfViewModel(store: store)

@@ -56,11 +56,11 @@ struct PostgresListenerRuleTests {
     /// back, so that the store's own recovery (every query again when the status comes back)
     /// does not stand in for the rule.
     @Test func theFirstLookAfterTheListenerConnectsAgainSaysAnythingMayHaveChanged() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster.made()
         let engine = PostgresEngine(address: try PostgresEngine.Address(cluster.url), connections: 2, requestTimeout: .seconds(30))
         try await engine.prepare(StoreTests.migrations)
         #expect(try await engine.changesElsewhere() == nil)  // listening, nothing changed
-        try cluster.psql(Self.listeners)
+        try await PostgresCluster.blocking { try cluster.psql(Self.listeners) }
         // Away: seen within 10 s (the listener's connection ends with an error it reads).
         var away = false
         for _ in 0..<2_000 where !away {
@@ -86,18 +86,18 @@ struct PostgresListenerRuleTests {
     /// End to end: a row written elsewhere in the moment the listener is cut (its notification
     /// sent to nobody) shows in the store's observed query once the listener is back.
     @Test func aWriteWhileTheListenerIsCutShowsOnceItIsBack() async throws {
-        let cluster = try PostgresCluster()
+        let cluster = try await PostgresCluster.made()
         let store = try await Store.postgres(url: cluster.url, migrations: StoreTests.migrations, requestTimeout: .seconds(30))
         let items = store.property(StoreTests.allItems(), initial: [])
         try await StoreTests.insert(store, "Milk")
         #expect(await StoreTests.eventually { items.value.map(\.title) == ["Milk"] })
         // The listener is cut inside the writing transaction, 50 ms before its COMMIT sends the
         // notification; the listener connects again 100 ms after it ended, at the earliest.
-        try cluster.psql("BEGIN; INSERT INTO items (title) VALUES ('Bread'); \(Self.listeners); SELECT pg_sleep(0.05); COMMIT;")
+        try await PostgresCluster.blocking { try cluster.psql("BEGIN; INSERT INTO items (title) VALUES ('Bread'); \(Self.listeners); SELECT pg_sleep(0.05); COMMIT;") }
         #expect(await StoreTests.eventually(20) { items.value.map(\.title) == ["Milk", "Bread"] }, "\(items.value.map(\.title))")
         #expect(await StoreTests.eventually(20) { store.status.value.isAvailable })
         // And it follows writes again.
-        try cluster.psql("INSERT INTO items (title) VALUES ('Tea')")
+        try await PostgresCluster.blocking { try cluster.psql("INSERT INTO items (title) VALUES ('Tea')") }
         #expect(await StoreTests.eventually(20) { items.value.map(\.title) == ["Milk", "Bread", "Tea"] }, "\(items.value.map(\.title))")
         await store.close()
     }

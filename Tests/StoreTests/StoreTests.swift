@@ -48,9 +48,9 @@ import Testing
             return try await Store.sqliteInMemory(migrations: migrations, scheduler: scheduler)
         case .postgres:
             #if PostgreSQL
-            let cluster = try sharedCluster.get()
+            let cluster = try await PostgresCluster.offThePool { sharedCluster }.get()
             let name = "t_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
-            try cluster.psql("CREATE DATABASE \(name)")
+            try await PostgresCluster.blocking { try cluster.psql("CREATE DATABASE \(name)") }
             // A generous timeout: the whole suite runs beside these tests on two cores.
             return try await Store.postgres(
                 url: "postgres://postgres@127.0.0.1:\(cluster.port)/\(name)", migrations: migrations, scheduler: scheduler, requestTimeout: .seconds(60)

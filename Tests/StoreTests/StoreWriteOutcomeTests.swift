@@ -63,9 +63,9 @@ struct PostgresWriteOutcomeTests {
     /// A store on a database of its own, with one connection (unless told) and `timeout`; items whose title
     /// starts with "slow" take `commitSeconds` to commit (a deferred trigger sleeps in COMMIT).
     static func store(timeout: Duration, commitSeconds: Int = 0, connections: Int = 1) async throws -> (Store, url: String) {
-        let cluster = try cluster.get()
+        let cluster = try await PostgresCluster.offThePool { Self.cluster }.get()
         let name = "w_" + UUID().uuidString.prefix(12).lowercased().replacingOccurrences(of: "-", with: "")
-        try cluster.psql("CREATE DATABASE \(name)")
+        try await PostgresCluster.blocking { try cluster.psql("CREATE DATABASE \(name)") }
         let url = "postgres://postgres@127.0.0.1:\(cluster.port)/\(name)"
         let store = try await Store.postgres(url: url, migrations: migrations(commitSeconds: commitSeconds), connections: connections, requestTimeout: timeout)
         return (store, url)

@@ -41,9 +41,7 @@ public final class PostgresCluster: @unchecked Sendable {
     /// (``stopsAtExit()``), or why there is none.
     public static func keptForTheRun() -> Result<PostgresCluster, Failure> {
         do {
-            let cluster = try PostgresCluster()
-            cluster.stopsAtExit()
-            return .success(cluster)
+            return .success(try PostgresCluster())
         } catch let error as Failure { return .failure(error) } catch {
             return .failure(Failure(description: "\(error)"))
         }
@@ -58,6 +56,17 @@ public final class PostgresCluster: @unchecked Sendable {
         }
     }
 
+    /// `work` (a cluster made, stopped or started, `psql`, `openssl`), on a thread of its own, for
+    /// the reason ``offThePool(_:)`` gives.
+    public static func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await offThePool { () -> Result<T, any Error> in Result { try work() } }.get()
+    }
+
+    /// A cluster made and started on a thread of its own (``blocking(_:)``).
+    public static func made() async throws -> PostgresCluster {
+        try await blocking { try PostgresCluster() }
+    }
+
     /// Makes and starts a cluster.
     public init() throws {
         guard let binaries = Self.binaryFolder else { throw Failure(description: "PostgreSQL is not installed (apt-get install postgresql)") }
@@ -69,11 +78,17 @@ public final class PostgresCluster: @unchecked Sendable {
         try asPostgres("\(binaries)/initdb", ["-D", "\(folder)/data", "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"])
         try start()
         try asPostgres("\(binaries)/createdb", ["-h", folder, "-p", "\(port)", "-U", "postgres", database])
+        // deinit stops it on a thread of its own, which the process's exit may not wait for.
+        stopsAtExit()
     }
 
     deinit {
-        try? stop()
-        try? FileManager.default.removeItem(atPath: folder)
+        // On a thread of its own: the last release may come on a cooperative thread.
+        let folder = folder, binaries = binaries
+        Thread {
+            try? PostgresCluster.asPostgres(binaries, "\(binaries)/pg_ctl", ["-D", "\(folder)/data", "-m", "fast", "-w", "stop"])
+            try? FileManager.default.removeItem(atPath: folder)
+        }.start()
     }
 
     /// Stops the cluster and removes its folder when the test process exits: for a cluster kept
@@ -126,6 +141,10 @@ public final class PostgresCluster: @unchecked Sendable {
     }
 
     private func asPostgres(_ program: String, _ arguments: [String]) throws {
+        try Self.asPostgres(binaries, program, arguments)
+    }
+
+    private static func asPostgres(_ binaries: String, _ program: String, _ arguments: [String]) throws {
         if getuid() == 0 {
             try Self.run("/usr/sbin/runuser", ["-u", "postgres", "--", program] + arguments)
         } else {
