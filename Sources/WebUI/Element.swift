@@ -381,24 +381,30 @@ public enum HTML {
     }
 
     static func escape(_ text: String, into out: inout String) {
-        var needs = false
-        for byte in text.utf8 where byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x27 {
-            needs = true
-            break
-        }
-        guard needs else {
-            out += text
-            return
-        }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(scalar)
+        // The runs between the characters escaped are appended whole (as `JSON.string` does).
+        let utf8 = text.utf8
+        var run = utf8.startIndex, index = run
+        while index != utf8.endIndex {
+            let escaped: String
+            switch utf8[index] {
+            case 0x26: escaped = "&amp;"
+            case 0x3C: escaped = "&lt;"
+            case 0x3E: escaped = "&gt;"
+            case 0x22: escaped = "&quot;"
+            case 0x27: escaped = "&#39;"
+            default:
+                utf8.formIndex(after: &index)
+                continue
             }
+            if run != index { out += Substring(utf8[run..<index]) }
+            out += escaped
+            utf8.formIndex(after: &index)
+            run = index
+        }
+        if run == utf8.startIndex {
+            out += text
+        } else if run != utf8.endIndex {
+            out += Substring(utf8[run...])
         }
     }
 }

@@ -128,37 +128,50 @@ enum JSON {
 
     /// `text` as a JSON string literal. Also escapes `<`, `>` and `&` and the line separators, so
     /// the literal is safe inside an HTML `<script>` too.
+    ///
+    /// The runs between characters that need escaping are appended whole (a patch is mostly a
+    /// row's HTML, whose `<` and `>` come every few characters): appending scalar by scalar was
+    /// a sixth of the server's CPU for a change drawn in 500 tabs (issue 60's profile).
     static func string(_ text: String, into out: inout String) {
         out += "\""
-        var plain = true
-        for byte in text.utf8 where byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x3C || byte == 0x3E || byte == 0x26 || byte >= 0xE2 {
-            plain = false
-            break
-        }
-        if plain {
-            out += text
-        } else {
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                case "<": out += "\\u003c"
-                case ">": out += "\\u003e"
-                case "&": out += "\\u0026"
-                case "\u{2028}": out += "\\u2028"
-                case "\u{2029}": out += "\\u2029"
-                default:
-                    if scalar.value < 0x20 {
-                        let hex = String(scalar.value, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
-                }
+        let utf8 = text.utf8
+        var run = utf8.startIndex, index = run
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            var after = utf8.index(after: index)
+            let escaped: String
+            switch byte {
+            case 0x22: escaped = "\\\""
+            case 0x5C: escaped = "\\\\"
+            case 0x0A: escaped = "\\n"
+            case 0x0D: escaped = "\\r"
+            case 0x09: escaped = "\\t"
+            case 0x3C: escaped = "\\u003c"
+            case 0x3E: escaped = "\\u003e"
+            case 0x26: escaped = "\\u0026"
+            case 0xE2:
+                // U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+                guard after != utf8.endIndex, utf8[after] == 0x80 else { index = after; continue }
+                let third = utf8.index(after: after)
+                guard third != utf8.endIndex, utf8[third] == 0xA8 || utf8[third] == 0xA9 else { index = after; continue }
+                escaped = utf8[third] == 0xA8 ? "\\u2028" : "\\u2029"
+                after = utf8.index(after: third)
+            case ..<0x20:
+                let hex = String(byte, radix: 16)
+                escaped = "\\u00" + (hex.count == 1 ? "0" : "") + hex
+            default:
+                index = after
+                continue
             }
+            if run != index { out += Substring(utf8[run..<index]) }
+            out += escaped
+            run = after
+            index = after
+        }
+        if run == utf8.startIndex {
+            out += text
+        } else if run != utf8.endIndex {
+            out += Substring(utf8[run...])
         }
         out += "\""
     }

@@ -44,5 +44,28 @@ import Testing
         #expect(try await store.fetch(users) == 4, "the demo users were made once")
         await store.close()
     }
+
+    /// The services one maker makes (one per session) seed the demo users once between them: the
+    /// second session's first sign-in computes one hash (its own). The seeding goes with the
+    /// maker: no registry keeps the accounts once the program lets them go.
+    @Test func theServicesOfOneMakerSeedOnce() async throws {
+        weak var kept: Accounts?
+        var limits = AccountsLoginService.limits
+        limits.hashing = PasswordHashing(log2Rounds: 10, blockSize: 8, parallelism: 1)
+        let store = try await Store.sqliteInMemory(migrations: Accounts.migrations)
+        do {
+            let accounts = Accounts(store: store, limits: limits)
+            kept = accounts
+            let service = AccountsLoginService.makers(accounts: accounts)
+            let first = service(AccountClient(browser: nil, address: "10.0.0.1"), ImmediateScheduler.shared)
+            #expect(await Self.outcome(first.login(userName: "ada", password: "lovelace")) == .success(.success(User(userName: "ada", displayName: "Ada Lovelace"))))
+            #expect(accounts.hashesComputed == 4, "three demo users made, then Ada's password checked")
+            let second = service(AccountClient(browser: nil, address: "10.0.0.2"), ImmediateScheduler.shared)
+            #expect(await Self.outcome(second.login(userName: "ada", password: "lovelace")) == .success(.success(User(userName: "ada", displayName: "Ada Lovelace"))))
+            #expect(accounts.hashesComputed == 5, "the second session's sign-in checked the password")
+        }
+        #expect(kept == nil, "the first accounts are let go with their maker and services")
+        await store.close()
+    }
 }
 #endif

@@ -21,8 +21,9 @@ enum TerminalTodos {
             said.withLock { $0.append(line) }
         }
         let accounts = Accounts(store: store, limits: AccountsLoginService.limits)
+        let service = AccountsLoginService.makers(accounts: accounts)
         let login: @Sendable (any Scheduler) -> any LoginService = { scheduler in
-            AccountsLoginService(accounts: accounts, client: AccountClient(browser: nil, address: nil), scheduler: scheduler)
+            service(AccountClient(browser: nil, address: nil), scheduler)
         }
         return (list, login, said.value)
         #elseif SQLite

@@ -50,8 +50,9 @@ struct WebShowcaseServer {
         }
         let accounts = Accounts(store: store, limits: AccountsLoginService.limits)
         var configuration = WebShowcaseConfiguration(live: live, offline: offline, todos: todos)
+        let service = AccountsLoginService.makers(accounts: accounts)
         configuration.login = { scheduler, visitor in
-            AccountsLoginService(accounts: accounts, client: AccountClient(browser: visitor.browser, address: visitor.client), scheduler: scheduler)
+            service(AccountClient(browser: visitor.browser, address: visitor.client), scheduler)
         }
         let limits = WebSessions.Limits(sessions: maxSessions, reconnectGrace: .seconds(sessionGrace))
         let sessions = WebShowcase.sessions(configuration: configuration, limits: limits, log: log)

@@ -30,12 +30,25 @@ public final class AccountsLoginService: LoginService {
     private let seeded: DemoSeeding
 
     /// Signs in against `accounts` for `client` (its browser and address count its failures),
-    /// answering on `scheduler`.
-    public init(accounts: Accounts, client: AccountClient, scheduler: any Scheduler) {
+    /// answering on `scheduler`. The demo users are made by this service's first sign-in; a
+    /// program that makes a service per session makes them once with ``makers(accounts:)``.
+    public convenience init(accounts: Accounts, client: AccountClient, scheduler: any Scheduler) {
+        self.init(accounts: accounts, client: client, scheduler: scheduler, seeded: DemoSeeding(accounts: accounts))
+    }
+
+    private init(accounts: Accounts, client: AccountClient, scheduler: any Scheduler, seeded: DemoSeeding) {
         self.accounts = accounts
         self.client = client
         self.scheduler = scheduler
-        seeded = DemoSeeding.shared(for: accounts)
+        self.seeded = seeded
+    }
+
+    /// Makes services against `accounts`, one per session (a browser's, a terminal's), which make
+    /// the demo users once between them: the first sign-in of any makes them, the others wait
+    /// for it. The seeding lives as long as the maker (no registry of every `Accounts`).
+    public static func makers(accounts: Accounts) -> @Sendable (AccountClient, any Scheduler) -> AccountsLoginService {
+        let seeded = DemoSeeding(accounts: accounts)
+        return { client, scheduler in AccountsLoginService(accounts: accounts, client: client, scheduler: scheduler, seeded: seeded) }
     }
 
     /// The accounts' limits for the login app: user names of 3 or more characters (the seed's rule).
@@ -90,23 +103,13 @@ public final class AccountsLoginService: LoginService {
     }
 }
 
-/// The demo users' making, once per accounts object: every sign-in waits for it; a failure is
-/// tried again by the next.
+/// The demo users' making, once for the services that share it: every sign-in waits for it; a
+/// failure is tried again by the next.
 final class DemoSeeding: Sendable {
     private let accounts: Accounts
     private let task = Locked<Task<Bool, Never>?>(nil)
-    private static let all = Locked<[ObjectIdentifier: DemoSeeding]>([:])
 
-    private init(accounts: Accounts) { self.accounts = accounts }
-
-    static func shared(for accounts: Accounts) -> DemoSeeding {
-        all.withLock { all in
-            if let seeding = all[ObjectIdentifier(accounts)] { return seeding }
-            let seeding = DemoSeeding(accounts: accounts)
-            all[ObjectIdentifier(accounts)] = seeding
-            return seeding
-        }
-    }
+    init(accounts: Accounts) { self.accounts = accounts }
 
     func done() async throws(LoginError) {
         let accounts = self.accounts
