@@ -49,6 +49,8 @@ public final class ListView: Element {
     private var statusLine: (box: Element, text: Label, retry: Button)?
     private var retrySubject = EventSubject<Void>()
     private var current: [Row] = []
+    /// Whether `current`'s keys are unique (as `steps` found them, or counted after a whole render).
+    private var keysUnique = true
     private var selectedSubject = EventSubject<Int>()
     private var visibleSubject = EventSubject<ClosedRange<Int>>()
     private var endSubject = EventSubject<Void>()
@@ -153,10 +155,12 @@ public final class ListView: Element {
         let old = current
         current = new
         empty.isHidden = !new.isEmpty
-        guard let steps = Self.steps(from: old, to: new) else {
+        guard let steps = Self.steps(from: old, to: new, oldKeysUnique: keysUnique) else {
             items.setChildren(new.enumerated().map { row(new[$0.offset], at: $0.offset) })
+            keysUnique = Set(new.lazy.map(\.key)).count == new.count
             return
         }
+        keysUnique = true   // `steps` found none repeated
         // Rows that went, from the end (so the indices before them hold), then rows that came
         // or changed, in order: each is one patch.
         for index in steps.removed.reversed() { items.children[index].removeFromParent() }
@@ -185,7 +189,16 @@ public final class ListView: Element {
     /// indices of rows that came, and for each row whose content changed its new index and its
     /// old one. `nil` when the rows kept were reordered, keys repeat, or most rows changed (one
     /// patch of the whole list is then smaller than many).
-    static func steps(from old: [Row], to new: [Row]) -> (removed: [Int], inserted: Set<Int>, changed: [Int: Int])? {
+    ///
+    /// `oldKeysUnique` says that `old`'s keys are known to be unique (the list keeps track): a few
+    /// rows added at the end of rows kept as they were are then found without hashing every key
+    /// (the common change of a list many tabs show; issue 60's fan-out profile).
+    static func steps(from old: [Row], to new: [Row], oldKeysUnique: Bool = false) -> (removed: [Int], inserted: Set<Int>, changed: [Int: Int])? {
+        if oldKeysUnique, new.count > old.count, new.count - old.count <= 4, new[..<old.count].elementsEqual(old) {
+            let added = new[old.count...]
+            let repeats = added.contains { row in old.contains { $0.key == row.key } || added.lazy.filter { $0.key == row.key }.count > 1 }
+            if !repeats { return ([], Set(old.count..<new.count), [:]) }
+        }
         let oldKeys = Dictionary(old.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { _, _ in -1 })
         let newKeys = Set(new.map(\.key))
         guard oldKeys.count == old.count, newKeys.count == new.count, !oldKeys.values.contains(-1) else { return nil }

@@ -108,6 +108,38 @@ import WebUITestSupport
             }
         }
     }
+
+    /// The shortcut for rows added at the end (issue 60's fan-out) finds what the whole
+    /// comparison finds: generated lists of unique keys, with 0–6 rows added at the end (some
+    /// repeating a key), some rows changed before them, or none.
+    @Test func rowsAddedAtTheEndAreFoundAsTheWholeComparisonFindsThem() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let old = (0..<Int.random(in: 0...10, using: &generator)).map { ListView.Row(key: "k\($0)", title: "Row \($0)") }
+            var new = old
+            for _ in 0..<Int.random(in: 0...6, using: &generator) {
+                let key = Int.random(in: 0..<20, using: &generator)
+                new.append(ListView.Row(key: "k\(key)", title: "Row \(key)"))
+            }
+            if !new.isEmpty, Int.random(in: 0..<4, using: &generator) == 0 { new[Int.random(in: 0..<new.count, using: &generator)].title += " changed" }
+            let whole = ListView.steps(from: old, to: new)
+            let shortcut = ListView.steps(from: old, to: new, oldKeysUnique: true)
+            #expect(whole?.removed == shortcut?.removed && whole?.inserted == shortcut?.inserted && whole?.changed == shortcut?.changed, "\(old.map(\.key)) → \(new.map(\.key))")
+        }
+    }
+
+    /// Rows whose keys repeat, then one more at the end: the page still shows the rows.
+    @Test func rowsAddedAfterRepeatedKeysAreDrawn() throws {
+        let list = ListView()
+        let document = page(list)
+        let model = PageModel(html: document.bodyHTML)
+        list.rows = ["a", "a", "b"].map { ListView.Row(key: $0, title: "Row \($0)") }
+        if let frame = document.flush() { model.apply(frame: frame) }
+        list.rows += [ListView.Row(key: "c", title: "Row c")]
+        if let frame = document.flush() { model.apply(frame: frame) }
+        #expect(model.html == document.bodyHTML)
+        #expect(model.rowTitles(of: list) == ["Row a", "Row a", "Row b", "Row c"])
+    }
 }
 
 /// Issue 32: rows that hold controls, and rows that come and go in the middle.

@@ -40,6 +40,13 @@ public final class SharedTodos: Sendable {
     public let savedTodos: Property<[Todo]>
     /// Whether the list's database answers (always, for a list in memory).
     public let status: Property<StoreStatus>
+    /// How many to-dos are not done. Worked out once per change for every view model of the list
+    /// (a change a thousand tabs show counts the list once, not once a tab).
+    public let remaining: Property<Int>
+    /// Whether the list has changes the store has not saved (worked out once per change).
+    public let hasUnsavedChanges: Property<Bool>
+    /// Whether the list has no to-dos (worked out once per change).
+    public let isEmpty: Property<Bool>
 
     /// Each change that could not be made (a database that refused it or is away).
     public var problems: Signal<StoreError, Never> { problemsSubject.signal }
@@ -57,6 +64,7 @@ public final class SharedTodos: Sendable {
         self.todos = lists.map(\.todos).removeDuplicates()
         savedTodos = lists.map(\.saved).removeDuplicates()
         status = Property(value: .available)
+        (remaining, hasUnsavedChanges, isEmpty) = Self.derived(self.todos, self.savedTodos)
     }
 
     /// A list kept in `store`, whose schema is ``TodoDatabase/migrations``: it shows the to-dos the
@@ -73,6 +81,13 @@ public final class SharedTodos: Sendable {
         todos = store.property(TodoDatabase.all(owner: owner), initial: []).removeDuplicates()
         savedTodos = store.property(TodoDatabase.saved(owner: owner), initial: []).removeDuplicates()
         status = store.status
+        (remaining, hasUnsavedChanges, isEmpty) = Self.derived(self.todos, self.savedTodos)
+    }
+
+    private static func derived(_ todos: Property<[Todo]>, _ saved: Property<[Todo]>) -> (Property<Int>, Property<Bool>, Property<Bool>) {
+        (todos.map { $0.lazy.filter { !$0.isDone }.count }.removeDuplicates(),
+         todos.combineLatest(saved) { $0 != $1 }.removeDuplicates(),
+         todos.map(\.isEmpty).removeDuplicates())
     }
 
     /// Adds a to-do titled `title`, with an id no to-do of this list ever had (a deleted one's is

@@ -97,14 +97,15 @@ public final class TodoListViewModel: Sendable {
         let items = list.todos
         todos = items
         visible = Property.combineLatest(items, filter, query) { items, filter, query in
-            items.filter { filter.includes($0) && (query.isEmpty || $0.title.lowercased().contains(query.lowercased())) }
+            // Every to-do, unfiltered: the list's own array (no copy in each tab).
+            if filter == .all && query.isEmpty { return items }
+            let query = query.lowercased()
+            return items.filter { filter.includes($0) && (query.isEmpty || $0.title.lowercased().contains(query)) }
         }
         canAdd = newTitle.map { Self.trimmed($0).isEmpty == false }.removeDuplicates()
-        remainingText = items.map { items in
-            let left = items.filter { !$0.isDone }.count
-            return left == 1 ? "1 item left" : "\(left) items left"
-        }
-        hasUnsavedChanges = items.combineLatest(list.savedTodos) { $0 != $1 }
+        // Worked out by the list, once for all its view models.
+        remainingText = list.remaining.map { left in left == 1 ? "1 item left" : "\(left) items left" }
+        hasUnsavedChanges = list.hasUnsavedChanges
         databaseText = list.status.map { status in
             guard case .unavailable = status else { return nil }
             return "The list's database is unavailable: changes are refused until it is back."

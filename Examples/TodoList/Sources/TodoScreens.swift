@@ -41,7 +41,7 @@ public enum TodoScreens {
             List(
                 "To-dos",
                 rows: viewModel.visible.live.map { todos in todos.map { ListRow(id: String($0.id), title: $0.title, isOn: $0.isDone) } },
-                emptyText: viewModel.todos.live.map { $0.isEmpty ? "Nothing to do yet." : "No to-do here." },
+                emptyText: viewModel.list.isEmpty.live.map { $0 ? "Nothing to do yet." : "No to-do here." },
                 onSelect: { index in
                     let visible = viewModel.visible.value
                     if visible.indices.contains(index) { viewModel.toggle(id: visible[index].id) }

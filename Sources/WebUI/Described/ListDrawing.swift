@@ -14,7 +14,9 @@ extension WebDrawing {
                 let image = shape.flatMap { shape in
                     images(ScreenRenderer.ImageRequest(url: row.imageURL, alt: row.imageAlt, key: row.id, shape: shape, isThumbnail: true))
                 }
-                var shown = ListView.Row(key: row.id, title: row.title, detail: [row.detail, row.trailing].filter { !$0.isEmpty }.joined(separator: " · ").nilIfEmpty,
+                // (No array and join per row: this runs for every row of every tab a change reaches.)
+                let detail = row.detail.isEmpty ? row.trailing.nilIfEmpty : row.trailing.isEmpty ? row.detail : row.detail + " · " + row.trailing
+                var shown = ListView.Row(key: row.id, title: row.title, detail: detail,
                                          image: image, imageDescription: row.imageAlt, checkbox: row.isOn, buttons: buttons)
                 shown.link = link?(row).map(WebLocation.relativePath)
                 return shown
