@@ -59,7 +59,12 @@ open class Element: LifetimeOwner {
     /// children).
     public init(_ tag: String, _ attributes: [String: String] = [:], text: String? = nil, children: [Element] = []) {
         self.tag = tag
-        self.attributes = attributes.sorted { $0.key < $1.key }.map { ($0.key, HTML.urlAttributes.contains($0.key) ? HTML.safeURL($0.value) : $0.value) }
+        if attributes.count == 1, let (name, value) = attributes.first {
+            // (Most elements have one attribute, their class: no array to sort.)
+            self.attributes = [(name, HTML.urlAttributes.contains(name) ? HTML.safeURL(value) : value)]
+        } else if !attributes.isEmpty {
+            self.attributes = attributes.sorted { $0.key < $1.key }.map { ($0.key, HTML.urlAttributes.contains($0.key) ? HTML.safeURL($0.value) : $0.value) }
+        }
         self.textContent = text
         for child in children { append(child) }
     }

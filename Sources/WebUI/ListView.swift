@@ -304,8 +304,7 @@ final class RowElement: Element {
             button.on(.click) { _ in pressed(number) }
             children.append(button)
         }
-        let acting = acts ? ["data-click": ""] : [:]
-        super.init("li", acting.merging(["class": "row", "data-key": row.key]) { $1 }, children: children)
+        super.init("li", acts ? ["class": "row", "data-key": row.key, "data-click": ""] : ["class": "row", "data-key": row.key], children: children)
         box = checkbox
     }
 }

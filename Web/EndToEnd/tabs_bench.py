@@ -98,7 +98,10 @@ class Socket(asyncio.Protocol):
         self.transport = transport
         transport.get_extra_info("socket").setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
+    arrived = None   # time.monotonic() of the last bytes received
+
     def data_received(self, data):
+        self.arrived = time.monotonic()
         self.buffer += data
         if self.waiter and not self.waiter.done():
             self.waiter.set_result(None)
