@@ -136,7 +136,9 @@ import WebUITestSupport
         list.rows = ["a", "a", "b"].map { ListView.Row(key: $0, title: "Row \($0)") }
         if let frame = document.flush() { model.apply(frame: frame) }
         list.rows += [ListView.Row(key: "c", title: "Row c")]
-        if let frame = document.flush() { model.apply(frame: frame) }
+        let frame = try #require(document.flush())
+        model.apply(frame: frame)
+        #expect(frame.contains("[\"c\","), "keys that repeat: the rows sent once, whole, as the rule says")
         #expect(model.html == document.bodyHTML)
         #expect(model.rowTitles(of: list) == ["Row a", "Row a", "Row b", "Row c"])
     }
