@@ -202,18 +202,23 @@ public final class Accounts: Sendable {
                     AccountStatus(rawValue: try rows.first?.text("status") ?? "active") ?? .disabled)
         }
         let keys = throttleKeys(email: email, browser: browser, known: found.known, address: client.address)
-        if let wait = try await throttled(keys, now: now) { throw .throttled(retryAfter: wait) }
-        let stored: String
-        if let hash = found.hash { stored = hash } else { stored = try await decoyHash() }
+        if let wait = try await reserveAttempt(keys, now: now) { throw .throttled(retryAfter: wait) }
         let current = limits.hashing
         let tooLong = password.utf8.count > PasswordHashing.maxPasswordBytes
-        let check = try await hashing.run { () throws(AccountError) in
-            tooLong ? (matches: false, outdated: false) : try PasswordHashing.verify(password, against: stored, current: current)
+        let check: (matches: Bool, outdated: Bool)
+        do throws(AccountError) {
+            let stored: String
+            if let hash = found.hash { stored = hash } else { stored = try await decoyHash() }
+            check = try await hashing.run { () throws(AccountError) in
+                tooLong ? (matches: false, outdated: false) : try PasswordHashing.verify(password, against: stored, current: current)
+            }
+        } catch {
+            // Never checked (the hashing is busy, say): not a failure.
+            try? await releaseAttempt(keys)
+            throw error
         }
-        guard check.matches, let user = found.user else {
-            try await countFailure(keys, now: now)
-            throw .incorrect
-        }
+        guard check.matches, let user = found.user else { throw .incorrect }   // (counted already)
+        try await releaseAttempt(keys)
         if check.outdated {
             let rehashed = try await hash(password)
             try await writing { db throws(StoreError) in
@@ -301,16 +306,20 @@ public final class Accounts: Sendable {
         }
         guard let stored else { throw .notSignedIn }
         let keys = throttleKeys(email: user.email, browser: client.browser.map(Hex.sha256) ?? "", known: true, address: client.address)
-        if let wait = try await throttled(keys, now: now) { throw .throttled(retryAfter: wait) }
+        if let wait = try await reserveAttempt(keys, now: now) { throw .throttled(retryAfter: wait) }
         let parameters = limits.hashing
         let tooLong = current.utf8.count > PasswordHashing.maxPasswordBytes
-        let check = try await hashing.run { () throws(AccountError) in
-            tooLong ? (matches: false, outdated: false) : try PasswordHashing.verify(current, against: stored, current: parameters)
+        let check: (matches: Bool, outdated: Bool)
+        do throws(AccountError) {
+            check = try await hashing.run { () throws(AccountError) in
+                tooLong ? (matches: false, outdated: false) : try PasswordHashing.verify(current, against: stored, current: parameters)
+            }
+        } catch {
+            try? await releaseAttempt(keys)
+            throw error
         }
-        guard check.matches else {
-            try await countFailure(keys, now: now)
-            throw .incorrect
-        }
+        guard check.matches else { throw .incorrect }   // (counted already)
+        try await releaseAttempt(keys)
         let rehashed = try await hash(new)
         try await writing { db throws(StoreError) in
             try await db.execute("UPDATE account_users SET password_hash = ? WHERE id = ?", [.text(rehashed), .integer(user.id)])

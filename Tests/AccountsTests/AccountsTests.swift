@@ -232,6 +232,43 @@ import Testing
         }
     }
 
+    /// Guesses sent at once are held to the limit as guesses one after another are: 60 wrong
+    /// passwords from 60 addresses at the same moment, while the first are being hashed — 10
+    /// checked, 50 refused (checked first and counted after, 50 at once through the server had
+    /// 59 checked: signin_attack.py). A right password is not counted against its address: after
+    /// 8 sign-ins from one address, its 5 failures are all still checked.
+    @Test func guessesSentAtOnceAreHeldToTheLimit() async throws {
+        let accounts = try await Self.accounts(Self.limits { $0.failuresPerAddress = 5 })
+        let owner = AccountClient(browser: Self.browser, address: "192.0.2.1")
+        _ = try await accounts.signUp(email: "ada@example.com", password: "lovelace-1815", from: owner)
+        let answers = await withTaskGroup(of: String.self) { group in
+            for guess in 0..<60 {
+                group.addTask {
+                    let attacker = AccountClient(browser: String(format: "%032x", guess + 1), address: "198.51.100.\(guess)")
+                    do throws(AccountError) {
+                        _ = try await accounts.signIn(email: "ada@example.com", password: "guess-\(guess)", from: attacker)
+                        return "signed in"
+                    } catch .incorrect {
+                        return "checked"
+                    } catch .throttled {
+                        return "refused"
+                    } catch {
+                        return error.message
+                    }
+                }
+            }
+            return await group.reduce(into: [String]()) { $0.append($1) }
+        }
+        let checked = answers.filter { $0 == "checked" }.count, refused = answers.filter { $0 == "refused" }.count
+        #expect(checked == 10 && refused == 50, "\(checked) checked, \(refused) refused: \(Set(answers))")
+        for _ in 0..<8 { _ = try await accounts.signIn(email: "ada@example.com", password: "lovelace-1815", from: owner) }
+        let here = AccountClient(browser: nil, address: "192.0.2.1")
+        for index in 0..<5 {
+            await #expect(throws: AccountError.incorrect) { try await accounts.signIn(email: "user\(index)@example.com", password: "password", from: here) }
+        }
+        await #expect(throws: AccountError.throttled(retryAfter: 900)) { try await accounts.signIn(email: "fresh@example.com", password: "password", from: here) }
+    }
+
     /// User names instead of emails (the showcase's Login): the rule at its boundary; an
     /// unverified or disabled account is refused only once its password is right; disabling one
     /// ends its sessions; `verify` checks without making a session.

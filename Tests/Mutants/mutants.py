@@ -2503,6 +2503,20 @@ MUTANTS = [
      [("        let seeded = DemoSeeding(accounts: accounts)\n        return {", "        let seeded = DemoSeeding(accounts: accounts)\n        DemoSeeding.registry.withLock { $0.append(seeded) }\n        return {"),
       ("    init(accounts: Accounts) { self.accounts = accounts }\n", "    init(accounts: Accounts) { self.accounts = accounts }\n    static let registry = Locked<[DemoSeeding]>([])\n")],
      "AccountsLoginServiceTests"),
+    ("AC22", "a guess is counted after its hash, not before (guesses sent at once each pass the check)",
+     "Sources/Accounts/Accounts.swift",
+     [("        guard check.matches, let user = found.user else { throw .incorrect }   // (counted already)\n        try await releaseAttempt(keys)\n",
+       "        try await releaseAttempt(keys)\n        guard check.matches, let user = found.user else { _ = try await reserveAttempt(keys, now: now); throw .incorrect }\n")],
+     "AccountsTests/guessesSentAtOnceAreHeldToTheLimit"),
+    ("AC23", "a right password is left counted against its address",
+     "Sources/Accounts/Accounts.swift",
+     [("        guard check.matches, let user = found.user else { throw .incorrect }   // (counted already)\n        try await releaseAttempt(keys)\n",
+       "        guard check.matches, let user = found.user else { throw .incorrect }   // (counted already)\n")],
+     "AccountsTests/guessesSentAtOnceAreHeldToTheLimit"),
+    ("AC24", "a refused guess is counted too (an address's budget spent on guesses never checked)",
+     "Sources/Accounts/SignInThrottle.swift",
+     [("                if wait != nil { try await Self.uncount(all.map(\\.key), in: db) }\n", "")],
+     "AccountsTests"),
 ]
 
 

@@ -53,7 +53,9 @@ import TodoList
         viewModel.query.value = "BUT"
         #expect(viewModel.visible.value.map(\.title) == ["Butter"])
         viewModel.filter.value = .all
+        #expect(viewModel.visible.value.map(\.title) == ["Butter"], "every to-do, searched")
         viewModel.query.value = ""
+        #expect(viewModel.visible.value.map(\.title) == ["Milk", "bread", "Butter"])
         viewModel.remove(id: ids[0])
         #expect(viewModel.visible.value.map(\.title) == ["bread", "Butter"])
         #expect(viewModel.remainingText.value == "1 item left")
