@@ -269,6 +269,28 @@ import Testing
         await #expect(throws: AccountError.throttled(retryAfter: 900)) { try await accounts.signIn(email: "fresh@example.com", password: "password", from: here) }
     }
 
+    /// A guess refused unchecked (its account's limit reached) is not counted against its
+    /// address: after 3 checked and 4 refused guesses at one account, the address's 2 left (of 5)
+    /// are still checked against another.
+    @Test func aRefusedGuessIsNotCounted() async throws {
+        let accounts = try await Self.accounts(Self.limits {
+            $0.failuresPerAccount = 3
+            $0.failuresPerAddress = 5
+        })
+        let here = AccountClient(browser: nil, address: "198.51.100.1")
+        for index in 0..<7 {
+            do throws(AccountError) {
+                _ = try await accounts.signIn(email: "ada@example.com", password: "guess-\(index)", from: here)
+            } catch {
+                #expect(error == (index < 3 ? .incorrect : .throttled(retryAfter: 900)), "guess \(index)")
+            }
+        }
+        for index in 0..<2 {
+            await #expect(throws: AccountError.incorrect) { try await accounts.signIn(email: "bob\(index)@example.com", password: "guess", from: here) }
+        }
+        await #expect(throws: AccountError.throttled(retryAfter: 900)) { try await accounts.signIn(email: "bob9@example.com", password: "guess", from: here) }
+    }
+
     /// User names instead of emails (the showcase's Login): the rule at its boundary; an
     /// unverified or disabled account is refused only once its password is right; disabling one
     /// ends its sessions; `verify` checks without making a session.

@@ -2503,10 +2503,15 @@ MUTANTS = [
      [("        let seeded = DemoSeeding(accounts: accounts)\n        return {", "        let seeded = DemoSeeding(accounts: accounts)\n        DemoSeeding.registry.withLock { $0.append(seeded) }\n        return {"),
       ("    init(accounts: Accounts) { self.accounts = accounts }\n", "    init(accounts: Accounts) { self.accounts = accounts }\n    static let registry = Locked<[DemoSeeding]>([])\n")],
      "AccountsLoginServiceTests"),
-    ("AC22", "a guess is counted after its hash, not before (guesses sent at once each pass the check)",
+    ("AC22", "a guess is checked against the limit and counted after its hash (guesses sent at once each pass the check)",
      "Sources/Accounts/Accounts.swift",
-     [("        guard check.matches, let user = found.user else { throw .incorrect }   // (counted already)\n        try await releaseAttempt(keys)\n",
-       "        try await releaseAttempt(keys)\n        guard check.matches, let user = found.user else { _ = try await reserveAttempt(keys, now: now); throw .incorrect }\n")],
+     [("        let keys = throttleKeys(email: email, browser: browser, known: found.known, address: client.address)\n        if let wait = try await reserveAttempt(keys, now: now) { throw .throttled(retryAfter: wait) }\n",
+       "        let keys = throttleKeys(email: email, browser: browser, known: found.known, address: client.address)\n        if let wait = try await reserveAttempt(keys, now: now) { throw .throttled(retryAfter: wait) }\n        try await releaseAttempt(keys)\n"),
+      ("        guard check.matches, let user = found.user else { throw .incorrect }   // (counted already)\n",
+       "        guard check.matches, let user = found.user else {\n"
+       "            do { try await store.write { db throws(StoreError) in for key in keys.all { try await db.execute(\"UPDATE account_attempts SET failures = failures + 1 WHERE key = ?\", [.text(key.key)]) } } } catch { throw AccountError(error) }\n"
+       "            throw .incorrect\n"
+       "        }\n")],
      "AccountsTests/guessesSentAtOnceAreHeldToTheLimit"),
     ("AC23", "a right password is left counted against its address",
      "Sources/Accounts/Accounts.swift",
@@ -2516,7 +2521,7 @@ MUTANTS = [
     ("AC24", "a refused guess is counted too (an address's budget spent on guesses never checked)",
      "Sources/Accounts/SignInThrottle.swift",
      [("                if wait != nil { try await Self.uncount(all.map(\\.key), in: db) }\n", "")],
-     "AccountsTests"),
+     "AccountsTests/aRefusedGuessIsNotCounted"),
 ]
 
 
