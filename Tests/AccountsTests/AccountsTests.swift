@@ -241,6 +241,7 @@ import Testing
         let accounts = try await Self.accounts(Self.limits { $0.failuresPerAddress = 5 })
         let owner = AccountClient(browser: Self.browser, address: "192.0.2.1")
         _ = try await accounts.signUp(email: "ada@example.com", password: "lovelace-1815", from: owner)
+        let hashed = accounts.hashesComputed
         let answers = await withTaskGroup(of: String.self) { group in
             for guess in 0..<60 {
                 group.addTask {
@@ -261,6 +262,7 @@ import Testing
         }
         let checked = answers.filter { $0 == "checked" }.count, refused = answers.filter { $0 == "refused" }.count
         #expect(checked == 10 && refused == 50, "\(checked) checked, \(refused) refused: \(Set(answers))")
+        #expect(accounts.hashesComputed - hashed == 10, "the refused guesses were refused unhashed")
         for _ in 0..<8 { _ = try await accounts.signIn(email: "ada@example.com", password: "lovelace-1815", from: owner) }
         let here = AccountClient(browser: nil, address: "192.0.2.1")
         for index in 0..<5 {
