@@ -167,7 +167,7 @@ let package = Package(
         .testTarget(
             name: "NewIssueTests", dependencies: ["NewIssue", "MVVM", "Signals", "SignalsTesting", "ScreenKit", "ScreenTesting"],
             path: "Examples/NewIssue/Tests", swiftSettings: strict),
-        .testTarget(name: "TodoListTests", dependencies: ["TodoList", "MVVM", "Signals", "SignalsTesting", "ScreenKit", "ScreenTesting", "Store"], path: "Examples/TodoList/Tests", swiftSettings: strict),
+        .testTarget(name: "TodoListTests", dependencies: ["TodoList", "MVVM", "Signals", "SignalsTesting", "ScreenKit", "ScreenTesting", "Store", "PostgresTestSupport"], path: "Examples/TodoList/Tests", swiftSettings: strict),
         // The showcase: every app's terminal screens and plain output (ShowcaseKit), and the
         // executable. Only these import a view layer.
         // What both showcases share, with no view layer: the apps, their services, the launcher.

@@ -2520,6 +2520,22 @@ MUTANTS = [
      "Sources/Accounts/SignInThrottle.swift",
      [("                if wait != nil { try await Self.uncount(all.map(\\.key), in: db) }\n", "")],
      "AccountsTests/aRefusedGuessIsNotCounted"),
+    ("TA1", "the to-do's add tried again after an error gets a new key (a first add that was saved after all is doubled)",
+     "Examples/TodoList/Sources/TodoListViewModel.swift",
+     [("            let key = unconfirmed.withLock { $0?.title == title ? $0?.key : nil } ?? Self.newKey()\n", "            let key = Self.newKey()\n")],
+     "TodoAddOnceTests"),
+    ("TA2", "an add's key is not kept with its to-do (the same add tried again inserts again)",
+     "Examples/TodoList/Sources/SharedTodos.swift",
+     [("[.text(title), .integer(owner), key.map(StoreValue.text) ?? .null]", "[.text(title), .integer(owner), StoreValue.null]")],
+     "TodoAddOnceTests"),
+    ("TA3", "a key stays after its add succeeded (the next add of the same title adds nothing)",
+     "Examples/TodoList/Sources/TodoListViewModel.swift",
+     [("                unconfirmed.withLock { if $0?.key == key { $0 = nil } }\n", "")],
+     "TodoAddOnceTests"),
+    ("TA4", "an add's key answers another list's to-do",
+     "Examples/TodoList/Sources/SharedTodos.swift",
+     [("\"SELECT id, title, done FROM todos WHERE add_key = ? AND owner_id = ?\", [.text(key ?? \"\"), .integer(owner)]", "\"SELECT id, title, done FROM todos WHERE add_key = ? AND owner_id <> ?\", [.text(key ?? \"\"), .integer(owner)]")],
+     "TodoAddOnceTests"),
 ]
 
 

@@ -93,7 +93,12 @@ public final class SharedTodos: Sendable {
     /// Adds a to-do titled `title`, with an id no to-do of this list ever had (a deleted one's is
     /// not given again); its value is the to-do, or its error the reason it was not added. In
     /// memory it is added before this returns.
-    public func add(title: String) -> Signal<Todo, StoreError> {
+    ///
+    /// `key` names this add (a random string the caller keeps while it may try again): the same
+    /// key added again, after an error that says the add may have been saved, on this instance or
+    /// another, adds nothing and answers the to-do it added the first time. In a database only
+    /// (in memory an add is made at once or not at all).
+    public func add(title: String, key: String? = nil) -> Signal<Todo, StoreError> {
         switch backing {
         case .memory(let lists):
             let todo = lists.modify { lists in
@@ -105,8 +110,15 @@ public final class SharedTodos: Sendable {
             return .just(todo)
         case .store(let store, let owner):
             return store.submit { db throws(StoreError) in
-                let rows = try await db.fetch("INSERT INTO todos (title, done, owner_id) VALUES (?, 0, ?) RETURNING id", [.text(title), .integer(owner)])
-                return Todo(id: try rows[0].int("id"), title: title)
+                let rows = try await db.fetch(
+                    "INSERT INTO todos (title, done, owner_id, add_key) VALUES (?, 0, ?, ?) ON CONFLICT (add_key) DO NOTHING RETURNING id",
+                    [.text(title), .integer(owner), key.map(StoreValue.text) ?? .null]
+                )
+                if let row = rows.first { return Todo(id: try row.int("id"), title: title) }
+                // Added before under this key: that to-do, as it is now.
+                let earlier = try await db.fetch("SELECT id, title, done FROM todos WHERE add_key = ? AND owner_id = ?", [.text(key ?? ""), .integer(owner)])
+                guard let row = earlier.first else { throw StoreError.constraintViolated("this add's key was used by another list") }
+                return Todo(id: try row.int("id"), title: try row.text("title"), isDone: try row.bool("done"))
             }
         }
     }

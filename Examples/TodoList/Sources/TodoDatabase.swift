@@ -49,6 +49,12 @@ public enum TodoDatabase {
             "ALTER TABLE saved_todos ADD COLUMN owner_id BIGINT NOT NULL DEFAULT 0",
             "CREATE INDEX todos_owner ON todos (owner_id, id)",
         ]),
+        // Issue 60: an add carries a key of its own, so that the same add tried again (after
+        // "it may have been saved", or on another instance) inserts one row (Ecto's `on_conflict`).
+        Migration("4-todo-add-keys", [
+            "ALTER TABLE todos ADD COLUMN add_key TEXT",
+            "CREATE UNIQUE INDEX todos_add_key ON todos (add_key)",
+        ]),
     ]
 
     /// Every to-do of the shared list (no owner), in the order they were added.

@@ -86,6 +86,15 @@ public final class TodoListViewModel: Sendable {
     public let openAccount: (@Sendable () -> Void)?
     private let bag = DisposeBag()
 
+    /// A new add's key: 128 random bits, in hex.
+    static func newKey() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+
     /// A view model of `list` (a new list of its own if not given), saving to `store`;
     /// `signedInAs` names the signed-in person whose list it is, `openAccount` opens their
     /// account screen.
@@ -94,6 +103,7 @@ public final class TodoListViewModel: Sendable {
         signedInText = signedInAs.map { "Signed in as \($0)" }
         self.openAccount = openAccount
         let newTitle = self.newTitle
+        let unconfirmed = Locked<(title: String, key: String)?>(nil)
         let items = list.todos
         todos = items
         visible = Property.combineLatest(items, filter, query) { items, filter, query in
@@ -118,10 +128,18 @@ public final class TodoListViewModel: Sendable {
             // while the one before is being stored waits its turn (both are added, in order). If
             // the list could not keep it, the title comes back, unless something new was typed
             // meanwhile (the error then names it).
+            // An add that failed keeps its key with its title: Add pressed again for that title
+            // (given back to the field) is the same add, which the list applies once even if the
+            // first was saved after all ("it may have been saved"). A new title is a new add.
             let title = Self.trimmed(newTitle.value)
+            let key = unconfirmed.withLock { $0?.title == title ? $0?.key : nil } ?? Self.newKey()
             newTitle.value = ""
-            return list.add(title: title).handleEvents(onCompletion: { completion in
-                if completion.failure != nil && newTitle.value.isEmpty { newTitle.value = title }
+            return list.add(title: title, key: key).handleEvents(onValue: { _ in
+                unconfirmed.withLock { if $0?.key == key { $0 = nil } }
+            }, onCompletion: { completion in
+                guard completion.failure != nil else { return }
+                unconfirmed.withLock { $0 = (title, key) }
+                if newTitle.value.isEmpty { newTitle.value = title }
             })
         }
         save = Action(enabledIf: hasUnsavedChanges) { _ in
