@@ -29,17 +29,17 @@ import Testing
     #endif
 
     #if PostgreSQL
-    /// On PostgreSQL, an add whose commit outlasts the store's timeout: the screen says it may
+    /// On PostgreSQL, an add whose commit (3 s) outlasts the store's timeout (1 s): the screen says it may
     /// have been saved and gives the title back; Add pressed again adds nothing more — the list
     /// shows the to-do once, in both view models.
     @Test(.enabled(if: PostgresCluster.available || PostgresCluster.required)) func anAddTriedAgainAfterMaybeSavedExistsOnce() async throws {
         let cluster = try await PostgresCluster.made()
-        // Each to-do titled "slow…" takes 2 s to commit (a deferred trigger sleeps in COMMIT).
+        // Each to-do titled "slow…" takes 3 s to commit (a deferred trigger sleeps in COMMIT).
         let slow = Migration("slow-commits", sqlite: [], postgres: [
-            "CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(2); RETURN NULL; END $$",
+            "CREATE FUNCTION slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN PERFORM pg_sleep(3); RETURN NULL; END $$",
             "CREATE CONSTRAINT TRIGGER slow_commit AFTER INSERT ON todos DEFERRABLE INITIALLY DEFERRED FOR EACH ROW WHEN (NEW.title LIKE 'slow%') EXECUTE FUNCTION slow_commit()",
         ])
-        let store = try await Store.postgres(url: cluster.url, migrations: TodoDatabase.migrations + [slow], requestTimeout: .milliseconds(500))
+        let store = try await Store.postgres(url: cluster.url, migrations: TodoDatabase.migrations + [slow], requestTimeout: .seconds(1))   // (the add tried again must answer within it, on a loaded CI too)
         let list = SharedTodos(store: store)
         let viewModel = TodoListViewModel(store: InMemoryTodoStore(), list: list)
         let errors = Locked<[StoreError]>([])
@@ -52,11 +52,11 @@ import Testing
             return
         }
         #expect(viewModel.newTitle.value == "slow milk", "the title is given back")
-        try await Task.sleep(for: .seconds(3))                 // the first commit lands meanwhile
+        try await Task.sleep(for: .seconds(4))                 // the first commit lands meanwhile
         _ = viewModel.add.execute()
         #expect(await Self.eventually(15) { list.todos.value.map(\.title) == ["slow milk"] && !viewModel.add.isExecuting.value })
         #expect(errors.value.count == 1, "the add tried again was answered with the to-do added the first time: \(errors.value)")
-        try await Task.sleep(for: .seconds(3))                 // (an insert of its own would have committed by now)
+        try await Task.sleep(for: .seconds(4))                 // (an insert of its own would have committed by now)
         let rows = Query<Int>("SELECT count(*) AS n FROM todos", reads: ["todos"]) { rows throws(StoreError) in try rows[0].int("n") }
         #expect(try await store.fetch(rows) == 1, "the add tried again is the add made the first time")
         // A new add of the same title is a new to-do.
