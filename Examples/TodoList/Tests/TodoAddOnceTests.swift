@@ -46,7 +46,7 @@ import Testing
         let watching = viewModel.add.errors.sink(value: { error in errors.withLock { $0.append(error) } })
         viewModel.newTitle.value = "slow milk"
         _ = viewModel.add.execute()
-        #expect(await Self.eventually { !errors.value.isEmpty })
+        #expect(await SharedTodosTests.eventually { !errors.value.isEmpty })
         guard case .maybeSaved = errors.value.first else {
             Issue.record("the first add: \(errors.value)")
             return
@@ -54,7 +54,7 @@ import Testing
         #expect(viewModel.newTitle.value == "slow milk", "the title is given back")
         try await Task.sleep(for: .seconds(4))                 // the first commit lands meanwhile
         _ = viewModel.add.execute()
-        #expect(await Self.eventually(15) { list.todos.value.map(\.title) == ["slow milk"] && !viewModel.add.isExecuting.value })
+        #expect(await SharedTodosTests.eventually(15) { list.todos.value.map(\.title) == ["slow milk"] && !viewModel.add.isExecuting.value })
         #expect(errors.value.count == 1, "the add tried again was answered with the to-do added the first time: \(errors.value)")
         try await Task.sleep(for: .seconds(4))                 // (an insert of its own would have committed by now)
         let rows = Query<Int>("SELECT count(*) AS n FROM todos", reads: ["todos"]) { rows throws(StoreError) in try rows[0].int("n") }
@@ -62,18 +62,10 @@ import Testing
         // A new add of the same title is a new to-do.
         viewModel.newTitle.value = "slow milk"
         _ = viewModel.add.execute()
-        #expect(await Self.eventually(15) { list.todos.value.count == 2 || errors.value.count > 1 })
+        #expect(await SharedTodosTests.eventually(15) { list.todos.value.count == 2 || errors.value.count > 1 })
         watching.dispose()
         await store.close()
     }
     #endif
 
-    static func eventually(_ seconds: Double = 10, _ condition: @Sendable () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while !condition() {
-            if Date() > deadline { return false }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return true
-    }
 }
