@@ -72,17 +72,30 @@ public final class Document {
 
     // MARK: Tree
 
-    func attach(_ element: Element) {
+    /// Gives `element` and its tree ids: the one it asked for if free (an app's, or one WebUI
+    /// derives, below), else the next `e` and a number.
+    ///
+    /// A derived id (``DerivedID``) is the same on every page that shows the same thing: a list's
+    /// row is named by the list and its key, and the elements inside it by their place. A row
+    /// added to a list that many tabs show is then the same HTML in every tab, drawn once and
+    /// shared (``SharedRows``; issue 60's fan-out).
+    func attach(_ element: Element, derivedID: String? = nil) {
         let id: String
-        if let wanted = element.preferredID, elements[wanted] == nil, WebHooks.isValidID(wanted) {
-            id = wanted
+        let asked = element.askedID
+        if !asked.isEmpty, elements[asked] == nil, WebHooks.isValidID(asked) || DerivedID.isDerived(asked) {
+            id = asked
+        } else if let derivedID, elements[derivedID] == nil {
+            id = derivedID
         } else {
             id = "e\(nextID)"
             nextID += 1
         }
         element.didAttach(to: self, id: id)
         elements[id] = element
-        for child in element.children { attach(child) }
+        let derives = DerivedID.isDerived(id)
+        for (place, child) in element.children.enumerated() {
+            attach(child, derivedID: derives ? DerivedID.child(of: id, at: place) : nil)
+        }
     }
 
     func detach(_ element: Element) {

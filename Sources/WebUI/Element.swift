@@ -48,6 +48,13 @@ open class Element: LifetimeOwner {
         get { WebHooks.isValidID(id) ? id : nil }
         set { if document == nil { id = newValue ?? "" } }
     }
+
+    /// The id asked for before joining a page: an app's (``preferredID``) or one WebUI derives
+    /// (``DerivedID``); empty when none.
+    var askedID: String {
+        get { document == nil ? id : "" }
+        set { if document == nil { id = newValue } }
+    }
     public private(set) var children: [Element] = []
     public private(set) weak var parent: Element?
     /// The document the element is on, if it is on one.
@@ -236,7 +243,8 @@ open class Element: LifetimeOwner {
 
     func didDetach() {
         document = nil
-        // An id the app asked for is asked for again if the element joins a page again.
+        // An id the app asked for is asked for again if the element joins a page again (one
+        // derived from a place is not: the place may be another one then).
         if !WebHooks.isValidID(id) { id = "" }
     }
 

@@ -222,7 +222,7 @@ public final class ListView: Element {
     private func row(_ row: Row, at index: Int) -> RowElement {
         let key = row.key
         return RowElement(
-            row: row, index: index, acts: rowsAct,
+            row: row, index: index, acts: rowsAct, id: DerivedID.row(list: items.id, key: key),
             toggled: { [weak self] isOn in self?.toggled(key: key, to: isOn) },
             pressed: { [weak self] button in self?.buttonSubject.send((key, button)) }
         )
@@ -263,12 +263,21 @@ public final class ListView: Element {
 }
 
 /// One row of a ``ListView``.
+///
+/// Made with a derived id (``DerivedID``: its list's and its key's), a row is the same HTML on
+/// every page that shows it, and its first drawing is shared with theirs (``SharedRows``).
 final class RowElement: Element {
     var index: Int
     /// The row's checkbox, if it has one.
     private(set) var box: Element?
+    /// What the row's first drawing is kept by, until it is drawn. (A list draws a row it made
+    /// at once, before anything can change it: it makes rows only to put them on a page.)
+    private var shared: SharedRows.Key?
 
-    init(row: ListView.Row, index: Int, acts: Bool, toggled: @escaping (Bool) -> Void, pressed: @escaping (Int) -> Void) {
+    init(
+        row: ListView.Row, index: Int, acts: Bool, id: String? = nil,
+        toggled: @escaping (Bool) -> Void, pressed: @escaping (Int) -> Void
+    ) {
         self.index = index
         // A row that acts has one keyboard stop, named by its title, with the role of what it
         // does: its title is a link to its screen's address (the page sets the href from its
@@ -306,5 +315,27 @@ final class RowElement: Element {
         }
         super.init("li", acts ? ["class": "row", "data-key": row.key, "data-click": ""] : ["class": "row", "data-key": row.key], children: children)
         box = checkbox
+        if let id {
+            askedID = id
+            shared = SharedRows.Key(id: id, row: row, acts: acts)
+        }
+    }
+
+    override func render(into out: inout String) {
+        guard let key = shared else { return super.render(into: &out) }
+        shared = nil
+        // Shared only if every element of the row has the id every page gives it: the page
+        // numbers a row whose derived id was taken (a key repeated), and an element whose id
+        // would be too long.
+        guard Self.allDerived(self) else { return super.render(into: &out) }
+        out += SharedRows.shared.html(for: key) {
+            var html = ""
+            super.render(into: &html)
+            return html
+        }
+    }
+
+    private static func allDerived(_ element: Element) -> Bool {
+        DerivedID.isDerived(element.id) && element.children.allSatisfy(allDerived)
     }
 }

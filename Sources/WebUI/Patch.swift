@@ -69,10 +69,10 @@ public enum Patch: Sendable, Equatable {
             if let value { JSON.string(value, into: &out) } else { out += "null" }
             out += "]"
         case .value(let id, let value): JSON.array(into: &out, "v", id, value)
-        case .children(let id, let html): JSON.array(into: &out, "c", id, html)
-        case .append(let id, let html): JSON.array(into: &out, "+", id, html)
-        case .replace(let id, let html): JSON.array(into: &out, "r", id, html)
-        case .insert(let id, let html): JSON.array(into: &out, "i", id, html)
+        case .children(let id, let html): Patch.encodeHTML("c", id, html, into: &out)
+        case .append(let id, let html): Patch.encodeHTML("+", id, html, into: &out)
+        case .replace(let id, let html): Patch.encodeHTML("r", id, html, into: &out)
+        case .insert(let id, let html): Patch.encodeHTML("i", id, html, into: &out)
         case .remove(let id): JSON.array(into: &out, "-", id)
         case .history(let depth, let title, let locations):
             out += "[\"h\","
@@ -97,6 +97,18 @@ public enum Patch: Sendable, Equatable {
 }
 
 extension Patch {
+    /// `[kind,id,html]`, the HTML's literal escaped once for every tab that sends the same
+    /// (``SharedLiterals``).
+    static func encodeHTML(_ kind: String, _ id: String, _ html: String, into out: inout String) {
+        out += "[\""
+        out += kind
+        out += "\","
+        JSON.string(id, into: &out)
+        out += ","
+        SharedLiterals.shared.string(html, into: &out)
+        out += "]"
+    }
+
     /// A history patch's fields and the closing bracket: `depth,"title",[addresses] or null]`
     /// (also a first page's `data-history`, after its own `[`).
     static func encodeHistory(depth: Int, title: String, locations: [String]?, into out: inout String) {

@@ -1,0 +1,230 @@
+import PropertyBased
+import Testing
+@testable import WebUI
+
+/// Issue 60's fan-out: a row added to a list many tabs show is the same HTML in every tab (its
+/// ids are its list's and its key's, `DerivedID`), drawn once and escaped once for all of them
+/// (`SharedRows`, `SharedLiterals`). Generated rows, on pages that differ in what else they
+/// show, against each page's own drawing of its elements.
+enum RowCases {
+    static let texts = ["Milk", "a & b", "<b>\"x\"</b>", "it's", "日本", "🧑‍💻", "", " "]
+    static let keys = ["1", "537", "k", "a_b", "row-7", "twelvechars1", "thirteenchars", "日本", "x y", "𝄞", "A" + String(repeating: "z", count: 40)]
+
+    static let row: Generator<ListView.Row, some SendableSequenceType> = zip(
+        Gen.int(in: 0...(keys.count - 1)), Gen.int(in: 0...(texts.count - 1)), Gen.int(in: 0...2), Gen.int(in: 0...2), Gen.int(in: 0...2), Gen.int(in: 0...2)
+    ).map { key, title, detail, checkbox, buttons, extra in
+        var row = ListView.Row(key: keys[key], title: texts[title], detail: detail == 0 ? nil : texts[detail * 3 % texts.count])
+        row.checkbox = checkbox == 0 ? nil : checkbox == 1
+        row.buttons = Array(["Delete", "Edit \"it\""].prefix(buttons))
+        if extra == 1 { row.link = "item/\(key)" }
+        if extra == 2 { row.image = "/img/\(key).png"; row.imageDescription = texts[title] }
+        return row
+    }
+
+    /// Rows whose keys are unique (the generator's keys, in order, from a random place).
+    static var uniqueRows: Generator<[ListView.Row], some SendableSequenceType> {
+        zip(row.array(of: 0...6), Gen.int(in: 0...(keys.count - 1))).map { rows, start in
+            rows.enumerated().map { place, row in
+                var row = row
+                row.key = keys[(start + place) % keys.count]
+                return row
+            }
+        }
+    }
+}
+
+@MainActor
+@Suite struct SharedRowsTests {
+    /// A page with a list, after `before` other elements (so its own numbering differs).
+    func page(_ list: ListView, before: Int = 0) -> Document {
+        let document = Document()
+        document.flushesAutomatically = false
+        document.root.setChildren((0..<before).map { _ in Label("x") } + [list])
+        _ = document.render()
+        return document
+    }
+
+    /// The HTML of the patches that drew the rows.
+    func drawn(_ patches: [Patch]) -> [String] {
+        patches.compactMap {
+            switch $0 {
+            case .append(_, let html), .insert(_, let html), .replace(_, let html), .children(_, let html): html
+            default: nil
+            }
+        }
+    }
+
+    @Test func aRowAddedIsTheSameInEveryTabThatShowsTheListAndIsWhatItsElementsDraw() async {
+        await propertyCheck(count: 300, input: RowCases.uniqueRows, Gen.int(in: 0...4), Gen.bool) { rows, addedCount, acts in
+            let added = min(addedCount, rows.count)
+            let kept = Array(rows.dropLast(added))
+            var frames: [[Patch]] = []
+            for _ in 0..<2 {
+                let list = ListView(rowsAct: acts)
+                let page = page(list)
+                list.rows = kept
+                _ = page.flush()
+                list.rows = rows
+                frames.append(page.pendingPatches)
+                // What the page is sent is what its elements draw now.
+                let items = list.children[1]
+                #expect(drawn(page.pendingPatches).joined() == items.children.suffix(added).map(\.html).joined())
+            }
+            #expect(frames[0] == frames[1])
+        }
+    }
+
+    @Test func aListDrawnWholeIsTheSameInEveryTabAndIsWhatItsElementsDraw() async {
+        // Keys may repeat here: a row whose derived id is taken is numbered by its page.
+        await propertyCheck(count: 300, input: RowCases.row.array(of: 0...8), Gen.bool) { rows, acts in
+            var frames: [[Patch]] = []
+            for before in [0, 0, 2] {
+                let list = ListView(rowsAct: acts)
+                let page = page(list, before: before)
+                list.rows = rows
+                frames.append(page.pendingPatches)
+                #expect(drawn(page.pendingPatches).joined() == list.children[1].childrenHTML)
+            }
+            let repeats = Set(rows.map(\.key)).count < rows.count
+            if !repeats { #expect(frames[0] == frames[1]) }
+            if !rows.isEmpty { #expect(frames[0] != frames[2]) }   // (its list is another element)
+        }
+    }
+
+    @Test func rowsOnPagesNumberedDifferentlyAreDrawnForEach() {
+        // The list is `e4` on one page and `e7` on the other: each page's rows are its own.
+        let lists = [ListView(), ListView()]
+        let pages = [page(lists[0]), page(lists[1], before: 3)]
+        let row = ListView.Row(key: "1", title: "Milk", buttons: ["Delete"])
+        var html: [String] = []
+        for (list, page) in zip(lists, pages) {
+            list.rows = []
+            _ = page.flush()
+            list.rows = [row]
+            html += drawn(page.pendingPatches)
+            #expect(html.last == list.children[1].children.first?.html)
+        }
+        #expect(html.count == 2 && html[0] != html[1])
+        #expect(html[0].contains("id=\"\(lists[0].children[1].id).k1\""))
+    }
+
+    @Test func rowsWithTheSameKeyEachHaveAnIdOfTheirOwn() {
+        let list = ListView()
+        let document = page(list)
+        list.rows = [ListView.Row(key: "a", title: "One"), ListView.Row(key: "a", title: "Two", buttons: ["Delete"])]
+        let ids = list.children[1].children.map(\.id)
+        #expect(Set(ids).count == 2)
+        #expect(ids[0].hasSuffix(".ka") && !ids[1].contains("."))
+        // The second row's elements are numbered as the page numbers them, and drawn so.
+        #expect(list.children[1].children[1].children.allSatisfy { !$0.id.contains(".") })
+        #expect(drawn(document.pendingPatches) == [list.children[1].children.map(\.html).joined()])
+    }
+
+    @Test func aFlippedCheckboxIsDrawnAsItIsNow() {
+        let list = ListView()
+        let document = page(list)
+        list.rows = []
+        _ = document.flush()
+        let row = ListView.Row(key: "1", title: "Milk", checkbox: false)
+        list.rows = [row]
+        _ = document.flush()
+        var flipped = row
+        flipped.checkbox = true
+        list.rows = [flipped]
+        #expect(document.pendingPatches.count == 1)   // one attribute
+        // A page loaded again now draws the row checked.
+        let element = list.children[1].children[0]
+        #expect(element.html.contains(" checked"))
+        #expect(document.render().html.contains(" checked"))
+    }
+
+    @Test func aRowIsDrawnOnceForEveryoneAndAgainWhenAnythingDiffers() {
+        let rows = SharedRows(capacity: 3)
+        var draws = 0
+        func html(_ key: SharedRows.Key) -> String {
+            rows.html(for: key) { draws += 1; return "<li>\(draws)</li>" }
+        }
+        let key = SharedRows.Key(id: "e4.k1", row: ListView.Row(key: "1", title: "Milk"), acts: true)
+        #expect(html(key) == "<li>1</li>" && html(key) == "<li>1</li>" && draws == 1)
+        var others = [key, key, key, key]
+        others[0].id = "e5.k1"
+        others[1].row.checkbox = false
+        others[2].acts = false
+        others[3].row.link = "1"
+        for other in others { _ = html(other) }
+        #expect(draws == 5)
+        // At its capacity the table is emptied: kept rows stay at most `capacity`.
+        #expect(rows.count <= 3)
+        #expect(html(others[3]) != "<li>1</li>")
+    }
+
+    @Test func aRowWhoseElementsCannotAllBeNamedIsDrawnForItsPage() {
+        // A row id of 31 characters: its elements' would be longer than a message may name, so
+        // the page numbers them, and each page draws its own.
+        let id = "e3." + String(repeating: "k", count: 28)
+        var drawings: [String] = []
+        for before in [0, 3] {
+            let document = Document()
+            document.flushesAutomatically = false
+            document.root.setChildren((0..<before).map { _ in Label("x") } + [Element("ul")])
+            _ = document.render()
+            let row = RowElement(row: ListView.Row(key: "1", title: "Milk", buttons: ["Delete"]), index: 0, acts: true, id: id, toggled: { _ in }, pressed: { _ in })
+            document.root.children[before].append(row)
+            #expect(row.id == id && !row.children[0].id.contains("."))
+            guard case .append(_, let html)? = document.pendingPatches.last else { Issue.record("no append"); return }
+            #expect(html == row.html)
+            drawings.append(html)
+        }
+        #expect(drawings[0] != drawings[1])
+    }
+
+    @Test func derivedIdsAreAtMostWhatAMessageMayName() {
+        let parent31 = "e1." + String(repeating: "k", count: 28)
+        #expect(parent31.utf8.count == 31)
+        #expect(DerivedID.child(of: String(parent31.dropLast()), at: 5)?.utf8.count == 32)
+        #expect(DerivedID.child(of: parent31, at: 5) == nil)
+        #expect(DerivedID.row(list: "e1", key: "twelvechars1") == "e1.ktwelvechars1")
+        #expect(DerivedID.row(list: "e1", key: "thirteenchars")?.hasPrefix("e1.h") == true)
+        #expect(DerivedID.row(list: "", key: "1") == nil)
+        #expect(DerivedID.row(list: String(repeating: "e", count: 28), key: "123") == nil)
+        #expect(DerivedID.row(list: String(repeating: "e", count: 27), key: "123")?.utf8.count == 32)
+        // Every id a page may be sent can be named back by its messages.
+        for key in RowCases.keys {
+            if let id = DerivedID.row(list: "e123456", key: key) {
+                #expect(WebHooks_isNamable(id), "\(id)")
+            }
+        }
+    }
+
+    func WebHooks_isNamable(_ id: String) -> Bool {
+        (try? ClientMessage.parse(#"{"t":"c","id":"\#(id)"}"#)) != nil
+    }
+
+    @Test func literalsAreEscapedOnceAndAreWhatTheEscapingGives() async {
+        let literals = SharedLiterals(minimumBytes: 8, maximumBytes: 64, budgetBytes: 400)
+        await propertyCheck(count: 1_000, input: EscapingTests.strings) { text in
+            var once = "", again = ""
+            literals.string(text, into: &once)
+            literals.string(text, into: &again)
+            #expect(once == JSON.string(text) && again == once)
+            #expect(literals.kept.bytes <= 400)
+        }
+        // At the limit of the budget: texts of 10 letters (22 bytes with their literals) fill
+        // 44 bytes twice; a third empties the table first.
+        let budget = SharedLiterals(minimumBytes: 8, maximumBytes: 64, budgetBytes: 44)
+        var out = ""
+        for text in ["abcdefghij", "bcdefghijk"] { budget.string(text, into: &out) }
+        #expect(budget.kept.count == 2 && budget.kept.bytes == 44)
+        budget.string("cdefghijkl", into: &out)
+        #expect(budget.kept.count == 1 && budget.kept.bytes == 22)
+        // At the limits of size: 7 and 65 bytes are not kept; 8 and 64 are.
+        let sizes = [7: false, 8: true, 64: true, 65: false]
+        for (size, isKept) in sizes {
+            let fresh = SharedLiterals(minimumBytes: 8, maximumBytes: 64, budgetBytes: 400)
+            var out = ""
+            fresh.string(String(repeating: "<", count: size), into: &out)
+            #expect(out == JSON.string(String(repeating: "<", count: size)))
+            #expect(fresh.kept.count == (isKept ? 1 : 0), "\(size) bytes")
+        }
+    }
+}
