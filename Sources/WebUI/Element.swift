@@ -76,6 +76,19 @@ open class Element: LifetimeOwner {
         for child in children { append(child) }
     }
 
+    /// An element `<tag>` with `attributes` already in order of their names (as the other
+    /// initialiser sorts them): for elements made by the thousand (a list's rows), with no
+    /// dictionary to hash and sort.
+    init(_ tag: String, sorted attributes: [(name: String, value: String)], text: String? = nil, children: [Element] = []) {
+        assert(zip(attributes, attributes.dropFirst()).allSatisfy { $0.name < $1.name }, "attributes not in order: \(attributes)")
+        self.tag = tag
+        self.attributes = attributes.contains(where: { HTML.urlAttributes.contains($0.name) })
+            ? attributes.map { ($0.name, HTML.urlAttributes.contains($0.name) ? HTML.safeURL($0.value) : $0.value) }
+            : attributes
+        self.textContent = text
+        for child in children { append(child) }
+    }
+
     deinit {
         for subscription in kept { subscription.dispose() }
     }

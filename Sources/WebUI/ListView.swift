@@ -286,9 +286,9 @@ final class RowElement: Element {
         // its checkbox does. A click anywhere on a row that acts chooses it (`data-click`).
         let title: Element?
         if acts, let link = row.link {
-            title = Element("a", ["class": "title", "href": link, "data-path": link, "data-part": "title"], text: row.title)
+            title = Element("a", sorted: [("class", "title"), ("data-part", "title"), ("data-path", link), ("href", link)], text: row.title)
         } else if acts, row.checkbox == nil {
-            title = Element("button", ["type": "button", "class": "title", "data-part": "title"], text: row.title)
+            title = Element("button", sorted: [("class", "title"), ("data-part", "title"), ("type", "button")], text: row.title)
         } else {
             title = nil
         }
@@ -297,7 +297,7 @@ final class RowElement: Element {
         var children: [Element] = []
         var checkbox: Element?
         if let isOn = row.checkbox {
-            let box = Element("input", ["type": "checkbox", "class": "row-toggle", "aria-label": row.title, "data-part": "toggle"])
+            let box = Element("input", sorted: [("aria-label", row.title), ("class", "row-toggle"), ("data-part", "toggle"), ("type", "checkbox")])
             box.setFlag("checked", isOn)
             box.on(.change) { event in
                 if case .change(let value) = event { toggled(value == "true") }
@@ -309,11 +309,11 @@ final class RowElement: Element {
         children.append(Stack(.vertical, class: "row-text", text))
         for (number, title) in row.buttons.enumerated() {
             // Named with its row ("Delete Buy milk"): a screen reader lists a row's buttons apart.
-            let button = Element("button", ["type": "button", "class": "row-button", "data-part": "b\(number)", "aria-label": "\(title) \(row.title)"], text: title)
+            let button = Element("button", sorted: [("aria-label", "\(title) \(row.title)"), ("class", "row-button"), ("data-part", "b\(number)"), ("type", "button")], text: title)
             button.on(.click) { _ in pressed(number) }
             children.append(button)
         }
-        super.init("li", acts ? ["class": "row", "data-key": row.key, "data-click": ""] : ["class": "row", "data-key": row.key], children: children)
+        super.init("li", sorted: acts ? [("class", "row"), ("data-click", ""), ("data-key", row.key)] : [("class", "row"), ("data-key", row.key)], children: children)
         box = checkbox
         if let id {
             askedID = id
