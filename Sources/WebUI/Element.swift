@@ -37,7 +37,8 @@ open class Element: LifetimeOwner {
 
     /// The HTML tag.
     public let tag: String
-    /// The id in the page (`e` and a number), given when the element joins a document.
+    /// The id in the page (`e` and a number; for a list's row and what is in it, one named by the
+    /// list and the row's key, `e12.k7.1`), given when the element joins a document.
     public private(set) var id = ""
     /// The id the element asks for instead (an app's own, for its stylesheet or its tests):
     /// given when it joins a document, if it is valid (ScreenKit's `WebHooks.isValidID`) and no
