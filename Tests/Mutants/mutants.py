@@ -2103,7 +2103,7 @@ MUTANTS = [
      "FlickrLifecycleTests/anAddressSearchOpensItsPhotoAndOnlyFromItsOwnResults"),
     ("RA5", "a row's button is named only by its title (every row's reads \"Delete\" to a screen reader)",
      "Sources/WebUI/ListView.swift",
-     [(", \"aria-label\": \"\\(title) \\(row.title)\"], text: title)", "], text: title)")],
+     [("sorted: [(\"aria-label\", \"\\(title) \\(row.title)\"), (\"class\", \"row-button\")", "sorted: [(\"class\", \"row-button\")")],
      "ListViewTests/aCheckboxAndAButtonOnARowSayWhichRow"),
     ("FO1", "a button that was busy never gets the focus back (Enter to retry presses Back)",
      "Sources/TerminalUI/App/TerminalScreen.swift",
