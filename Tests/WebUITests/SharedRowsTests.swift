@@ -151,11 +151,15 @@ enum RowCases {
         others[1].row.checkbox = false
         others[2].acts = false
         others[3].row.link = "1"
-        for other in others { _ = html(other) }
-        #expect(draws == 5)
-        // At its capacity the table is emptied: kept rows stay at most `capacity`.
-        #expect(rows.count <= 3)
-        #expect(html(others[3]) != "<li>1</li>")
+        _ = html(others[0])
+        _ = html(others[1])
+        #expect(draws == 3 && rows.count == 3)
+        // Full (3 rows), the table is emptied before the next is kept: never more than its capacity.
+        _ = html(others[2])
+        #expect(draws == 4 && rows.count == 1)
+        _ = html(others[3])
+        #expect(draws == 5 && rows.count == 2)
+        #expect(html(others[3]) != "<li>1</li>" && draws == 5)
     }
 
     @Test func aRowWhoseElementsCannotAllBeNamedIsDrawnForItsPage() {
