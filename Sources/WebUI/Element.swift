@@ -80,14 +80,18 @@ open class Element: LifetimeOwner {
     /// An element `<tag>` with `attributes` already in order of their names (as the other
     /// initialiser sorts them): for elements made by the thousand (a list's rows), with no
     /// dictionary to hash and sort.
-    init(_ tag: String, sorted attributes: [(name: String, value: String)], text: String? = nil, children: [Element] = []) {
-        assert(zip(attributes, attributes.dropFirst()).allSatisfy { $0.name < $1.name }, "attributes not in order: \(attributes)")
-        self.tag = tag
+    convenience init(_ tag: String, sorted attributes: [(name: String, value: String)], text: String? = nil, children: [Element] = []) {
+        self.init(tag, [:], text: text, children: children)
+        setSorted(attributes)
+    }
+
+    /// Gives an element that is on no page yet `attributes`, already in order of their names
+    /// (a subclass's, after its `super.init`).
+    func setSorted(_ attributes: [(name: String, value: String)]) {
+        assert(document == nil && zip(attributes, attributes.dropFirst()).allSatisfy { $0.name < $1.name }, "attributes not in order, or the element is on a page: \(attributes)")
         self.attributes = attributes.contains(where: { HTML.urlAttributes.contains($0.name) })
             ? attributes.map { ($0.name, HTML.urlAttributes.contains($0.name) ? HTML.safeURL($0.value) : $0.value) }
             : attributes
-        self.textContent = text
-        for child in children { append(child) }
     }
 
     deinit {

@@ -313,7 +313,8 @@ final class RowElement: Element {
             button.on(.click) { _ in pressed(number) }
             children.append(button)
         }
-        super.init("li", sorted: acts ? [("class", "row"), ("data-click", ""), ("data-key", row.key)] : [("class", "row"), ("data-key", row.key)], children: children)
+        super.init("li", children: children)
+        setSorted(acts ? [("class", "row"), ("data-click", ""), ("data-key", row.key)] : [("class", "row"), ("data-key", row.key)])
         box = checkbox
         if let id {
             askedID = id

@@ -140,7 +140,7 @@ MUTANTS = [
     # Issue 57: a row that acts is one stop with the role of what it does, never a list item acting as a control.
     ("RR1", "a row that acts is a list item with tabindex 0 again (announced as a list item, an extra stop beside its checkbox)",
      "Sources/WebUI/ListView.swift",
-     [("acts ? [(\"class\", \"row\"), (\"data-click\", \"\"), (\"data-key\", row.key)] :", "acts ? [(\"class\", \"row\"), (\"data-click\", \"\"), (\"data-key\", row.key), (\"tabindex\", \"0\")] :")],
+     [("setSorted(acts ? [(\"class\", \"row\"), (\"data-click\", \"\"), (\"data-key\", row.key)] :", "setSorted(acts ? [(\"class\", \"row\"), (\"data-click\", \"\"), (\"data-key\", row.key), (\"tabindex\", \"0\")] :")],
      "RowsThatActTests|RowLinkTests"),
     ("RR2", "a row with a checkbox gets a title button too (two stops for one action, as /todo had)",
      "Sources/WebUI/ListView.swift",
