@@ -50,12 +50,9 @@ open class Element: LifetimeOwner {
         set { if document == nil { id = newValue ?? "" } }
     }
 
-    /// The id asked for before joining a page: an app's (``preferredID``) or one WebUI derives
-    /// (``DerivedID``); empty when none.
-    var askedID: String {
-        get { document == nil ? id : "" }
-        set { if document == nil { id = newValue } }
-    }
+    /// The id asked for before joining a page (set by ``preferredID``): an app's, or one WebUI
+    /// derives (``DerivedID``); empty when none.
+    var askedID: String { document == nil ? id : "" }
     public private(set) var children: [Element] = []
     public private(set) weak var parent: Element?
     /// The document the element is on, if it is on one.

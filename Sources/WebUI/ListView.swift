@@ -317,7 +317,7 @@ final class RowElement: Element {
         setSorted(acts ? [("class", "row"), ("data-click", ""), ("data-key", row.key)] : [("class", "row"), ("data-key", row.key)])
         box = checkbox
         if let id {
-            askedID = id
+            preferredID = id   // (a derived id: the page gives it, where an app's is checked)
             shared = SharedRows.Key(id: id, row: row, acts: acts)
         }
     }
@@ -329,7 +329,7 @@ final class RowElement: Element {
         // numbers a row whose derived id was taken (a key repeated), and an element whose id
         // would be too long.
         guard Self.allDerived(self) else { return super.render(into: &out) }
-        out += SharedRows.shared.html(for: key) {
+        out += SharedRows.shared.text(for: key) {
             var html = ""
             super.render(into: &html)
             return html

@@ -44,97 +44,83 @@ enum DerivedID {
     }
 }
 
-/// Rows drawn once for every tab that shows them (issue 60's fan-out: a to-do added to a list
-/// 500 tabs show was drawn 500 times). A row whose elements all have derived ids
-/// (``DerivedID``) is the same HTML on every page, so its HTML is kept here by what makes it:
-/// its id, its content and whether it acts.
+/// A table of texts that many pages would each make alike (a row's HTML, a patch's JSON
+/// literal), kept by what makes them, shared by every session of the process (issue 60's
+/// fan-out). The text is made outside the lock; the lock only guards the table.
 ///
+/// Bounded in bytes: an entry costs twice its text's bytes (what made it, its key's texts, is in
+/// the text: a row's title is in its HTML, a literal's text in the literal); an entry costing
+/// over a 64th of ``budgetBytes`` is made each time and never kept, and the table is emptied
+/// when the next entry would pass the budget.
+final class SharedTable<Key: Hashable & Sendable>: Sendable {
+    let budgetBytes: Int
+    private let table = Mutex<(texts: [Key: String], bytes: Int)>(([:], 0))
+
+    init(budgetBytes: Int) {
+        self.budgetBytes = budgetBytes
+    }
+
+    /// The most an entry may cost to be kept.
+    var maximumEntryBytes: Int { budgetBytes / 64 }
+
+    /// The text kept for `key`, or the one `make` makes (kept, if it is not too big).
+    func text(for key: Key, make: () -> String) -> String {
+        if let kept = table.withLock({ $0.texts[key] }) { return kept }
+        let text = make()
+        let bytes = 2 * text.utf8.count
+        guard bytes <= maximumEntryBytes else { return text }
+        table.withLock { table in
+            if table.bytes + bytes > budgetBytes {
+                table.texts.removeAll(keepingCapacity: true)
+                table.bytes = 0
+            }
+            if table.texts.updateValue(text, forKey: key) == nil { table.bytes += bytes }
+        }
+        return text
+    }
+
+    /// How many texts are kept, and what they cost.
+    var kept: (count: Int, bytes: Int) { table.withLock { ($0.texts.count, $0.bytes) } }
+}
+
+/// Rows drawn once for every tab that shows them (a to-do added to a list 500 tabs show was
+/// drawn 500 times). A row whose elements all have derived ids (``DerivedID``) is the same HTML
+/// on every page, so its HTML is kept by what makes it: its id, its content and whether it acts.
 /// Only a row's first drawing, right after it was made, comes from here (``RowElement``): a row
-/// changed after that is drawn from its elements. Drawing happens outside the lock; the lock
-/// only guards the table, which is emptied when it holds `capacity` rows.
-final class SharedRows: Sendable {
+/// changed after that is drawn from its elements.
+enum SharedRows {
     struct Key: Hashable, Sendable {
         var id: String
         var row: ListView.Row
         var acts: Bool
 
+        // Hashed by what tells rows apart most often; equality compares all of it.
         func hash(into hasher: inout Hasher) {
             hasher.combine(id)
-            hasher.combine(row.key)
             hasher.combine(row.title)
-            hasher.combine(row.detail)
-            hasher.combine(row.image)
-            hasher.combine(row.imageDescription)
-            hasher.combine(row.checkbox)
-            hasher.combine(row.buttons)
-            hasher.combine(row.link)
-            hasher.combine(acts)
         }
     }
 
-    /// The rows of every page of the process.
-    static let shared = SharedRows(capacity: 2048)
-
-    let capacity: Int
-    private let table = Mutex<[Key: String]>([:])
-
-    init(capacity: Int) {
-        self.capacity = capacity
-    }
-
-    /// The row's HTML: kept, or drawn by `draw` and kept.
-    func html(for key: Key, draw: () -> String) -> String {
-        if let kept = table.withLock({ $0[key] }) { return kept }
-        let html = draw()
-        table.withLock { table in
-            if table.count >= capacity { table.removeAll(keepingCapacity: true) }
-            table[key] = html
-        }
-        return html
-    }
-
-    /// How many rows are kept.
-    var count: Int { table.withLock { $0.count } }
+    /// The rows of every page of the process: 4 MB, a row of up to 32 KB of HTML.
+    static let shared = SharedTable<Key>(budgetBytes: 4 << 20)
 }
 
-/// The JSON literals of HTML many tabs send alike (a row added to a list they all show; issue
-/// 60's fan-out), kept by their text: escaping is done once, finding it again is a hash. Texts
-/// under `minimumBytes` are escaped each time (as cheap as finding them), and over
-/// `maximumBytes` too; the table is emptied when its texts and literals pass `budgetBytes`.
-final class SharedLiterals: Sendable {
+/// The JSON literals of HTML many tabs send alike (a row added to a list they all show), kept by
+/// their text: escaping is done once, finding it again is a hash. Texts under `minimumBytes` are
+/// escaped each time (as cheap as finding them); so are those whose literal could not be kept
+/// (over a 64th of the table's budget), which are not even looked for.
+struct SharedLiterals: Sendable {
     /// The literals of every page of the process.
-    static let shared = SharedLiterals(minimumBytes: 128, maximumBytes: 64 << 10, budgetBytes: 4 << 20)
+    static let shared = SharedLiterals(minimumBytes: 128, table: SharedTable(budgetBytes: 4 << 20))
 
     let minimumBytes: Int
-    let maximumBytes: Int
-    let budgetBytes: Int
-    private let table = Mutex<(literals: [String: String], bytes: Int)>(([:], 0))
-
-    init(minimumBytes: Int, maximumBytes: Int, budgetBytes: Int) {
-        (self.minimumBytes, self.maximumBytes, self.budgetBytes) = (minimumBytes, maximumBytes, budgetBytes)
-    }
+    let table: SharedTable<String>
 
     /// `JSON.string(text, into: &out)`, escaped once for every tab that sends the same.
     func string(_ text: String, into out: inout String) {
         let size = text.utf8.count
-        guard size >= minimumBytes, size <= maximumBytes else { return JSON.string(text, into: &out) }
-        if let kept = table.withLock({ $0.literals[text] }) {
-            out += kept
-            return
-        }
-        var literal = ""
-        JSON.string(text, into: &literal)
-        table.withLock { table in
-            let bytes = size + literal.utf8.count
-            if table.bytes + bytes > budgetBytes {
-                table.literals.removeAll(keepingCapacity: true)
-                table.bytes = 0
-            }
-            if table.literals.updateValue(literal, forKey: text) == nil { table.bytes += bytes }
-        }
-        out += literal
+        // (A literal is at least its text and its quotes.)
+        guard size >= minimumBytes, 2 * (size + 2) <= table.maximumEntryBytes else { return JSON.string(text, into: &out) }
+        out += table.text(for: text) { JSON.string(text) }
     }
-
-    /// How many literals are kept, and their bytes with their texts'.
-    var kept: (count: Int, bytes: Int) { table.withLock { ($0.literals.count, $0.bytes) } }
 }

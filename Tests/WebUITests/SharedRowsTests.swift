@@ -8,7 +8,12 @@ import Testing
 /// show, against each page's own drawing of its elements.
 enum RowCases {
     static let texts = ["Milk", "a & b", "<b>\"x\"</b>", "it's", "日本", "🧑‍💻", "", " "]
-    static let keys = ["1", "537", "k", "a_b", "row-7", "twelvechars1", "thirteenchars", "日本", "x y", "𝄞", "A" + String(repeating: "z", count: 40)]
+    static let keys = [
+        "1", "537", "k", "a_b", "row-7", "twelvechars1", "thirteenchars", "日本", "x y", "𝄞", "A" + String(repeating: "z", count: 40),
+        // What people paste: controls, a terminal's escape, a line break, right-to-left marks,
+        // a lone combining accent, the empty key, and 100,000 characters.
+        "\u{0}\u{7}\u{1b}[2J", "a\nb\r\n", "\u{202e}abc\u{200f}", "\u{301}", "", String(repeating: "x", count: 100_000),
+    ]
 
     static let row: Generator<ListView.Row, some SendableSequenceType> = zip(
         Gen.int(in: 0...(keys.count - 1)), Gen.int(in: 0...(texts.count - 1)), Gen.int(in: 0...2), Gen.int(in: 0...2), Gen.int(in: 0...2), Gen.int(in: 0...2)
@@ -139,27 +144,60 @@ enum RowCases {
     }
 
     @Test func aRowIsDrawnOnceForEveryoneAndAgainWhenAnythingDiffers() {
-        let rows = SharedRows(capacity: 3)
+        let rows = SharedTable<SharedRows.Key>(budgetBytes: 64 << 10)
         var draws = 0
         func html(_ key: SharedRows.Key) -> String {
-            rows.html(for: key) { draws += 1; return "<li>\(draws)</li>" }
+            rows.text(for: key) { draws += 1; return "<li>\(draws)</li>" }
         }
         let key = SharedRows.Key(id: "e4.k1", row: ListView.Row(key: "1", title: "Milk"), acts: true)
         #expect(html(key) == "<li>1</li>" && html(key) == "<li>1</li>" && draws == 1)
-        var others = [key, key, key, key]
+        // Each of these differs in one thing only (the title, which the key hashes, the same).
+        var others = [key, key, key, key, key]
         others[0].id = "e5.k1"
         others[1].row.checkbox = false
         others[2].acts = false
         others[3].row.link = "1"
-        _ = html(others[0])
-        _ = html(others[1])
-        #expect(draws == 3 && rows.count == 3)
-        // Full (3 rows), the table is emptied before the next is kept: never more than its capacity.
-        _ = html(others[2])
-        #expect(draws == 4 && rows.count == 1)
-        _ = html(others[3])
-        #expect(draws == 5 && rows.count == 2)
-        #expect(html(others[3]) != "<li>1</li>" && draws == 5)
+        others[4].row.buttons = ["Delete"]
+        for other in others { _ = html(other) }
+        #expect(draws == 6 && rows.kept.count == 6)
+        #expect(html(others[3]) == "<li>5</li>" && draws == 6)
+    }
+
+    @Test func theTableIsBoundedInBytesAtItsExactLimits() {
+        // A budget of 640 bytes: an entry costs twice its text, and may cost a 64th of it (10).
+        let table = SharedTable<Int>(budgetBytes: 640)
+        #expect(table.maximumEntryBytes == 10)
+        #expect(table.text(for: 0) { "12345" } == "12345" && table.kept.count == 1 && table.kept.bytes == 10)
+        #expect(table.text(for: 1) { "123456" } == "123456" && table.kept.count == 1)   // 12 bytes: not kept
+        // 64 texts of 5 bytes fill the budget exactly; the next empties the table first.
+        for key in 2...64 { _ = table.text(for: key) { "abcde" } }
+        #expect(table.kept.count == 64 && table.kept.bytes == 640)
+        _ = table.text(for: 65) { "abcde" }
+        #expect(table.kept.count == 1 && table.kept.bytes == 10)
+        // A key kept again costs nothing more.
+        _ = table.text(for: 65) { "abcde" }
+        #expect(table.kept.bytes == 10)
+    }
+
+    @Test func aBigRowIsDrawnButNotKept() {
+        // A to-do titled with 10,000 characters (a message's most): its row is over 32 KB of HTML
+        // (the title is in it three times), and is drawn for each page instead of kept.
+        let title = String(repeating: "<é>", count: 3_334)
+        let lists = [ListView(), ListView()]
+        var html: [String] = []
+        for list in lists {
+            let document = page(list)
+            list.rows = []
+            _ = document.flush()
+            list.rows = [ListView.Row(key: "1", title: title, checkbox: false, buttons: ["Delete"])]
+            html += drawn(document.pendingPatches)
+            #expect(html.last == list.children[1].children.first?.html)
+        }
+        #expect(html[0].utf8.count > SharedRows.shared.maximumEntryBytes / 2 && html[0] == html[1])
+        let key = SharedRows.Key(id: lists[0].children[1].children[0].id, row: lists[0].rows[0], acts: true)
+        var drawnAgain = false
+        _ = SharedRows.shared.text(for: key) { drawnAgain = true; return "" }
+        #expect(drawnAgain)
     }
 
     @Test func aRowWhoseElementsCannotAllBeNamedIsDrawnForItsPage() {
@@ -195,40 +233,58 @@ enum RowCases {
         // Every id a page may be sent can be named back by its messages.
         for key in RowCases.keys {
             if let id = DerivedID.row(list: "e123456", key: key) {
-                #expect(WebHooks_isNamable(id), "\(id)")
+                #expect(isNamable(id), "\(id)")
             }
         }
     }
 
-    func WebHooks_isNamable(_ id: String) -> Bool {
+    func isNamable(_ id: String) -> Bool {
         (try? ClientMessage.parse(#"{"t":"c","id":"\#(id)"}"#)) != nil
     }
 
     @Test func literalsAreEscapedOnceAndAreWhatTheEscapingGives() async {
-        let literals = SharedLiterals(minimumBytes: 8, maximumBytes: 64, budgetBytes: 400)
+        // A table of 64 × 132 bytes: a literal of up to 66 bytes is kept, a text of 64 letters.
+        let literals = SharedLiterals(minimumBytes: 8, table: SharedTable(budgetBytes: 64 * 132))
         await propertyCheck(count: 1_000, input: EscapingTests.strings) { text in
             var once = "", again = ""
             literals.string(text, into: &once)
             literals.string(text, into: &again)
             #expect(once == JSON.string(text) && again == once)
-            #expect(literals.kept.bytes <= 400)
         }
-        // At the limit of the budget: texts of 10 letters (22 bytes with their literals) fill
-        // 44 bytes twice; a third empties the table first.
-        let budget = SharedLiterals(minimumBytes: 8, maximumBytes: 64, budgetBytes: 44)
-        var out = ""
-        for text in ["abcdefghij", "bcdefghijk"] { budget.string(text, into: &out) }
-        #expect(budget.kept.count == 2 && budget.kept.bytes == 44)
-        budget.string("cdefghijkl", into: &out)
-        #expect(budget.kept.count == 1 && budget.kept.bytes == 22)
-        // At the limits of size: 7 and 65 bytes are not kept; 8 and 64 are.
+        // At the limits of size: 7 and 65 letters are not kept; 8 and 64 are.
         let sizes = [7: false, 8: true, 64: true, 65: false]
         for (size, isKept) in sizes {
-            let fresh = SharedLiterals(minimumBytes: 8, maximumBytes: 64, budgetBytes: 400)
+            let fresh = SharedLiterals(minimumBytes: 8, table: SharedTable(budgetBytes: 64 * 132))
             var out = ""
-            fresh.string(String(repeating: "<", count: size), into: &out)
-            #expect(out == JSON.string(String(repeating: "<", count: size)))
-            #expect(fresh.kept.count == (isKept ? 1 : 0), "\(size) bytes")
+            let text = String(repeating: "a", count: size)
+            fresh.string(text, into: &out)
+            #expect(out == JSON.string(text))
+            #expect(fresh.table.kept.count == (isKept ? 1 : 0), "\(size) bytes")
         }
+    }
+}
+
+/// The shared tables from many threads at once (off the main actor).
+@Suite struct SharedTableThreadTests {
+    @Test func manyThreadsAtOnceEachGetTheirOwnText() async {
+        // Sessions on every core ask at once, for the same keys and others, while the table is
+        // emptied again and again (a budget of 12 entries).
+        let table = SharedTable<Int>(budgetBytes: 64 * 40)
+        let wrong = await withTaskGroup(of: Int.self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var wrong = 0
+                    for round in 0..<2_000 {
+                        let key = (round * 7 + worker) % 50
+                        let text = table.text(for: key) { "key \(key)" + String(repeating: "-", count: 10 + key % 5) }
+                        if text != "key \(key)" + String(repeating: "-", count: 10 + key % 5) { wrong += 1 }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(wrong == 0)
+        #expect(table.kept.bytes <= table.budgetBytes)
     }
 }
