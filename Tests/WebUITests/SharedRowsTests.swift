@@ -1,4 +1,5 @@
 import PropertyBased
+import Signals
 import Testing
 @testable import WebUI
 
@@ -219,6 +220,29 @@ enum RowCases {
             drawings.append(html)
         }
         #expect(drawings[0] != drawings[1])
+    }
+
+    /// T-BEYOND4 (input from the page is untrusted): a row's button, named by its derived id,
+    /// answers for its row; a derived id of a row the page does not show, or one forged from a
+    /// row's with a part that is not there, is refused as any unknown element is.
+    @Test func aMessageNamesARowsPartByItsDerivedIdAndNothingElse() throws {
+        let list = ListView()
+        let document = page(list)
+        list.rows = []
+        _ = document.flush()
+        list.rows = [ListView.Row(key: "7", title: "Milk", buttons: ["Delete"]), ListView.Row(key: "x y", title: "Tea", buttons: ["Delete"])]
+        let pressed = Locked<[String]>([])
+        list.rowButtonPresses.sink(value: { press in pressed.withLock { $0.append(press.key) } }).disposed(by: list.bag)
+        let rows = list.children[1].children
+        let delete = try #require(rows[1].children.last)
+        #expect(delete.id.hasPrefix(rows[1].id + ".") && rows[1].id.contains(".h"))
+        try document.handle(.event(id: delete.id, .click, sequence: nil))
+        #expect(pressed.withLock { $0 } == ["x y"])
+        let list5 = list.children[1].id
+        for forged in [list5 + ".k8", list5 + ".k8.1", rows[0].id + ".9", rows[0].id + ".1.5", list5 + ".k7.1.0.0"] {
+            #expect(throws: ClientMessageError.unknownElement(forged)) { try document.handle(.event(id: forged, .click, sequence: nil)) }
+        }
+        #expect(pressed.withLock { $0 } == ["x y"])
     }
 
     @Test func derivedIdsAreAtMostWhatAMessageMayName() {
