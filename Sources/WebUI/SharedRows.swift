@@ -106,9 +106,11 @@ enum SharedRows {
 }
 
 /// The JSON literals of HTML many tabs send alike (a row added to a list they all show), kept by
-/// their text: escaping is done once, finding it again is a hash. Texts under `minimumBytes` are
-/// escaped each time (as cheap as finding them); so are those whose literal could not be kept
-/// (over a 64th of the table's budget), which are not even looked for.
+/// their text: escaping is done once, finding it again is a hash. Escaped each time, and not
+/// even looked for: texts under `minimumBytes` (as cheap as finding them), those whose literal
+/// could not be kept (over a 64th of the table's budget), and HTML with an id of its page's
+/// numbering (` id="e12"`), which no other page sends (a screen pushed in one tab: kept, it
+/// would only push out the rows that are shared).
 struct SharedLiterals: Sendable {
     /// The literals of every page of the process.
     static let shared = SharedLiterals(minimumBytes: 128, table: SharedTable(budgetBytes: 4 << 20))
@@ -120,7 +122,34 @@ struct SharedLiterals: Sendable {
     func string(_ text: String, into out: inout String) {
         let size = text.utf8.count
         // (A literal is at least its text and its quotes.)
-        guard size >= minimumBytes, 2 * (size + 2) <= table.maximumEntryBytes else { return JSON.string(text, into: &out) }
+        guard size >= minimumBytes, 2 * (size + 2) <= table.maximumEntryBytes, !Self.hasNumberedID(text) else {
+            return JSON.string(text, into: &out)
+        }
         out += table.text(for: text) { JSON.string(text) }
     }
+
+    /// Whether `html` has an element id of its page's numbering: `id="e` and digits, then the
+    /// closing quote (a derived id has a dot after the digits, an app's no `e` and digits alone).
+    static func hasNumberedID(_ html: String) -> Bool {
+        if let found = html.utf8.withContiguousStorageIfAvailable(hasNumberedID) { return found }
+        return Array(html.utf8).withUnsafeBufferPointer(hasNumberedID)
+    }
+
+    private static func hasNumberedID(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        // ` id="e` (20 69 64 3D 22 65): the attribute as an element writes it, not `data-id="e`.
+        let opening: [UInt8] = [0x20, 0x69, 0x64, 0x3D, 0x22, 0x65]
+        var at = 0
+        while at + opening.count < bytes.count {
+            guard bytes[at] == 0x20, opening.indices.allSatisfy({ bytes[at + $0] == opening[$0] }) else {
+                at += 1
+                continue
+            }
+            var end = at + opening.count
+            while end < bytes.count, (0x30...0x39).contains(bytes[end]) { end += 1 }
+            if end > at + opening.count, end < bytes.count, bytes[end] == 0x22 { return true }
+            at = end
+        }
+        return false
+    }
+
 }

@@ -276,6 +276,27 @@ enum RowCases {
             literals.string(text, into: &again)
             #expect(once == JSON.string(text) && again == once)
         }
+        // HTML with an id of its page's numbering is escaped for that page and never kept; one
+        // with derived ids, an app's, or none, is.
+        let cases: [(String, Bool)] = [
+            (#"<li id="e12" class="row">Milk and honey</li>"#, false),
+            (#"<ul><li id="e5.k7" class="row"><span id="e13">x</span></li></ul>"#, false),
+            (#"<li class="row" id="e1">Milk and honey</li>"#, false),
+            (#"<li id="e5.k7" class="row"><span id="e5.k7.0">Milk</span></li>"#, true),
+            (#"<li id="e5.h3x" class="row" data-id="e12">Milk and honey</li>"#, true),
+            (#"<li id="menu" class="row">Milk and honey and bread</li>"#, true),
+            (#"<li id="e" class="row">Milk and honey and bread</li>"#, true),
+            (#"<li id="e12x" class="row">Milk and honey</li>"#, true),
+            (#"<li class="row">Milk and honey, no id at all</li>"#, true),
+            (#"<p>ends with id="e12"#, true),
+        ]
+        for (html, isKept) in cases {
+            let fresh = SharedLiterals(minimumBytes: 8, table: SharedTable(budgetBytes: 64 << 10))
+            var out = ""
+            fresh.string(html, into: &out)
+            #expect(out == JSON.string(html))
+            #expect(fresh.table.kept.count == (isKept ? 1 : 0), "\(html)")
+        }
         // At the limits of size: 7 and 65 letters are not kept; 8 and 64 are.
         let sizes = [7: false, 8: true, 64: true, 65: false]
         for (size, isKept) in sizes {
