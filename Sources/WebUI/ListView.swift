@@ -271,8 +271,9 @@ final class RowElement: Element {
     /// The row's checkbox, if it has one.
     private(set) var box: Element?
     /// What the row's first drawing is kept by, until it is drawn. (A list draws a row it made
-    /// at once, before anything can change it: it makes rows only to put them on a page.)
-    private var shared: SharedRows.Key?
+    /// at once, before anything can change it: it makes rows only to put them on a page.) Boxed:
+    /// inline, the key (a whole row) made every row of every tab 130 bytes bigger for good.
+    private var shared: SharedRows.Pending?
 
     init(
         row: ListView.Row, index: Int, acts: Bool, id: String? = nil,
@@ -318,12 +319,12 @@ final class RowElement: Element {
         box = checkbox
         if let id {
             preferredID = id   // (a derived id: the page gives it, where an app's is checked)
-            shared = SharedRows.Key(id: id, row: row, acts: acts)
+            shared = SharedRows.Pending(SharedRows.Key(id: id, row: row, acts: acts))
         }
     }
 
     override func render(into out: inout String) {
-        guard let key = shared else { return super.render(into: &out) }
+        guard let key = shared?.key else { return super.render(into: &out) }
         shared = nil
         // Shared only if every element of the row has the id every page gives it: the page
         // numbers a row whose derived id was taken (a key repeated), and an element whose id

@@ -101,6 +101,12 @@ enum SharedRows {
         }
     }
 
+    /// A row's key until its first drawing, boxed (a row element holds a reference, not a row).
+    final class Pending {
+        let key: Key
+        init(_ key: Key) { self.key = key }
+    }
+
     /// The rows of every page of the process: 4 MB, a row of up to 32 KB of HTML.
     static let shared = SharedTable<Key>(budgetBytes: 4 << 20)
 }
