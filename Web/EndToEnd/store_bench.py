@@ -48,7 +48,7 @@ TOKEN = re.compile(r"\b(z[0-9a-z]+q)\b")
 
 
 class TodoTab:
-    """A tab of `todo-web`: its page, its WebSocket, the new to-do field; a reader that notes
+    """A tab of `todo-web`: its page, its WebSocket, the new to-do field; what it reads notes
     when each title (a token z…q) is first drawn, refusals, and the unavailable notice."""
 
     def __init__(self, host, port, source):
@@ -59,7 +59,6 @@ class TodoTab:
         self.drawn = {}          # token -> monotonic time its row was first drawn
         self.refusals = []       # monotonic times a refusal dialog came
         self.told_unavailable = False
-        self.reader = None
         self.closed = asyncio.Event()
 
     async def open(self):
@@ -77,45 +76,49 @@ class TodoTab:
         self.ws = await upgrade(self.port, self.source, cookie.group(1) if cookie else None, self.host)
         self.number = 0
         self.ws.send_text(json.dumps({"t": "hello", "s": session.group(1), "q": 0}))
-        self.reader = asyncio.ensure_future(self.read())
+        # Frames are read as they arrive (`Socket.on_frames`), not by a task awaiting each.
+        self.ws.on_closed = self.closed.set
+        self.ws.on_frames = self.take
+        early = self.ws.frames()
+        if early:
+            self.take(early)
+        if self.ws.closed:
+            self.closed.set()
 
     def note(self, text, op):
-        # When the bytes reached this process (not when this coroutine's turn came).
+        # When the bytes reached this process (not when this tab's turn came).
         now = self.ws.arrived if self.ws and self.ws.arrived else time.monotonic()
         for token in TOKEN.findall(text):
             # A row drawn: any op but a field's value ('v': the title given back after a refusal).
             if op[0] != "v" and token not in self.drawn:
                 self.drawn[token] = now
 
-    async def read(self):
+    def take(self, payloads):
         try:
-            while True:
-                await self.ws.more()
-                for payload in self.ws.frames():
-                    # The common frame (a row drawn, nothing refused, no field's value): its
-                    # tokens read from the text as it came, without parsing it, so that the
-                    # client's own CPU (on the cores the servers use) delays the times it notes
-                    # as little as it can.
-                    text = payload if isinstance(payload, str) else payload.decode(errors="replace")
-                    if '["v"' not in text and REFUSED not in text and UNAVAILABLE not in text:
-                        self.note(text, ["o"])
-                        continue
-                    for op in json.loads(payload).get("o", []):
-                        text = json.dumps(op, ensure_ascii=False)
-                        if REFUSED in text:
-                            self.refusals.append(time.monotonic())
-                            dialog = re.search(r'id="(e\d+)"[^>]*class="[^"]*dialog', op[2] if len(op) > 2 and isinstance(op[2], str) else "")
-                            if dialog:   # closed as Escape closes it
-                                self.send({"t": "c", "id": dialog.group(1)})
-                        if UNAVAILABLE in text:
-                            self.told_unavailable = True
-                        self.note(text, op)
+            for payload in payloads:
+                # The common frame (a row drawn, nothing refused, no field's value): its tokens
+                # read from the text as it came, without parsing it, so that the client's own CPU
+                # (on the cores the servers use) delays the times it notes as little as it can.
+                text = payload if isinstance(payload, str) else payload.decode(errors="replace")
+                if '["v"' not in text and REFUSED not in text and UNAVAILABLE not in text:
+                    self.note(text, ["o"])
+                    continue
+                for op in json.loads(payload).get("o", []):
+                    text = json.dumps(op, ensure_ascii=False)
+                    if REFUSED in text:
+                        self.refusals.append(time.monotonic())
+                        dialog = re.search(r'id="(e\d+)"[^>]*class="[^"]*dialog', op[2] if len(op) > 2 and isinstance(op[2], str) else "")
+                        if dialog:   # closed as Escape closes it
+                            self.send({"t": "c", "id": dialog.group(1)})
+                    if UNAVAILABLE in text:
+                        self.told_unavailable = True
+                    self.note(text, op)
         except (ConnectionError, OSError):
-            pass
-        finally:
             self.closed.set()
 
     def send(self, message):
+        if self.ws.closed:   # (uvloop's transport raises RuntimeError on a write once closed)
+            raise ConnectionError("the tab's socket is closed")
         self.number += 1
         message["n"] = self.number
         self.ws.send_text(json.dumps(message))
