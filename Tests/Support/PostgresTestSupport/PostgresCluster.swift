@@ -152,7 +152,7 @@ public final class PostgresCluster: @unchecked Sendable {
         }
     }
 
-    static func run(_ program: String, _ arguments: [String]) throws {
+    public static func run(_ program: String, _ arguments: [String]) throws {
         // posix_spawn and waitpid, not Foundation's Process: its waitUntilExit can wait for ever
         // on a Swift concurrency thread. The output goes to a file, not a pipe: `pg_ctl start`
         // leaves the server running with its own copy of the output, and a pipe would not end
@@ -165,6 +165,13 @@ public final class PostgresCluster: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o666)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else of this process goes with it: a server started here (`pg_ctl start`)
+        // would otherwise keep, for its whole life, a copy of every descriptor open at that
+        // moment, such as the sockets of the other tests' servers and clients running alongside.
+        // A connection such a test's server closed then stayed open (no FIN while PostgreSQL held
+        // a copy): its client waited out its timeout (the suite's 120 s tail, and its flaky
+        // "closed" expectations in the WebServer tests).
+        closeFrom3(&actions)
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
@@ -177,6 +184,19 @@ public final class PostgresCluster: @unchecked Sendable {
             let said = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
             throw Failure(description: "\(program) \(arguments.joined(separator: " ")) failed (status \(status)): \(said)")
         }
+    }
+
+    /// Adds to `actions` the closing of every descriptor from 3 on: glibc's
+    /// `posix_spawn_file_actions_addclosefrom_np` (2.34 and later; Swift's Glibc module does not
+    /// declare it). A list of the descriptors open now would race with the tests running
+    /// alongside (one closed before the spawn fails it), so an older glibc closes none, as before.
+    private static func closeFrom3(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return }
+        // SAFETY: glibc's declaration in <spawn.h>:
+        // int posix_spawn_file_actions_addclosefrom_np(posix_spawn_file_actions_t *, int).
+        let closeFrom = unsafeBitCast(symbol, to: CloseFrom.self)
+        _ = closeFrom(&actions, 3)
     }
 
     private static func freePort() -> Int {
