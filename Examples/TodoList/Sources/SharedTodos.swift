@@ -43,6 +43,9 @@ public final class SharedTodos: Sendable {
     /// How many to-dos are not done. Worked out once per change for every view model of the list
     /// (a change a thousand tabs show counts the list once, not once a tab).
     public let remaining: Property<Int>
+    /// ``remaining`` as the screen says it ("1 item left", "3 items left"), worked out once per
+    /// change too: a thousand tabs' view models show this one text, not a text each.
+    public let remainingText: Property<String>
     /// Whether the list has changes the store has not saved (worked out once per change).
     public let hasUnsavedChanges: Property<Bool>
     /// Whether the list has no to-dos (worked out once per change).
@@ -65,6 +68,7 @@ public final class SharedTodos: Sendable {
         savedTodos = lists.map(\.saved).removeDuplicates()
         status = Property(value: .available)
         (remaining, hasUnsavedChanges, isEmpty) = Self.derived(self.todos, self.savedTodos)
+        remainingText = Self.text(remaining)
     }
 
     /// A list kept in `store`, whose schema is ``TodoDatabase/migrations``: it shows the to-dos the
@@ -82,6 +86,11 @@ public final class SharedTodos: Sendable {
         savedTodos = store.property(TodoDatabase.saved(owner: owner), initial: []).removeDuplicates()
         status = store.status
         (remaining, hasUnsavedChanges, isEmpty) = Self.derived(self.todos, self.savedTodos)
+        remainingText = Self.text(remaining)
+    }
+
+    private static func text(_ remaining: Property<Int>) -> Property<String> {
+        remaining.map { left in left == 1 ? "1 item left" : "\(left) items left" }
     }
 
     private static func derived(_ todos: Property<[Todo]>, _ saved: Property<[Todo]>) -> (Property<Int>, Property<Bool>, Property<Bool>) {

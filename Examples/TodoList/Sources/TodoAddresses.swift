@@ -17,8 +17,9 @@ public enum TodoAddresses: AppAddresses {
 
     public nonisolated static func address(of viewModel: any AnyObject, below: Address) -> Address? {
         guard let list = viewModel as? TodoListViewModel else { return nil }
+        // (Asked before every frame a tab sends: two items, no dictionary to hash.)
         let filter = list.filter.value
-        return Address(query: query(showing: filter).map { Address.Item($0.key, $0.value) } + [Address.Item("q", list.query.value)])
+        return Address(query: [Address.Item("filter", filter == .all ? "" : filter.addressName), Address.Item("q", list.query.value)])
     }
 
     /// The query items that show `filter` (none for every to-do): the address's, and the

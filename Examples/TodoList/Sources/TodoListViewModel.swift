@@ -114,7 +114,7 @@ public final class TodoListViewModel: Sendable {
         }
         canAdd = newTitle.map { Self.trimmed($0).isEmpty == false }.removeDuplicates()
         // Worked out by the list, once for all its view models.
-        remainingText = list.remaining.map { left in left == 1 ? "1 item left" : "\(left) items left" }
+        remainingText = list.remainingText
         hasUnsavedChanges = list.hasUnsavedChanges
         databaseText = list.status.map { status in
             guard case .unavailable = status else { return nil }
