@@ -164,7 +164,11 @@ public final class ListView: Element {
         // Rows that went, from the end (so the indices before them hold), then rows that came
         // or changed, in order: each is one patch.
         for index in steps.removed.reversed() { items.children[index].removeFromParent() }
-        for (index, row) in new.enumerated() {
+        // Rows before the first that went, came or changed keep their place and content: a row
+        // added at the end of a long list touches that row only, not every row before it.
+        let first = min(steps.removed.first ?? new.count, steps.inserted.min() ?? new.count, steps.changed.keys.min() ?? new.count)
+        for index in first..<new.count {
+            let row = new[index]
             if steps.inserted.contains(index) {
                 items.insertChild(self.row(row, at: index), at: index)
             } else if let oldIndex = steps.changed[index] {

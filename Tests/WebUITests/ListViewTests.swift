@@ -106,8 +106,21 @@ import WebUITestSupport
                 #expect(model.html == document.bodyHTML)
                 #expect(model.rowTitles(of: list) == list.rows.map(\.title))
                 #expect(model.rowDetails(of: list) == list.rows.map { $0.detail ?? "" })
+                // Each row answers a click with its place now (rows kept before the first change
+                // are not visited again: their places are the same).
+                #expect(Self.chosenIndices(list, document) == Array(list.rows.indices))
             }
         }
+    }
+
+    /// The index ``ListView/chosen`` sends for a click on each row, in the page's order.
+    static func chosenIndices(_ list: ListView, _ document: Document) -> [Int] {
+        let rows = list.children.first { $0.attribute("class") == "rows" }?.children ?? []
+        let chosen = Locked<[Int]>([])
+        let subscription = list.chosen.sink(value: { index in chosen.withLock { $0.append(index) } })
+        defer { subscription.dispose() }
+        for row in rows { _ = list.handle(.click, target: row) }
+        return chosen.withLock { $0 }
     }
 
     /// The shortcut for rows added at the end (issue 60's fan-out) finds what the whole
