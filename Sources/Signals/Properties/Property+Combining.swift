@@ -43,7 +43,14 @@ extension Property {
         _ a: some PropertyProtocol<A>, _ b: some PropertyProtocol<B>, _ c: some PropertyProtocol<C>,
         _ transform: @escaping @Sendable (A, B, C) -> Value
     ) -> Property<Value> {
-        Property<(A, B, C)>.combineLatest(a, b, c).map(transform)
+        // One derived property (not one of triples and one mapped from it), and one map of the
+        // nested pairs: the to-do's visible rows, derived in each of a thousand tabs.
+        let a = a.readOnly, b = b.readOnly, c = c.readOnly
+        return Property(
+            deriving: a.signal.combineLatest(b.signal).combineLatest(c.signal).map { transform($0.0, $0.1, $1) },
+            current: { transform(a.value, b.value, c.value) },
+            keeping: [a, b, c] as [any Sendable]
+        )
     }
 
     /// A property combining the two properties' values with `transform`

@@ -141,7 +141,14 @@ public final class Property<Value: Sendable>: Sendable {
         _ other: some PropertyProtocol<Other>,
         _ transform: @escaping @Sendable (Value, Other) -> Result
     ) -> Property<Result> {
-        combineLatest(other).map(transform)
+        // One derived property, not a property of pairs and a property mapped from it: each
+        // change goes through one cache, not two (a thousand tabs' view models each derive one).
+        let other = other.readOnly
+        return Property<Result>(
+            deriving: signal.combineLatest(other.signal).map { transform($0, $1) },
+            current: { [self] in transform(value, other.value) },
+            keeping: [self, other] as [any Sendable]
+        )
     }
 
     /// A property holding the values of every property in `properties`, in order, made once

@@ -254,6 +254,27 @@ import Testing
         #expect(seen.value == [10, 20, 30])
     }
 
+    /// Three properties combined with a transform (the to-do's visible rows, derived in each
+    /// tab): each value in its place, once for the first value and once per change of any of
+    /// the three, however often it is read.
+    @Test func threePropertiesCombinedWithATransformComputeOncePerChange() {
+        let a = MutableProperty(1), b = MutableProperty("x"), c = MutableProperty(false)
+        let calls = Locked(0)
+        let joined = Property.combineLatest(a, b.readOnly, c) { a, b, c -> String in
+            calls.withLock { $0 += 1 }
+            return "\(a)\(b)\(c)"
+        }
+        let recorder = Recorder<String, Never>()
+        recorder.subscribe(to: joined.signal)
+        for _ in 0..<3 { _ = joined.value }
+        a.value = 2
+        b.value = "y"
+        c.value = true
+        #expect(joined.value == "2ytrue")
+        #expect(recorder.recordedValues == ["1xfalse", "2xfalse", "2yfalse", "2ytrue"])
+        #expect(calls.value == 4)
+    }
+
     /// Issue 31: `Property.combineLatest` of four (it used to stop at three) and of eight,
     /// mutable and read-only mixed: exact reads at once, one tuple per change, in order.
     @Test func combineLatestOfFourAndEightProperties() {
