@@ -18,13 +18,18 @@ public enum TodoAddresses: AppAddresses {
     public nonisolated static func address(of viewModel: any AnyObject, below: Address) -> Address? {
         guard let list = viewModel as? TodoListViewModel else { return nil }
         // (Asked before every frame a tab sends: two items, no dictionary to hash.)
-        let filter = list.filter.value
-        return Address(query: [Address.Item("filter", filter == .all ? "" : filter.addressName), Address.Item("q", list.query.value)])
+        return Address(query: [item(showing: list.filter.value), Address.Item("q", list.query.value)])
+    }
+
+    /// The query item that shows `filter` (empty, so no item, for every to-do).
+    nonisolated static func item(showing filter: TodoFilter) -> Address.Item {
+        Address.Item("filter", filter == .all ? "" : filter.addressName)
     }
 
     /// The query items that show `filter` (none for every to-do): the address's, and the
     /// filter buttons' links (a browser opens one in a new tab at that filter).
     public nonisolated static func query(showing filter: TodoFilter) -> [String: String] {
-        ["filter": filter == .all ? "" : filter.addressName]
+        let item = item(showing: filter)
+        return [item.name: item.value]
     }
 }
