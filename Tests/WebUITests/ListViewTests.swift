@@ -5,7 +5,7 @@ import Testing
 @testable import WebUI
 import WebUITestSupport
 
-/// Issue 19: a 1,000-row list where one row changes sends one row's patch.
+/// Issue 19 (T-BEYOND4, the browser view layer): a 1,000-row list where one row changes sends one row's patch.
 @MainActor
 @Suite struct ListViewTests {
     func rows(_ count: Int, changing index: Int? = nil) -> [ListView.Row] {
