@@ -82,7 +82,7 @@ public final class Document {
     func attach(_ element: Element, derivedID: String? = nil) {
         let id: String
         let asked = element.askedID
-        if !asked.isEmpty, elements[asked] == nil, WebHooks.isValidID(asked) || DerivedID.isDerived(asked) {
+        if !asked.isEmpty, elements[asked] == nil, WebHooks.isValidID(asked) || (DerivedID.isDerived(asked) && element is RowElement) {
             id = asked
         } else if let derivedID, elements[derivedID] == nil {
             id = derivedID
@@ -92,21 +92,30 @@ public final class Document {
         }
         element.didAttach(to: self, id: id)
         elements[id] = element
-        let derives = DerivedID.isDerived(id)
-        for (place, child) in element.children.enumerated() {
-            attach(child, derivedID: derives ? DerivedID.child(of: id, at: place) : nil)
+        attachChildren(of: element)
+    }
+
+    /// Gives the children `element` has made ids (the ones derived from its own, if it has one).
+    func attachChildren(of element: Element) {
+        let derives = DerivedID.isDerived(element.id)
+        for (place, child) in element.madeChildren.enumerated() {
+            attach(child, derivedID: derives ? DerivedID.child(of: element.id, at: place) : nil)
         }
     }
 
     func detach(_ element: Element) {
-        for child in element.children { detach(child) }
+        for child in element.madeChildren { detach(child) }
         elements[element.id] = nil
         element.didDetach()
     }
 
-    /// The element with `id`, if it is on the page.
+    /// The element with `id`, if it is on the page. An element inside a list's row is found by
+    /// its derived id (`e12.k7.2`) although the row had not made it yet: the row makes it then.
     public func element(_ id: String) -> Element? {
-        elements[id]
+        if let element = elements[id] { return element }
+        guard let row = DerivedID.row(of: id).flatMap({ elements[$0] }), row.childrenUnmade else { return nil }
+        row.makeChildren()
+        return elements[id]
     }
 
     /// How many elements the page has.
@@ -304,7 +313,7 @@ public final class Document {
                 ackPending = true
             }
             defer { if flushesAutomatically { flush() } }
-            guard let target = elements[id] else { throw .unknownElement(id) }
+            guard let target = element(id) else { throw .unknownElement(id) }
             if target.handleDeclared(event) { return }
             var element: Element? = target
             while let current = element {

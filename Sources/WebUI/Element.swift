@@ -53,7 +53,23 @@ open class Element: LifetimeOwner {
     /// The id asked for before joining a page (set by ``preferredID``): an app's, or one WebUI
     /// derives (``DerivedID``); empty when none.
     var askedID: String { document == nil ? id : "" }
-    public private(set) var children: [Element] = []
+    /// The element's children (a list's row makes its own when first asked: ``madeChildren``).
+    public private(set) var children: [Element] {
+        get {
+            if childrenUnmade { makeChildren() }
+            return madeChildren
+        }
+        _modify {
+            if childrenUnmade { makeChildren() }
+            yield &madeChildren
+        }
+    }
+    /// The children made so far: what the document attaches and detaches. Only a list's row
+    /// (``RowElement``) has children it has not made yet: a row many tabs show is drawn from
+    /// HTML they share, and made in a tab only when something there needs its elements.
+    private(set) var madeChildren: [Element] = []
+    /// Whether the children are still to be made (``makeChildren()``).
+    var childrenUnmade = false
     public private(set) weak var parent: Element?
     /// The document the element is on, if it is on one.
     public private(set) weak var document: Document?
@@ -93,6 +109,23 @@ open class Element: LifetimeOwner {
 
     deinit {
         for subscription in kept { subscription.dispose() }
+    }
+
+    /// Makes the children an element left unmade (``childrenUnmade``): overridden by the one
+    /// subclass that does, which calls ``madeChildren(_:)``.
+    func makeChildren() {
+        childrenUnmade = false
+    }
+
+    /// Gives an element whose children were unmade the children `elements`, which join its
+    /// document (if it is on one) as if they had been there from the start: no patch, as the
+    /// page already shows them.
+    func madeChildren(_ elements: [Element]) {
+        assert(madeChildren.isEmpty, "children made twice")
+        childrenUnmade = false
+        madeChildren = elements
+        for element in elements { element.parent = self }
+        document?.attachChildren(of: self)
     }
 
     /// Keeps `subscription` (a binding to this element, a handler of its events) until the

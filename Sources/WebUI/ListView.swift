@@ -224,15 +224,16 @@ public final class ListView: Element {
     }
 
     private func row(_ row: Row, at index: Int) -> RowElement {
-        let key = row.key
-        return RowElement(
-            row: row, index: index, acts: rowsAct, id: DerivedID.row(list: items.id, key: key),
-            toggled: { [weak self] isOn in self?.toggled(key: key, to: isOn) },
-            pressed: { [weak self] button in self?.buttonSubject.send((key, button)) }
-        )
+        RowElement(row: row, index: index, acts: rowsAct, id: DerivedID.row(list: items.id, key: row.key))
     }
 
-    private func toggled(key: String, to isOn: Bool) {
+    /// A press of the button `button` of the row with `key`.
+    func pressed(key: String, button: Int) {
+        buttonSubject.send((key, button))
+    }
+
+    /// A flip of the checkbox of the row with `key`.
+    func toggled(key: String, to isOn: Bool) {
         toggleSubject.send((key, isOn))
         // The owner has set the rows by now if it took the flip; if not, the row shows again
         // what the rows say (the page's box was flipped by the click).
@@ -269,21 +270,40 @@ public final class ListView: Element {
 /// One row of a ``ListView``.
 ///
 /// Made with a derived id (``DerivedID``: its list's and its key's), a row is the same HTML on
-/// every page that shows it, and its first drawing is shared with theirs (``SharedRows``).
+/// every page that shows it, and is drawn from HTML shared with theirs (``SharedRows``). It makes
+/// its elements (its checkbox, its text, its buttons) only when something on its page needs
+/// them: a message that names one, a checkbox flipped, a drawing not shared. A row added to a
+/// list that 500 tabs show is then one element in each tab, not six.
 final class RowElement: Element {
     var index: Int
-    /// The row's checkbox, if it has one.
-    private(set) var box: Element?
-    /// What the row's first drawing is kept by, until it is drawn. (A list draws a row it made
-    /// at once, before anything can change it: it makes rows only to put them on a page.) Boxed:
-    /// inline, the key (a whole row) made every row of every tab 130 bytes bigger for good.
-    private var shared: SharedRows.Pending?
+    private let acts: Bool
+    /// What the row shows, until it makes its elements.
+    private var unmade: ListView.Row?
+    private var checkbox: Element?
 
-    init(
-        row: ListView.Row, index: Int, acts: Bool, id: String? = nil,
-        toggled: @escaping (Bool) -> Void, pressed: @escaping (Int) -> Void
-    ) {
+    /// The row's checkbox, if it has one (the row makes its elements).
+    var box: Element? {
+        if childrenUnmade { makeChildren() }
+        return checkbox
+    }
+
+    /// A row for `row`; a click on its checkbox or its buttons goes to the ``ListView`` it is
+    /// in (its parent's parent).
+    init(row: ListView.Row, index: Int, acts: Bool, id: String? = nil) {
         self.index = index
+        self.acts = acts
+        unmade = row
+        super.init("li", children: [])
+        setSorted(acts ? [("class", "row"), ("data-click", ""), ("data-key", row.key)] : [("class", "row"), ("data-key", row.key)])
+        childrenUnmade = true
+        if let id { preferredID = id }   // (a derived id: the page gives it, where an app's is checked)
+    }
+
+    private var list: ListView? { parent?.parent as? ListView }
+
+    override func makeChildren() {
+        guard let row = unmade else { return super.makeChildren() }
+        unmade = nil
         // A row that acts has one keyboard stop, named by its title, with the role of what it
         // does: its title is a link to its screen's address (the page sets the href from its
         // own), or else a button. A row with a checkbox has that as its stop instead (a click
@@ -300,12 +320,12 @@ final class RowElement: Element {
         var text: [Element] = [title ?? Label(row.title, class: "title")]
         if let detail = row.detail { text.append(Label(detail, class: "detail")) }
         var children: [Element] = []
-        var checkbox: Element?
+        let key = row.key
         if let isOn = row.checkbox {
             let box = Element("input", sorted: [("aria-label", row.title), ("class", "row-toggle"), ("data-part", "toggle"), ("type", "checkbox")])
             box.setFlag("checked", isOn)
-            box.on(.change) { event in
-                if case .change(let value) = event { toggled(value == "true") }
+            box.on(.change) { [weak self] event in
+                if case .change(let value) = event { self?.list?.toggled(key: key, to: value == "true") }
             }
             children.append(box)
             checkbox = box
@@ -315,29 +335,23 @@ final class RowElement: Element {
         for (number, title) in row.buttons.enumerated() {
             // Named with its row ("Delete Buy milk"): a screen reader lists a row's buttons apart.
             let button = Element("button", sorted: [("aria-label", "\(title) \(row.title)"), ("class", "row-button"), ("data-part", "b\(number)"), ("type", "button")], text: title)
-            button.on(.click) { _ in pressed(number) }
+            button.on(.click) { [weak self] _ in self?.list?.pressed(key: key, button: number) }
             children.append(button)
         }
-        super.init("li", children: children)
-        setSorted(acts ? [("class", "row"), ("data-click", ""), ("data-key", row.key)] : [("class", "row"), ("data-key", row.key)])
-        box = checkbox
-        if let id {
-            preferredID = id   // (a derived id: the page gives it, where an app's is checked)
-            shared = SharedRows.Pending(SharedRows.Key(id: id, row: row, acts: acts))
-        }
+        madeChildren(children)
     }
 
     override func render(into out: inout String) {
-        guard let key = shared?.key else { return super.render(into: &out) }
-        shared = nil
+        // Unmade on a page under a derived id, the row is what every page shows for its key.
         // Shared only if every element of the row has the id every page gives it: the page
         // numbers a row whose derived id was taken (a key repeated), and an element whose id
         // would be too long.
-        guard Self.allDerived(self) else { return super.render(into: &out) }
-        out += SharedRows.shared.text(for: key) {
+        guard document != nil, DerivedID.isDerived(id), let row = unmade else { return super.render(into: &out) }
+        out += SharedRows.shared.text(for: SharedRows.Key(id: id, row: row, acts: acts)) {
+            makeChildren()
             var html = ""
             super.render(into: &html)
-            return html
+            return (html, Self.allDerived(self))
         }
     }
 

@@ -12,6 +12,14 @@ enum DerivedID {
         id.utf8.contains(0x2E)
     }
 
+    /// The id of the row that `id`, an id derived inside a row (`e12.k7.2.0`), is in (`e12.k7`):
+    /// what comes before its second dot. `nil` for any other id.
+    static func row(of id: String) -> String? {
+        let utf8 = id.utf8
+        guard let first = utf8.firstIndex(of: 0x2E), let second = utf8[utf8.index(after: first)...].firstIndex(of: 0x2E) else { return nil }
+        return String(id[..<second])
+    }
+
     /// The id of the element at `place` among the children of the element `parent`; `nil` when
     /// it would be longer than a message may name.
     static func child(of parent: String, at place: Int) -> String? {
@@ -65,10 +73,16 @@ final class SharedTable<Key: Hashable & Sendable>: Sendable {
 
     /// The text kept for `key`, or the one `make` makes (kept, if it is not too big).
     func text(for key: Key, make: () -> String) -> String {
+        text(for: key) { (make(), true) }
+    }
+
+    /// The text kept for `key`, or the one `make` makes, kept if `make` says it may be and it is
+    /// not too big.
+    func text(for key: Key, make: () -> (text: String, keep: Bool)) -> String {
         if let kept = table.withLock({ $0.texts[key] }) { return kept }
-        let text = make()
+        let (text, keep) = make()
         let bytes = 2 * text.utf8.count
-        guard bytes <= maximumEntryBytes else { return text }
+        guard keep, bytes <= maximumEntryBytes else { return text }
         table.withLock { table in
             if table.bytes + bytes > budgetBytes {
                 table.texts.removeAll(keepingCapacity: true)
@@ -86,8 +100,7 @@ final class SharedTable<Key: Hashable & Sendable>: Sendable {
 /// Rows drawn once for every tab that shows them (a to-do added to a list 500 tabs show was
 /// drawn 500 times). A row whose elements all have derived ids (``DerivedID``) is the same HTML
 /// on every page, so its HTML is kept by what makes it: its id, its content and whether it acts.
-/// Only a row's first drawing, right after it was made, comes from here (``RowElement``): a row
-/// changed after that is drawn from its elements.
+/// A row is drawn from here until it makes its elements (``RowElement``): after that, from them.
 enum SharedRows {
     struct Key: Hashable, Sendable {
         var id: String
@@ -99,12 +112,6 @@ enum SharedRows {
             hasher.combine(id)
             hasher.combine(row.title)
         }
-    }
-
-    /// A row's key until its first drawing, boxed (a row element holds a reference, not a row).
-    final class Pending {
-        let key: Key
-        init(_ key: Key) { self.key = key }
     }
 
     /// The rows of every page of the process: 4 MB, a row of up to 32 KB of HTML.

@@ -212,7 +212,7 @@ enum RowCases {
             document.flushesAutomatically = false
             document.root.setChildren((0..<before).map { _ in Label("x") } + [Element("ul")])
             _ = document.render()
-            let row = RowElement(row: ListView.Row(key: "1", title: "Milk", buttons: ["Delete"]), index: 0, acts: true, id: id, toggled: { _ in }, pressed: { _ in })
+            let row = RowElement(row: ListView.Row(key: "1", title: "Milk", buttons: ["Delete"]), index: 0, acts: true, id: id)
             document.root.children[before].append(row)
             #expect(row.id == id && !row.children[0].id.contains("."))
             guard case .append(_, let html)? = document.pendingPatches.last else { Issue.record("no append"); return }

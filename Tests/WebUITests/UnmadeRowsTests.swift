@@ -1,0 +1,123 @@
+import PropertyBased
+import Signals
+import Testing
+@testable import WebUI
+
+/// Issue 60's fan-out: a row another tab has drawn already is drawn from the HTML they share and
+/// makes its elements (checkbox, text, buttons) only when its page needs them (`RowElement`).
+/// Whatever needs them finds them as if they had been there from the start: the page's HTML
+/// is the same, and a message names them by the ids the page was sent.
+@MainActor
+@Suite struct UnmadeRowsTests {
+    /// A page with a list, drawn (its patches taken).
+    func page(_ list: ListView) -> Document {
+        let document = Document()
+        document.flushesAutomatically = false
+        document.root.setChildren([list])
+        _ = document.render()
+        return document
+    }
+
+    /// A row with a checkbox and a Delete whose title no other test uses (the table of shared
+    /// rows is the process's: another test's row would be found in it).
+    func uniqueRow(_ key: String) -> ListView.Row {
+        ListView.Row(key: key, title: "Row \(UInt64.random(in: 0...UInt64.max))", checkbox: false, buttons: ["Delete"])
+    }
+
+    @Test func aRowAnotherTabDrewIsOneElementUntilAMessageNamesItsParts() throws {
+        let row = uniqueRow("7")
+        let lists = [ListView(), ListView()]
+        let pages = lists.map(page)
+        var counts: [Int] = []
+        for (list, page) in zip(lists, pages) {
+            let before = page.elementCount
+            list.rows = [row]
+            counts.append(page.elementCount - before)
+        }
+        // The first tab drew the row from its elements (li, checkbox, text, title, Delete); the
+        // second from the first's HTML: the row alone.
+        #expect(counts == [5, 1])
+        let html = pages[1].bodyHTML
+        #expect(html == pages[0].bodyHTML)
+
+        let pressed = Locked<[String]>([])
+        let toggled = Locked<[Bool]>([])
+        lists[1].rowButtonPresses.sink(value: { press in pressed.withLock { $0.append(press.key) } }).disposed(by: lists[1].bag)
+        lists[1].toggledRows.sink(value: { flip in toggled.withLock { $0.append(flip.isOn) } }).disposed(by: lists[1].bag)
+        // The ids the first page's elements have are the ones the second page was sent.
+        let made = lists[0].children[1].children[0].children
+        let (box, delete) = (made[0].id, made[2].id)
+        #expect(box.hasSuffix(".0") && delete.hasSuffix(".2") && html.contains("id=\"\(delete)\""))
+
+        try pages[1].handle(.event(id: delete, .click, sequence: 1))
+        #expect(pressed.withLock { $0 } == ["7"])
+        #expect(pages[1].elementCount == pages[0].elementCount)   // made: all five
+        try pages[1].handle(.event(id: box, .change("true"), sequence: 2))
+        #expect(toggled.withLock { $0 } == [true])
+        // Made, the row draws what the page was sent (the flip the list did not take undone).
+        _ = pages[1].flush()
+        #expect(pages[1].bodyHTML == html)
+    }
+
+    @Test func aForgedIdMakesNoElementAppear() throws {
+        let row = uniqueRow("8")
+        let lists = [ListView(), ListView()]
+        let pages = lists.map(page)
+        for list in lists { list.rows = [row] }
+        let rowID = lists[1].children[1].madeChildren[0].id
+        let count = pages[1].elementCount
+        // No row, or a part the row does not have: refused, as any unknown element is.
+        let listID = lists[1].children[1].id
+        for forged in [listID + ".k9.2", listID + ".k9", rowID + ".5", rowID + ".1.4", rowID + ".2.0", rowID + "..2", "." + rowID, rowID + "."] {
+            #expect(throws: ClientMessageError.unknownElement(forged)) { try pages[1].handle(.event(id: forged, .click, sequence: nil)) }
+        }
+        #expect(pages[1].elementCount >= count && pages[1].element(rowID + ".5") == nil)
+    }
+
+    @Test func onlyARowIsGivenAnIdWithADot() {
+        // An app's element asking for a row's kind of id is given one of the page's numbers: a
+        // row's parts are found by their row, which a dotted id of the app's would take.
+        let document = Document()
+        let label = Label("x")
+        label.preferredID = "e1.k7"
+        document.root.append(label)
+        #expect(label.id.hasPrefix("e") && !label.id.contains("."))
+    }
+
+    @Test func aRowOffAPageIsDrawnFromItsElements() {
+        // A row drawn on a page, whose HTML is shared; the same row on no page names no parts.
+        let row = uniqueRow("9")
+        let list = ListView()
+        let document = page(list)
+        list.rows = [row]
+        let onPage = list.children[1].madeChildren[0]
+        #expect(document.bodyHTML.contains("id=\"\(onPage.id).2\""))
+        let offPage = RowElement(row: row, index: 0, acts: true, id: onPage.id)
+        #expect(!offPage.html.contains("id=\"\(onPage.id).2\""))
+        #expect(offPage.children.count == 3)
+    }
+
+    @Test func theRowOfAnIdIsWhatComesBeforeItsSecondDot() {
+        #expect(DerivedID.row(of: "e12.k7.2.0") == "e12.k7")
+        #expect(DerivedID.row(of: "e12.k7.2") == "e12.k7")
+        #expect(DerivedID.row(of: "e12.k7") == nil)
+        #expect(DerivedID.row(of: "e12") == nil)
+        #expect(DerivedID.row(of: "e12..2") == "e12.")
+        #expect(DerivedID.row(of: "") == nil)
+    }
+
+    @Test func aPageDrawsTheSameBeforeAndAfterItsRowsMakeTheirElements() async {
+        await propertyCheck(count: 200, input: RowCases.uniqueRows, Gen.bool) { rows, acts in
+            let lists = [ListView(rowsAct: acts), ListView(rowsAct: acts)]
+            let pages = lists.map(page)
+            for list in lists { list.rows = rows }
+            let drawn = pages[1].bodyHTML
+            #expect(drawn == pages[0].bodyHTML)
+            // Every row made now, and every element of both pages has the same id.
+            func ids(_ element: Element) -> [String] { [element.id] + element.children.flatMap(ids) }
+            #expect(ids(pages[1].root) == ids(pages[0].root))
+            #expect(pages[1].bodyHTML == drawn)
+            #expect(pages[1].elementCount == pages[0].elementCount)
+        }
+    }
+}
