@@ -97,6 +97,20 @@ import Testing
         #expect(offPage.children.count == 3)
     }
 
+    @Test func aRowIsSharedOnlyWithListsWhoseRowsActAlike() {
+        let row = uniqueRow("5")
+        var drawn: [String] = []
+        for acts in [true, false, false, true] {
+            let list = ListView(rowsAct: acts)
+            let document = page(list)
+            list.rows = [row]
+            drawn.append(document.bodyHTML)
+            _ = list.children[1].children[0].children   // made
+            #expect(document.bodyHTML == drawn.last)
+        }
+        #expect(drawn[0] != drawn[1] && drawn[1] == drawn[2] && drawn[3] == drawn[0])
+    }
+
     @Test func theRowOfAnIdIsWhatComesBeforeItsSecondDot() {
         #expect(DerivedID.row(of: "e12.k7.2.0") == "e12.k7")
         #expect(DerivedID.row(of: "e12.k7.2") == "e12.k7")
