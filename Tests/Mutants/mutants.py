@@ -2545,7 +2545,7 @@ MUTANTS = [
     ("SH1", "a shared row is kept without whether its list's rows act (a row that acts served to a list whose rows do not)",
      "Sources/WebUI/ListView.swift",
      [("out += SharedRows.shared.text(for: SharedRows.Key(id: id, row: row, acts: acts)) {", "out += SharedRows.shared.text(for: SharedRows.Key(id: id, row: row, acts: true)) {")],
-     "SharedRowsTests"),
+     "SharedRowsTests|UnmadeRowsTests"),
     ("SH2", "a row is shared when only its own id is derived (its elements' page numbers served to another page)",
      "Sources/WebUI/ListView.swift",
      [("return (html, Self.allDerived(self))", "return (html, DerivedID.isDerived(id))")],
