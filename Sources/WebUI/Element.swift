@@ -56,20 +56,22 @@ open class Element: LifetimeOwner {
     /// The element's children (a list's row makes its own when first asked: ``madeChildren``).
     public private(set) var children: [Element] {
         get {
-            if childrenUnmade { makeChildren() }
+            if madeChildren.isEmpty { makeChildren() }
             return madeChildren
         }
         _modify {
-            if childrenUnmade { makeChildren() }
+            if madeChildren.isEmpty { makeChildren() }
             yield &madeChildren
         }
     }
     /// The children made so far: what the document attaches and detaches. Only a list's row
     /// (``RowElement``) has children it has not made yet: a row many tabs show is drawn from
     /// HTML they share, and made in a tab only when something there needs its elements.
+    /// (Asked of a subclass, not kept in a field: a page has many elements, and every tab would
+    /// pay for a field only rows use.)
     private(set) var madeChildren: [Element] = []
-    /// Whether the children are still to be made (``makeChildren()``).
-    var childrenUnmade = false
+    /// Whether the element has children it has not made yet (``makeChildren()``).
+    var childrenUnmade: Bool { false }
     public private(set) weak var parent: Element?
     /// The document the element is on, if it is on one.
     public private(set) weak var document: Document?
@@ -111,18 +113,15 @@ open class Element: LifetimeOwner {
         for subscription in kept { subscription.dispose() }
     }
 
-    /// Makes the children an element left unmade (``childrenUnmade``): overridden by the one
-    /// subclass that does, which calls ``madeChildren(_:)``.
-    func makeChildren() {
-        childrenUnmade = false
-    }
+    /// Makes the children the element has not made yet (``childrenUnmade``), if any: overridden
+    /// by the one subclass that has such children, which gives them with ``madeChildren(_:)``.
+    func makeChildren() {}
 
     /// Gives an element whose children were unmade the children `elements`, which join its
     /// document (if it is on one) as if they had been there from the start: no patch, as the
     /// page already shows them.
     func madeChildren(_ elements: [Element]) {
         assert(madeChildren.isEmpty, "children made twice")
-        childrenUnmade = false
         madeChildren = elements
         for element in elements { element.parent = self }
         document?.attachChildren(of: self)

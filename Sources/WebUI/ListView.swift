@@ -295,14 +295,15 @@ final class RowElement: Element {
         unmade = row
         super.init("li", children: [])
         setSorted(acts ? [("class", "row"), ("data-click", ""), ("data-key", row.key)] : [("class", "row"), ("data-key", row.key)])
-        childrenUnmade = true
         if let id { preferredID = id }   // (a derived id: the page gives it, where an app's is checked)
     }
 
     private var list: ListView? { parent?.parent as? ListView }
 
+    override var childrenUnmade: Bool { unmade != nil }
+
     override func makeChildren() {
-        guard let row = unmade else { return super.makeChildren() }
+        guard let row = unmade else { return }
         unmade = nil
         // A row that acts has one keyboard stop, named by its title, with the role of what it
         // does: its title is a link to its screen's address (the page sets the href from its

@@ -2629,7 +2629,7 @@ MUTANTS = [
      "UnmadeRowsTests"),
     ("LZ2", "a row makes its elements at once (every tab builds and names six elements per row added)",
      "Sources/WebUI/ListView.swift",
-     [("        childrenUnmade = true\n", "")],
+     [("        if let id { preferredID = id }   // (a derived id", "        makeChildren()\n        if let id { preferredID = id }   // (a derived id")],
      "UnmadeRowsTests"),
     ("LZ3", "elements a row makes later are not given the ids the page was sent",
      "Sources/WebUI/Element.swift",
