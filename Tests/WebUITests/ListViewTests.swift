@@ -12,13 +12,7 @@ import WebUITestSupport
         (0..<count).map { ListView.Row(key: "k\($0)", title: "Row \($0)", detail: $0 == index ? "changed" : "detail \($0)") }
     }
 
-    func page(_ list: ListView) -> Document {
-        let document = Document()
-        document.flushesAutomatically = false
-        document.root.setChildren([list])
-        _ = document.render()
-        return document
-    }
+    func page(_ list: ListView) -> Document { .drawn(showing: list) }
 
     @Test func oneChangedRowOfAThousandIsOnePatchOfThatRow() throws {
         let list = ListView()
@@ -165,13 +159,7 @@ import WebUITestSupport
         (0..<count).filter { $0 != skipped }.map { ListView.Row(key: "k\($0)", title: "To-do \($0)", checkbox: $0 == done, buttons: ["Delete"]) }
     }
 
-    func page(_ list: ListView) -> Document {
-        let document = Document()
-        document.flushesAutomatically = false
-        document.root.setChildren([list])
-        _ = document.render()
-        return document
-    }
+    func page(_ list: ListView) -> Document { .drawn(showing: list) }
 
     @Test func aRowRemovedFromTheMiddleOfAThousandIsOnePatch() throws {
         let list = ListView()

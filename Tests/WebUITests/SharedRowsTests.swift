@@ -2,6 +2,7 @@ import PropertyBased
 import Signals
 import Testing
 @testable import WebUI
+import WebUITestSupport
 
 /// Issue 60's fan-out: a row added to a list many tabs show is the same HTML in every tab (its
 /// ids are its list's and its key's, `DerivedID`), drawn once and escaped once for all of them
@@ -42,13 +43,7 @@ enum RowCases {
 @MainActor
 @Suite struct SharedRowsTests {
     /// A page with a list, after `before` other elements (so its own numbering differs).
-    func page(_ list: ListView, before: Int = 0) -> Document {
-        let document = Document()
-        document.flushesAutomatically = false
-        document.root.setChildren((0..<before).map { _ in Label("x") } + [list])
-        _ = document.render()
-        return document
-    }
+    func page(_ list: ListView, before: Int = 0) -> Document { .drawn(showing: list, after: before) }
 
     /// The HTML of the patches that drew the rows.
     func drawn(_ patches: [Patch]) -> [String] {

@@ -2,6 +2,7 @@ import PropertyBased
 import Signals
 import Testing
 @testable import WebUI
+import WebUITestSupport
 
 /// Issue 60's fan-out: a row another tab has drawn already is drawn from the HTML they share and
 /// makes its elements (checkbox, text, buttons) only when its page needs them (`RowElement`).
@@ -9,14 +10,7 @@ import Testing
 /// is the same, and a message names them by the ids the page was sent.
 @MainActor
 @Suite struct UnmadeRowsTests {
-    /// A page with a list, drawn (its patches taken).
-    func page(_ list: ListView) -> Document {
-        let document = Document()
-        document.flushesAutomatically = false
-        document.root.setChildren([list])
-        _ = document.render()
-        return document
-    }
+    func page(_ list: ListView) -> Document { .drawn(showing: list) }
 
     /// A row with a checkbox and a Delete whose title no other test uses (the table of shared
     /// rows is the process's: another test's row would be found in it).
