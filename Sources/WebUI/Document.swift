@@ -118,7 +118,8 @@ public final class Document {
         return elements[id]
     }
 
-    /// How many elements the page has.
+    /// How many elements the page has made (a list's row that has not made its parts yet counts
+    /// as one: ``element(_:)`` finds them all the same).
     public var elementCount: Int { elements.count }
 
     /// The page's body as HTML: the content and the overlay.
