@@ -128,4 +128,108 @@ import WebUITestSupport
             #expect(pages[1].elementCount == pages[0].elementCount)
         }
     }
+
+    // MARK: A page whose rows stay unmade against one whose rows are all made
+
+    /// Two pages show the same list through the same random changes and messages: on the first
+    /// every row makes its elements after each step, on the second rows stay unmade until
+    /// something needs them. They must draw, patch, answer and report alike. The changes: rows
+    /// set anew (keys repeated, keys hashed, rows with or without detail, image, link, checkbox,
+    /// Delete), a checkbox flipped, a row removed; the shared table emptied under them; a
+    /// reconnect that sends the page again; clicks and flips on the rows' parts and on forged
+    /// ids, with an owner that takes the flips or one that does not.
+    @Test func aPageWithUnmadeRowsDrawsPatchesAndAnswersAsOneWithEveryRowMade() throws {
+        var generator = SystemRandomNumberGenerator()
+        var stepsWithUnmadeRows = 0
+        for _ in 0..<40 {
+            let title = " \(UInt64.random(in: 0...UInt64.max))"   // (rows of this case only)
+            let acts = Bool.random(using: &generator), takesFlips = Bool.random(using: &generator)
+            let lists = [ListView(rowsAct: acts), ListView(rowsAct: acts)]
+            let pages = lists.map(page)
+            let browsers = pages.map { PageModel(html: $0.bodyHTML) }
+            let events = [Locked<[String]>([]), Locked<[String]>([])]
+            for (events, list) in zip(events, lists) {
+                list.toggledRows.perform(during: list) { [weak list] flip in
+                    events.withLock { $0.append("toggled \(flip.key) \(flip.isOn)") }
+                    guard takesFlips, let list, let index = list.rows.firstIndex(where: { $0.key == flip.key }) else { return }
+                    list.rows[index].checkbox = flip.isOn
+                }
+                list.rowButtonPresses.sink(value: { press in events.withLock { $0.append("pressed \(press.key) \(press.button)") } }).disposed(by: list.bag)
+                list.chosen.sink(value: { index in events.withLock { $0.append("chosen \(index)") } }).disposed(by: list.bag)
+            }
+            /// Both pages' frames, equal, applied to each page's browser; each browser shows its page.
+            func settle(_ what: @autoclosure () -> String) {
+                makeAll(pages[0].root)
+                let frames = pages.map { $0.flush() }
+                #expect(frames[0] == frames[1], "frames after \(what())")
+                for (frame, browser) in zip(frames, browsers) { if let frame { _ = browser.apply(frame: frame) } }
+                #expect(pages[1].bodyHTML == pages[0].bodyHTML, "after \(what())")
+                #expect(browsers[1].html == pages[1].bodyHTML, "the browser after \(what())")
+            }
+            var sequence = 0
+            for _ in 0..<14 {
+                if Int.random(in: 0..<5, using: &generator) == 0 { emptyTheSharedTable() }
+                let rows = changed(lists[0].rows, title: title, using: &generator)
+                for list in lists { list.rows = rows }
+                settle("rows set")
+                if pages[1].elementCount < pages[0].elementCount { stepsWithUnmadeRows += 1 }
+                let parts = ids(pages[0].root).filter(DerivedID.isDerived)
+                for _ in 0..<Int.random(in: 0...3, using: &generator) {
+                    guard let id = (parts + parts.map { $0 + ".9" }).randomElement(using: &generator) else { break }
+                    let event: ClientEvent = Bool.random(using: &generator) ? .click : .change(Bool.random(using: &generator) ? "true" : "false")
+                    sequence += 1
+                    let outcomes = pages.map { page in Result { () throws(ClientMessageError) in try page.handle(.event(id: id, event, sequence: sequence)) } }
+                    #expect("\(outcomes[0])" == "\(outcomes[1])", "\(id) \(event)")
+                    settle("\(event) on \(id)")
+                }
+                #expect(events[0].withLock { $0 } == events[1].withLock { $0 })
+                if Int.random(in: 0..<6, using: &generator) == 0 {   // a reconnect: the page sent again
+                    for (page, browser) in zip(pages, browsers) { _ = browser.apply(frame: page.resetFrame()) }
+                    #expect(browsers[1].html == browsers[0].html)
+                }
+            }
+        }
+        #expect(stepsWithUnmadeRows > 40, "unmade rows were seen in \(stepsWithUnmadeRows) steps")
+    }
+
+    func makeAll(_ element: Element) {
+        for child in element.children { makeAll(child) }
+    }
+
+    func ids(_ element: Element) -> [String] { [element.id] + element.madeChildren.flatMap(ids) }
+
+    /// Rows after a random change of `rows`: a checkbox flipped, a row removed, or rows anew.
+    func changed(_ rows: [ListView.Row], title: String, using generator: inout some RandomNumberGenerator) -> [ListView.Row] {
+        var rows = rows
+        switch Int.random(in: 0..<5, using: &generator) {
+        case 0 where !rows.isEmpty:
+            let index = Int.random(in: 0..<rows.count, using: &generator)
+            rows[index].checkbox = !(rows[index].checkbox ?? false)
+        case 1 where !rows.isEmpty:
+            rows.remove(at: Int.random(in: 0..<rows.count, using: &generator))
+        default:
+            rows = (0..<Int.random(in: 0...4, using: &generator)).map { _ in
+                var row = ListView.Row(
+                    key: ["1", "2", "3", "4", "a b", "x-y"].randomElement(using: &generator)!,
+                    title: ["A", "B"].randomElement(using: &generator)! + title,
+                    detail: Bool.random(using: &generator) ? "d" : nil,
+                    image: Bool.random(using: &generator) ? "/i.png" : nil,
+                    checkbox: [nil, true, false].randomElement(using: &generator)!,
+                    buttons: Bool.random(using: &generator) ? ["Delete"] : []
+                )
+                if Bool.random(using: &generator) { row.link = "item/1" }
+                return row
+            }
+        }
+        return rows
+    }
+
+    /// Fills the process's table of rows past its budget, which empties it.
+    func emptyTheSharedTable() {
+        let html = String(repeating: "x", count: SharedRows.shared.maximumEntryBytes / 2)
+        for n in 0...(SharedRows.shared.budgetBytes / SharedRows.shared.maximumEntryBytes) {
+            let key = SharedRows.Key(id: "e0.k\(n)", row: ListView.Row(key: "\(n)", title: "\(UInt64.random(in: 0...UInt64.max))"), acts: true)
+            _ = SharedRows.shared.text(for: key) { html }
+        }
+    }
 }
