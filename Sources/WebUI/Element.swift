@@ -53,7 +53,8 @@ open class Element: LifetimeOwner {
     /// The id asked for before joining a page (set by ``preferredID``): an app's, or one WebUI
     /// derives (``DerivedID``); empty when none.
     var askedID: String { document == nil ? id : "" }
-    /// The element's children (a list's row makes its own when first asked: ``madeChildren``).
+    /// The element's children. (A list's row makes its own when they are first asked for: until
+    /// then it is drawn from HTML the tabs that show it share.)
     public private(set) var children: [Element] {
         get {
             if madeChildren.isEmpty { makeChildren() }
