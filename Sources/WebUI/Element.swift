@@ -68,10 +68,10 @@ open class Element: LifetimeOwner {
     /// The children made so far: what the document attaches and detaches. Only a list's row
     /// (``RowElement``) has children it has not made yet: a row many tabs show is drawn from
     /// HTML they share, and made in a tab only when something there needs its elements.
-    /// (Asked of a subclass, not kept in a field: a page has many elements, and every tab would
-    /// pay for a field only rows use.)
     private(set) var madeChildren: [Element] = []
-    /// Whether the element has children it has not made yet (``makeChildren()``).
+    /// Whether the element has children it has not made yet (``makeChildren()``). Asked of the
+    /// subclass, not kept in a field: a page has many elements, and every tab would pay for a
+    /// field only rows use.
     var childrenUnmade: Bool { false }
     public private(set) weak var parent: Element?
     /// The document the element is on, if it is on one.

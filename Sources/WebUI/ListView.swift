@@ -273,7 +273,7 @@ public final class ListView: Element {
 /// every page that shows it, and is drawn from HTML shared with theirs (``SharedRows``). It makes
 /// its elements (its checkbox, its text, its buttons) only when something on its page needs
 /// them: a message that names one, a checkbox flipped, a drawing not shared. A row added to a
-/// list that 500 tabs show is then one element in each tab, not six.
+/// list that 500 tabs show is then one element in each tab, not five.
 final class RowElement: Element {
     var index: Int
     private let acts: Bool
