@@ -10,7 +10,8 @@
 #       sleeping, a link on one core); its output goes to a log of its own. Each such build
 #       starts when the one started before it has finished: one at a time beside the steps.
 #   wait_for_build NAME   waits for it; prints how long it took and how long the step waited,
-#       and fails with the end of its log if it failed.
+#       and fails with the end of its log if it failed. The status is the one the build's shell
+#       wrote, not wait's (.ci/steps-check.sh checks it).
 # At the end (pass or fail) a table gives every step's time against its budget.
 
 CI_STARTED=$SECONDS
@@ -91,7 +92,8 @@ build_beside() {
     local user=0 system=0
     read -r user system <"$CI_LOGS/$name.cpu" || true
     echo "$((began - CI_STARTED)) $((SECONDS - began)) ${user%.*} ${system%.*}" >"$CI_LOGS/$name.took"
-    echo "$status" >"$CI_LOGS/$name.done"
+    # Written whole, then named: wait_for_build reads it as soon as it is there.
+    echo "$status" >"$CI_LOGS/$name.status" && mv "$CI_LOGS/$name.status" "$CI_LOGS/$name.done"
     exit "$status"
   ) &
   CI_BUILD_PID[$name]=$!
@@ -101,11 +103,18 @@ build_beside() {
 }
 
 wait_for_build() {
-  local name="$1" waited=$SECONDS status=0
-  [ -n "${CI_BUILD_PID[$name]:-}" ] || { echo "CI: no build named $name was started"; exit 1; }
-  wait "${CI_BUILD_PID[$name]}" || status=$?
+  local name="$1" waited=$SECONDS status=0 pid
+  pid="${CI_BUILD_PID[$name]:-}"
+  [ -n "$pid" ] || { echo "CI: no build named $name was started"; exit 1; }
+  # The build's status is the one its subshell wrote, not wait's: bash forgets a finished
+  # child's status after enough others (stop 77: "wait: pid 3327 is not a child of this shell",
+  # status 127, for a tsan build that had passed 13 minutes before), and once the pid is reused
+  # it may answer with another process's status.
+  while [ ! -e "$CI_LOGS/$name.done" ] && kill -0 "$pid" 2>/dev/null; do sleep 1; done
+  wait "$pid" 2>/dev/null || true
+  status="$(cat "$CI_LOGS/$name.done" 2>/dev/null || echo "none: it ended without writing one")"
   waited=$((SECONDS - waited))
-  if [ "$status" -ne 0 ]; then
+  if [ "$status" != 0 ]; then
     grep -E "error:|Invalid SIL|Stack dump" "$CI_LOGS/$name.log" | head -n 30 || true
     tail -n 30 "$CI_LOGS/$name.log"
     echo "CI: the build '$name' failed (status $status, above)"
@@ -131,7 +140,7 @@ kill_tree() {
 ci_summary() {
   local status=$?
   for name in "${!CI_BUILD_PID[@]}"; do
-    if [ -n "${CI_BUILD_PID[$name]}" ]; then kill_tree "${CI_BUILD_PID[$name]}"; wait "${CI_BUILD_PID[$name]}" 2>/dev/null || true; fi
+    if [ -n "${CI_BUILD_PID[$name]}" ] && [ ! -e "$CI_LOGS/$name.done" ]; then kill_tree "${CI_BUILD_PID[$name]}"; wait "${CI_BUILD_PID[$name]}" 2>/dev/null || true; fi
   done
   # The copy of the tree the builds beside ran in (their scratch folders: gigabytes).
   rm -rf "$CI_TREE" 2>/dev/null || true

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Checks .ci/steps.sh's builds beside the steps (CI runs it first, as select.py --check): a
+# build's status is what wait_for_build reports, also when bash has forgotten the build's
+# process. Stop 77 failed on that: the tsan build passed, 13 minutes later its pid had been
+# given to a foreground child of CI's shell, and `wait` answered "not a child of this shell"
+# (127). Here the pid is handed on at once (/proc/sys/kernel/ns_last_pid, as root), else by
+# forking until it comes round (about 25 s on a pid_max of 32768).
+# Usage: bash .ci/steps-check.sh [STEPS_SH]   exits 1 if a case reads wrong.
+set -uo pipefail
+steps="${1:-$(dirname "$0")/steps.sh}"
+
+# One case in a shell of its own: build_beside runs COMMAND; once it has ended, its pid goes to
+# a foreground child of the shell; wait_for_build's verdict and status are printed.
+run_case() {
+  bash -s "$steps" "$1" <<'CASE' 2>&1
+source "$1"
+clock() { echo "$1"; }
+busy_seconds() { echo 0; }
+CI_BESIDE_CGROUP=""
+trap - EXIT
+build_beside demo bash -c "$2"
+pid="${CI_BUILD_PID[demo]}"
+while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+reused=""
+for _ in 1 2 3 4 5; do
+  echo $((pid - 1)) >/proc/sys/kernel/ns_last_pid 2>/dev/null || break
+  [ "$(exec sh -c 'echo $$')" = "$pid" ] && { reused=1; break; }
+done
+if [ -z "$reused" ]; then
+  for _ in $(seq 70000); do [ "$(exec sh -c 'echo $$')" = "$pid" ] && { reused=1; break; }; done
+fi
+[ -n "$reused" ] || { echo "case: the pid $pid never came round"; exit 3; }
+(wait_for_build demo) && echo "verdict: passed" || echo "verdict: failed"
+CASE
+}
+
+failures=0
+expect() {
+  local what="$1" command="$2" verdict="$3" status="$4" out
+  out="$(run_case "$command")"
+  if grep -q "^verdict: $verdict\$" <<<"$out" && { [ -z "$status" ] || grep -qE "[(]status $status[,:]" <<<"$out"; }; then
+    echo "ok - $what"
+  else
+    echo "not ok - $what: wanted $verdict${status:+ (status $status)}, got:"
+    sed 's/^/    /' <<<"$out"
+    failures=$((failures + 1))
+  fi
+}
+expect "a build that passed, its pid since given to another child, reads as passed" "exit 0" passed ""
+expect "a build that failed (4), its pid since given to another child, reads as failed with 4" "exit 4" failed 4
+expect "a build whose shell was killed before writing a status reads as failed" 'kill -9 $(ps -o ppid= -p $PPID)' failed "none"
+exit $((failures > 0))
