@@ -302,6 +302,16 @@ final class RowElement: Element {
 
     override var childrenUnmade: Bool { unmade != nil }
 
+    /// The classes of the elements a row makes (`makeChildren()`), its own aside.
+    static var partClasses: [Element.Type] { [Element.self, Label.self, Image.self, Stack.self] }
+
+    /// Looked through while unmade, a row makes its elements only if one of them could be a `T`:
+    /// a page pushed looks for its first text field past every row of a list above it.
+    override func first<T: Element>(_ type: T.Type) -> T? {
+        if childrenUnmade, !(self is T), !Self.partClasses.contains(where: { $0 is T.Type }) { return nil }
+        return super.first(type)
+    }
+
     override func makeChildren() {
         guard let row = unmade else { return }
         unmade = nil

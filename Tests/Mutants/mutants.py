@@ -2647,6 +2647,18 @@ MUTANTS = [
      "Sources/WebUI/ListView.swift",
      [("guard document != nil, DerivedID.isDerived(id), let row = unmade else", "guard DerivedID.isDerived(id), let row = unmade else")],
      "UnmadeRowsTests"),
+    ("LZ7", "a row looked through makes its elements whatever is looked for (a pushed page's search for its text field makes every row above it)",
+     "Sources/WebUI/ListView.swift",
+     [("if childrenUnmade, !(self is T), !Self.partClasses", "if unmade?.title == \"\\u{0}\", !(self is T), !Self.partClasses")],
+     "UnmadeRowsTests"),
+    ("LZ8", "the classes a row makes forget its labels (a label looked for past an unmade row is missed)",
+     "Sources/WebUI/ListView.swift",
+     [("[Element.self, Label.self, Image.self, Stack.self]", "[Element.self, Image.self, Stack.self]")],
+     "UnmadeRowsTests"),
+    ("LZ9", "an unmade row looked for by its own class is passed over",
+     "Sources/WebUI/ListView.swift",
+     [("if childrenUnmade, !(self is T), !Self.partClasses", "if childrenUnmade, !Self.partClasses")],
+     "UnmadeRowsTests"),
 ]
 
 

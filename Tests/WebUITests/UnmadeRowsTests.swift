@@ -196,6 +196,60 @@ import WebUITestSupport
         #expect(stepsWithUnmadeRows > 40, "unmade rows were seen in \(stepsWithUnmadeRows) steps")
     }
 
+    // MARK: Looking for an element past unmade rows
+
+    /// A page pushed looks for its first text field (to focus it) past the rows of a list above
+    /// it: rows another tab drew stay one element each, and the field is found. Looking for
+    /// what a row makes (a label) makes the rows it passes, and finds what it would have.
+    @Test func lookingForATextFieldPastUnmadeRowsMakesNoRow() {
+        let rows = (0..<3).map { uniqueRow("\($0)") }
+        let lists = [ListView(), ListView()]
+        let fields = [TextField(placeholder: "New"), TextField(placeholder: "New")]
+        let pages = zip(lists, fields).map { Document.drawn(showing: Stack(.vertical, [$0, $1])) }
+        for list in lists { list.rows = rows }
+        let count = pages[1].elementCount
+        #expect(pages[1].root.first(TextField.self) === fields[1])
+        #expect(pages[1].root.first(SecureField.self) == nil)
+        #expect(pages[1].elementCount == count)
+        let title = lists[1].madeChildren[1].first(Label.self)   // (below the list's own "empty" label)
+        #expect(title?.text == rows[0].title && title?.id == lists[0].madeChildren[1].first(Label.self)?.id)
+        #expect(pages[1].elementCount == count + 4)   // the first row's parts
+    }
+
+    /// Whatever class is looked for, from a page whose rows are unmade or one whose rows are all
+    /// made, the same element is found (rows of every shape, in lists that act or not).
+    @Test func lookingForAnyClassFindsWhatAPageWithEveryRowMadeFinds() async {
+        await propertyCheck(count: 100, input: RowCases.uniqueRows, Gen.bool) { rows, acts in
+            var found: [[String?]] = []
+            for made in [true, false] {
+                let lists = [ListView(rowsAct: acts), ListView(rowsAct: acts)]
+                let pages = lists.map(page)
+                for list in lists { list.rows = rows }
+                if made { makeAll(pages[1].root) }
+                let items = lists[1].madeChildren[1]   // the rows' <ul>: looked for below the list
+                func id<T: Element>(_ type: T.Type) -> String? { items.first(type).map(\.id) }
+                found.append([
+                    id(Element.self), id(RowElement.self), id(Label.self), id(Image.self), id(Stack.self),
+                    id(TextField.self), id(Button.self), id(ListView.self),
+                ] + items.madeChildren.map { $0.first(Label.self)?.id })
+            }
+            #expect(found[0] == found[1])
+        }
+    }
+
+    /// What lets a row not make its elements when looked through (`RowElement.partClasses`):
+    /// every element a row of any shape makes is of one of those classes.
+    @Test func everyElementARowMakesIsOfAClassItNames() async {
+        let named = Set(RowElement.partClasses.map(ObjectIdentifier.init))
+        await propertyCheck(count: 200, input: RowCases.row, Gen.bool) { row, acts in
+            let element = RowElement(row: row, index: 0, acts: acts)
+            func parts(_ element: Element) -> [Element] { element.children + element.children.flatMap(parts) }
+            for part in parts(element) {
+                #expect(named.contains(ObjectIdentifier(type(of: part))), "\(type(of: part)) in \(row)")
+            }
+        }
+    }
+
     func makeAll(_ element: Element) {
         for child in element.children { makeAll(child) }
     }
