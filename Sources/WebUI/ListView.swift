@@ -173,12 +173,12 @@ public final class ListView: Element {
                 items.insertChild(self.row(row, at: index), at: index)
             } else if let oldIndex = steps.changed[index] {
                 // A checkbox flipped and nothing else: one attribute, not the row.
-                if let element = items.children[index] as? RowElement, let box = element.box, let isOn = row.checkbox {
+                if let element = items.children[index] as? RowElement, old[oldIndex].checkbox != nil, let isOn = row.checkbox {
                     var before = old[oldIndex]
                     before.checkbox = isOn
                     if before == row {
                         element.index = index
-                        box.setFlag("checked", isOn)
+                        element.check(isOn)
                         continue
                     }
                 }
@@ -300,6 +300,22 @@ final class RowElement: Element {
 
     private var list: ListView? { parent?.parent as? ListView }
 
+    /// Checks or clears the row's checkbox (it has one). An unmade row stays so, and shows the
+    /// new value once made; on a page it sends the box's attribute by the id every page gives
+    /// the box (the shared HTML it was drawn from had it). A flip that 500 tabs show then makes
+    /// no element in them.
+    func check(_ isOn: Bool) {
+        if unmade?.checkbox != nil {
+            guard let document else { unmade?.checkbox = isOn; return }
+            if DerivedID.isDerived(id), let boxID = DerivedID.child(of: id, at: 0) {
+                unmade?.checkbox = isOn
+                document.record(.attribute(boxID, "checked", isOn ? "" : nil), for: self)
+                return
+            }
+        }
+        box?.setFlag("checked", isOn)
+    }
+
     override var childrenUnmade: Bool { unmade != nil }
 
     /// The classes of the elements a row makes (`makeChildren()`), its own aside.
@@ -334,10 +350,12 @@ final class RowElement: Element {
         let key = row.key
         if let isOn = row.checkbox {
             let box = Element("input", sorted: [("aria-label", row.title), ("class", "row-toggle"), ("data-part", "toggle"), ("type", "checkbox")])
-            box.setFlag("checked", isOn)
             box.on(.change) { [weak self] event in
                 if case .change(let value) = event { self?.list?.toggled(key: key, to: value == "true") }
             }
+            // Last, where a flip puts it (a page's box and one made later, after flips sent to
+            // the page while the row was unmade, have their attributes in the same order).
+            box.setFlag("checked", isOn)
             children.append(box)
             checkbox = box
         }

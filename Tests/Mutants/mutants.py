@@ -2659,6 +2659,20 @@ MUTANTS = [
      "Sources/WebUI/ListView.swift",
      [("if childrenUnmade, !(self is T), !Self.partClasses", "if childrenUnmade, !Self.partClasses")],
      "UnmadeRowsTests"),
+    ("LZ10", "a checkbox flipped on an unmade row is sent, but the row forgets it (drawn again, or made, it shows the old value)",
+     "Sources/WebUI/ListView.swift",
+     [("""                unmade?.checkbox = isOn
+                document.record(""", """                document.record(""")],
+     "UnmadeRowsTests"),
+    ("LZ11", "a checkbox flipped on an unmade row on a page sends nothing",
+     "Sources/WebUI/ListView.swift",
+     [("""                document.record(.attribute(boxID, "checked", isOn ? "" : nil), for: self)
+""", "")],
+     "UnmadeRowsTests"),
+    ("LZ12", "a checkbox flipped on an unmade row on no page is forgotten",
+     "Sources/WebUI/ListView.swift",
+     [("guard let document else { unmade?.checkbox = isOn; return }", "guard let document else { return }")],
+     "UnmadeRowsTests"),
 ]
 
 

@@ -196,6 +196,44 @@ import WebUITestSupport
         #expect(stepsWithUnmadeRows > 40, "unmade rows were seen in \(stepsWithUnmadeRows) steps")
     }
 
+    // MARK: A checkbox flipped
+
+    /// A checkbox flipped in a list that two tabs show: the tab whose row is unmade sends what
+    /// the tab whose row is made sends (the box's one attribute), its row stays one element,
+    /// and it draws the flips when drawn again or made.
+    @Test func aCheckboxFlippedLeavesAnUnmadeRowUnmadeAndSendsWhatAMadeRowSends() {
+        let lists = [ListView(), ListView()]
+        let pages = lists.map(page)
+        let rows = [uniqueRow("5"), uniqueRow("6")]
+        for list in lists { list.rows = rows }
+        _ = pages.map { $0.flush() }
+        let count = pages[1].elementCount
+        for isOn in [true, false, true] {
+            for list in lists { list.rows[1].checkbox = isOn }
+            let frames = pages.map { $0.flush() }
+            #expect(frames[0] == frames[1])
+            #expect(frames[1]?.contains("\"checked\"") == true)
+            #expect(pages[1].elementCount == count)
+        }
+        // Drawn again (a reconnect: a row drawn by no other tab is drawn from its elements).
+        #expect(pages[1].bodyHTML == pages[0].bodyHTML)
+        makeAll(pages[1].root)
+        #expect(pages[1].bodyHTML == pages[0].bodyHTML)
+        #expect(pages[1].elementCount == pages[0].elementCount)
+    }
+
+    /// Flipped in a list on no page, an unmade row shows the flip once the list is on one.
+    @Test func aCheckboxFlippedOffAPageIsDrawnOnceOnOne() {
+        let row = uniqueRow("5")
+        var checked = row
+        checked.checkbox = true
+        let flipped = ListView(), set = ListView()
+        flipped.rows = [row]
+        flipped.rows[0].checkbox = true
+        set.rows = [checked]
+        #expect(page(flipped).bodyHTML == page(set).bodyHTML)
+    }
+
     // MARK: Looking for an element past unmade rows
 
     /// A page pushed looks for its first text field (to focus it) past the rows of a list above
