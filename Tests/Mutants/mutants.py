@@ -2673,6 +2673,15 @@ MUTANTS = [
      "Sources/WebUI/ListView.swift",
      [("guard let document else { unmade?.checkbox = isOn; return }", "guard let document else { return }")],
      "UnmadeRowsTests"),
+    ("LZ13", "a row's box is made checked before its event hook (a page flipped while the row was unmade, and the row made later, disagree on the attributes' order)",
+     "Sources/WebUI/ListView.swift",
+     [("""            box.on(.change) { [weak self] event in""", """            box.setFlag("checked", isOn)
+            box.on(.change) { [weak self] event in"""),
+      ("""            // Last, where a flip puts it (a page's box and one made later, after flips sent to
+            // the page while the row was unmade, have their attributes in the same order).
+            box.setFlag("checked", isOn)
+""", "")],
+     "UnmadeRowsTests"),
 ]
 
 
