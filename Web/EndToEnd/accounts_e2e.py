@@ -4,7 +4,8 @@
 Several browsers, each its own Chromium with its own cookies:
 
 - Ada and Bob sign up, each in a browser; each sees only their own list.
-- Ada's second browser signs in and sees her list; an add there shows in the first, live.
+- Ada's second browser signs in and sees her list; an add there shows in the first, live, and
+  a tick in either shows in the other.
 - Two tabs of one browser: signing out in one ends the other, within a second.
 - "Sign out everywhere" ends Ada's tabs in both browsers (whichever instance their sockets are
   on) within a second, and no one else's.
@@ -171,6 +172,50 @@ def main():
         check(f"Accounts: an add in Ada's second browser shows in her first, live ({(time.monotonic() - started) * 1000:.0f} ms)", live,
               f"first {ada.rows()}, Bob {bob.rows()}")
         check("Accounts: Bob's list does not get it", bob.rows() == ["[ ] Bob's bread"], f"{bob.rows()}")
+
+        # Ticks: three more tabs of Ada's second browser, which nginx spreads over the instances,
+        # then an add in her first. A tab that draws the new row after another on its instance
+        # shares that row's HTML, and the row stays unmade on the server: a tick must reach it as
+        # the box's one attribute. Each tick must show in every other tab, live, and in a tab
+        # loaded again.
+        def shows(want):
+            return ["[ ] Ada's milk", "[ ] Ada's eggs", f"{want} Ada's jam"]
+
+        def tabs_show(driver, handles, want):
+            def shown():
+                for handle in handles:
+                    driver.switch_to.window(handle)
+                    if ada2.rows() != shows(want):
+                        return False
+                return True
+            return shown
+        driver2 = ada2.driver
+        main2 = driver2.current_window_handle
+        for _ in range(3):
+            driver2.switch_to.new_window("tab")
+            driver2.get(url)
+            wait_until(lambda: ada2.on_list() and len(ada2.rows()) == 2, timeout=20)
+        tabs2 = driver2.window_handles
+        ada.add("Ada's jam")
+        check(f"Accounts: an add in Ada's first browser shows in her second's {len(tabs2)} tabs",
+              wait_until(tabs_show(driver2, tabs2, "[ ]"), timeout=10), f"{ada2.rows()}")
+        for ticker, want in ((ada, "[x]"), (ada2, "[ ]")):
+            driver2.switch_to.window(main2)
+            started = time.monotonic()
+            ticker.page.todo_control("Ada's jam", "input[type=checkbox]").click()
+            shown = wait_until(lambda: ada.rows() == shows(want) and tabs_show(driver2, tabs2, want)(), timeout=10)
+            check(f"Accounts: a tick of Ada's jam ({want}) shows in her other browser's {len(tabs2)} tabs, live "
+                  f"({(time.monotonic() - started) * 1000:.0f} ms)", shown, f"first {ada.rows()}, second {ada2.rows()}")
+            if want == "[x]":
+                driver2.switch_to.window(tabs2[-1])
+                driver2.refresh()
+                check("Accounts: and a tab of hers loaded again shows it ticked",
+                      wait_until(lambda: ada2.on_list() and ada2.rows() == shows("[x]"), timeout=20), f"{ada2.rows()}")
+        for handle in tabs2:
+            if handle != main2:
+                driver2.switch_to.window(handle)
+                driver2.close()
+        driver2.switch_to.window(main2)
 
         # A cookie planted before sign-in is not the one after it; the one of a signed-out browser is refused.
         planted = "5" * 64
