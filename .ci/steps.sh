@@ -74,6 +74,15 @@ step() {
   CI_ROWS+=("$id|$took|$budget|passed|$cpu")
 }
 
+# Whether process $1 is alive and a child of process $2 (its pid not since given to another's).
+child_of() {
+  local stat rest
+  stat="$(cat "/proc/$1/stat" 2>/dev/null)" || return 1
+  rest="${stat##*) }"   # after the command's name, which may hold spaces: state, parent, ...
+  set -- "$2" $rest
+  [ "$3" = "$1" ]
+}
+
 build_beside() {
   local name="$1"
   shift
@@ -82,7 +91,8 @@ build_beside() {
   (
     if [ -n "$CI_BESIDE_CGROUP" ]; then echo "$BASHPID" >"$CI_BESIDE_CGROUP/cgroup.procs" || true; fi
     if [ -n "$after" ]; then
-      while [ ! -e "$CI_LOGS/$after.done" ]; do sleep 1; done
+      # (A build before it killed without a status does not hold this one back for good.)
+      while [ ! -e "$CI_LOGS/$after.done" ] && child_of "${CI_BUILD_PID[$after]}" "$$"; do sleep 1; done
     fi
     status=0
     began=$SECONDS
@@ -110,7 +120,7 @@ wait_for_build() {
   # child's status after enough others (stop 77: "wait: pid 3327 is not a child of this shell",
   # status 127, for a tsan build that had passed 13 minutes before), and once the pid is reused
   # it may answer with another process's status.
-  while [ ! -e "$CI_LOGS/$name.done" ] && kill -0 "$pid" 2>/dev/null; do sleep 1; done
+  while [ ! -e "$CI_LOGS/$name.done" ] && child_of "$pid" "$$"; do sleep 1; done
   wait "$pid" 2>/dev/null || true
   status="$(cat "$CI_LOGS/$name.done" 2>/dev/null || echo "none: it ended without writing one")"
   waited=$((SECONDS - waited))
@@ -140,7 +150,7 @@ kill_tree() {
 ci_summary() {
   local status=$?
   for name in "${!CI_BUILD_PID[@]}"; do
-    if [ -n "${CI_BUILD_PID[$name]}" ] && [ ! -e "$CI_LOGS/$name.done" ]; then kill_tree "${CI_BUILD_PID[$name]}"; wait "${CI_BUILD_PID[$name]}" 2>/dev/null || true; fi
+    if [ -n "${CI_BUILD_PID[$name]}" ] && [ ! -e "$CI_LOGS/$name.done" ] && child_of "${CI_BUILD_PID[$name]}" "$$"; then kill_tree "${CI_BUILD_PID[$name]}"; wait "${CI_BUILD_PID[$name]}" 2>/dev/null || true; fi
   done
   # The copy of the tree the builds beside ran in (their scratch folders: gigabytes).
   rm -rf "$CI_TREE" 2>/dev/null || true
