@@ -4,7 +4,8 @@ import Testing
 @testable import WebUI
 import WebUITestSupport
 
-/// Issue 60's fan-out: a row another tab has drawn already is drawn from the HTML they share and
+/// Issue 60's fan-out, under T-BEYOND4 (first render as HTML, then patches; input from the page
+/// untrusted): a row another tab has drawn already is drawn from the HTML they share and
 /// makes its elements (checkbox, text, buttons) only when its page needs them (`RowElement`).
 /// Whatever needs them finds them as if they had been there from the start: the page's HTML
 /// is the same, and a message names them by the ids the page was sent.
