@@ -223,6 +223,26 @@ import WebUITestSupport
         #expect(pages[1].elementCount == pages[0].elementCount)
     }
 
+    /// Keys people paste (controls, right-to-left marks, a lone accent, the empty key, 100,000
+    /// characters: ids hashed, too long, or repeated and numbered): each row's flip sends from
+    /// the tab whose row may be unmade what the tab whose row is made sends, and both draw it.
+    @Test func aFlipOnRowsOfEveryKindOfKeySendsWhatAMadeRowSends() {
+        let title = "Row \(UInt64.random(in: 0...UInt64.max))"
+        let rows = RowCases.keys.map { ListView.Row(key: $0, title: title, checkbox: false, buttons: ["Delete"]) }
+        let lists = [ListView(), ListView()]
+        let pages = lists.map(page)
+        for list in lists { list.rows = rows }
+        _ = pages.map { $0.flush() }
+        for index in rows.indices {
+            for list in lists { list.rows[index].checkbox = true }
+            let frames = pages.map { $0.flush() }
+            #expect(frames[0] == frames[1], "key \(rows[index].key.prefix(20).debugDescription)")
+            #expect(frames[1] != nil)
+        }
+        makeAll(pages[0].root)
+        #expect(pages[1].bodyHTML == pages[0].bodyHTML)
+    }
+
     /// Flipped in a list on no page, an unmade row shows the flip once the list is on one.
     @Test func aCheckboxFlippedOffAPageIsDrawnOnceOnOne() {
         let row = uniqueRow("5")
