@@ -307,7 +307,7 @@ final class RowElement: Element {
     func check(_ isOn: Bool) {
         if unmade?.checkbox != nil {
             guard let document else { unmade?.checkbox = isOn; return }
-            if DerivedID.isDerived(id), let boxID = DerivedID.child(of: id, at: 0) {
+            if DerivedID.isDerived(id), let boxID = DerivedID.child(of: id, at: Self.boxPosition) {
                 unmade?.checkbox = isOn
                 document.record(.attribute(boxID, "checked", isOn ? "" : nil), for: self)
                 return
@@ -317,6 +317,10 @@ final class RowElement: Element {
     }
 
     override var childrenUnmade: Bool { unmade != nil }
+
+    /// Where a row's checkbox is among the elements it makes (`makeChildren()` puts it there, and
+    /// `check(_:)` names it by the id that position derives before the row has made it).
+    private static let boxPosition = 0
 
     /// The classes of the elements a row makes (`makeChildren()`), its own aside.
     static var partClasses: [Element.Type] { [Element.self, Label.self, Image.self, Stack.self] }
@@ -356,6 +360,7 @@ final class RowElement: Element {
             // Last, where a flip puts it (a page's box and one made later, after flips sent to
             // the page while the row was unmade, have their attributes in the same order).
             box.setFlag("checked", isOn)
+            assert(children.count == Self.boxPosition, "a row's checkbox is where check(_:) names it")
             children.append(box)
             checkbox = box
         }

@@ -13,13 +13,18 @@ Phases, each printed as it ends:
            given back to the field), or neither. Then the database is read: every add a tab saw
            drawn must be in it (nothing acknowledged lost); what a refused add left; and how long
            after PostgreSQL was back every tab drew a new row (a probe added once it is back).
+  flip     a to-do added first, then N tabs opened on it, half on each instance (each draws the
+           row from its page, so the server keeps it one element in most of them: issue 60's
+           unmade rows). A writer tab on the first instance ticks and clears its checkbox, W
+           times, one a second; for every tab, the time from the flip to the frame that sets the
+           box's `checked` in it (p50/p99 per instance), and each instance's CPU per flip.
   kill     the same typing tabs; the second instance killed with -9 in the middle and started
            again; its tabs open again on the first (nginx's failover, without nginx). Every add a
            tab saw drawn must be in the database.
 
 Usage:
   store_bench.py TODO_WEB [--tabs N] [--writes W] [--typing T] [--down D] [--workers K]
-                 [--phases latency,fault,kill] [--network]
+                 [--phases latency,flip,fault,kill] [--network]
 With --network (root), each instance runs in a network namespace of its own, a host reached over a
 veth link, and reaches PostgreSQL over that link, as instances on two machines would.
 Exit status 1 when an add a tab saw drawn is missing from the database, or a tab never drew a
@@ -45,6 +50,10 @@ from tabs_bench import Socket, connect, upgrade, percentile, cpu_seconds, free_p
 REFUSED = "Could not add the to-do"
 UNAVAILABLE = "database is unavailable"
 TOKEN = re.compile(r"\b(z[0-9a-z]+q)\b")
+# A row's checkbox, in a page or in a frame's HTML (`<` and quotes escaped there): its id and its row's title.
+BOX = re.compile(r'(?:<|\\u003c)input id=\\?"([^"\\]+)\\?" aria-label=\\?"(z[0-9a-z]+q)\\?" class=\\?"row-toggle')
+# A checkbox's `checked` set or cleared: the attribute patch's element id.
+CHECKED = re.compile(r'\["a",\s*"([^"]+)",\s*"checked",')
 
 
 class TodoTab:
@@ -57,6 +66,8 @@ class TodoTab:
         self.field = None
         self.number = 0
         self.drawn = {}          # token -> monotonic time its row was first drawn
+        self.boxes = {}          # token -> the id of its row's checkbox, as this tab was sent it
+        self.checked = []        # (box id, monotonic time) for each `checked` set or cleared
         self.refusals = []       # monotonic times a refusal dialog came
         self.told_unavailable = False
         self.closed = asyncio.Event()
@@ -88,6 +99,11 @@ class TodoTab:
     def note(self, text, op):
         # When the bytes reached this process (not when this tab's turn came).
         now = self.ws.arrived if self.ws and self.ws.arrived else time.monotonic()
+        if "row-toggle" in text:
+            for box, token in BOX.findall(text):
+                self.boxes.setdefault(token, box)
+        if '"checked"' in text:
+            self.checked.extend((box, now) for box in CHECKED.findall(text))
         for token in TOKEN.findall(text):
             # A row drawn: any op but a field's value ('v': the title given back after a refusal).
             if op[0] != "v" and token not in self.drawn:
@@ -175,6 +191,13 @@ async def worker_main(conn, targets, indices, network):
             # Serve the sockets (read frames) for `seconds`, then report what each tab drew.
             await asyncio.sleep(command[1])
             conn.send(("drawn", {i: dict(t.drawn) for i, t in tabs.items()}))
+        elif kind == "flipped":
+            # Serve the sockets for `seconds`, then report each tab's times its box of `token`
+            # was set or cleared.
+            _, seconds, token = command
+            await asyncio.sleep(seconds)
+            conn.send(("flipped", {i: [at for box, at in t.checked if box == t.boxes.get(token)] if token in t.boxes else None
+                                   for i, t in tabs.items()}))
         elif kind == "type":
             # Every tab types to-dos until `until` (wall clock); `failover` maps a dead instance
             # to a live one: a tab whose socket closed opens again there.
@@ -354,6 +377,17 @@ class Writer:
         self.tab.send({"t": "s", "id": self.tab.field})
         return sent, await self.tab.outcome(title, before, timeout)
 
+    def flip(self, token, on):
+        """Ticks (or clears) the checkbox of the row `token` this tab drew; the monotonic time sent."""
+        return self.loop.run_until_complete(self._flip(token, on))
+
+    async def _flip(self, token, on):
+        box = self.tab.boxes[token]
+        sent = time.monotonic()
+        self.tab.send({"t": "g", "id": box, "v": "true" if on else "false"})
+        await asyncio.sleep(0.05)   # (its own frames read meanwhile)
+        return sent
+
     def close(self):
         if self.tab and self.tab.ws:
             self.tab.ws.transport.close()
@@ -399,6 +433,58 @@ def latency_phase(args, servers, failures):
         if missing:
             failures.append(f"latency: {missing} rows never drawn in a tab")
             print(f"  NOT DRAWN: {missing} (tab, add) pairs", flush=True)
+    finally:
+        clients.close()
+
+
+def flip_phase(args, servers, failures):
+    print(f"== flip: a to-do, then {args.tabs} tabs on it ({args.tabs // 2} on each instance); its checkbox "
+          f"ticked and cleared {args.writes} times through a tab on the first", flush=True)
+    writer = Writer(servers[0])
+    token = f"zflip{os.getpid()}q"
+    _, result = writer.add(token)
+    if result != "drawn" or token not in writer.tab.boxes:
+        failures.append(f"flip: the writer's add was {result}, its checkbox {'seen' if token in writer.tab.boxes else 'not seen'}")
+        writer.close()
+        return
+    clients = Clients(servers, args.tabs, args.workers)
+    try:
+        opened = clients.ask("open")
+        print(f"  tabs open: {sum(o[1] for o in opened)} of {args.tabs} ({sum(o[2] for o in opened)} failed to open)", flush=True)
+        clients.send("flipped", args.writes * 1.0 + 8, token)
+        sent = []
+        cpu_before = [cpu_seconds(s.process.pid) for s in servers]
+        for w in range(args.writes):
+            at = writer.flip(token, w % 2 == 0)
+            sent.append(at)
+            time.sleep(max(0.0, 1.0 - (time.monotonic() - at)))
+        cpu = [cpu_seconds(s.process.pid) - b for s, b in zip(servers, cpu_before)]
+        writer.close()
+        flipped = {}
+        for answer in clients.receive():
+            flipped.update(answer[1])
+        near, far, missing, unseen = [], [], 0, 0
+        for i, times in flipped.items():
+            if times is None:
+                unseen += 1
+                continue
+            # A flip a second: the k-th `checked` a tab was sent is the k-th flip's.
+            for k, at in enumerate(sent):
+                if k < len(times):
+                    (near if i % 2 == 0 else far).append(times[k] - at)
+                else:
+                    missing += 1
+        if near:
+            print(f"  the writer's instance: {stats(near).replace('rows drawn', 'flips drawn')}", flush=True)
+        if far:
+            print(f"  the other instance:    {stats(far).replace('rows drawn', 'flips drawn')}", flush=True)
+        print(f"  server CPU per flip (both instances, every tab's patch included): {cpu[0] / args.writes * 1000:.1f} ms and "
+              f"{cpu[1] / args.writes * 1000:.1f} ms", flush=True)
+        if unseen:
+            failures.append(f"flip: {unseen} tabs were not sent the row's checkbox")
+        if missing:
+            failures.append(f"flip: {missing} (tab, flip) pairs never drawn")
+            print(f"  NOT DRAWN: {missing} (tab, flip) pairs", flush=True)
     finally:
         clients.close()
 
@@ -489,7 +575,7 @@ def main():
     parser.add_argument("--down", type=float, default=10.0)
     parser.add_argument("--pause", type=float, default=2.0, help="seconds a typing tab waits after an add's answer")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--phases", default="latency,fault,kill")
+    parser.add_argument("--phases", default="latency,flip,fault,kill")
     parser.add_argument("--network", action="store_true",
                         help="each instance on a host of its own (a network namespace), PostgreSQL reached over a veth link")
     args = parser.parse_args()
@@ -511,6 +597,8 @@ def main():
         phases = args.phases.split(",")
         if "latency" in phases:
             latency_phase(args, servers, failures)
+        if "flip" in phases:
+            flip_phase(args, servers, failures)
         if "fault" in phases:
             typing_phase(args, servers, cluster, failures, "postgres")
         if "kill" in phases:
