@@ -60,8 +60,9 @@ class TodoTab:
     """A tab of `todo-web`: its page, its WebSocket, the new to-do field; what it reads notes
     when each title (a token z…q) is first drawn, refusals, and the unavailable notice."""
 
-    def __init__(self, host, port, source):
+    def __init__(self, host, port, source, boxes=False):
         self.host, self.port, self.source = host, port, source
+        self.watches_boxes = boxes   # (the flip phase: other phases' frames are not searched for boxes)
         self.ws = None
         self.field = None
         self.number = 0
@@ -99,11 +100,12 @@ class TodoTab:
     def note(self, text, op):
         # When the bytes reached this process (not when this tab's turn came).
         now = self.ws.arrived if self.ws and self.ws.arrived else time.monotonic()
-        if "row-toggle" in text:
-            for box, token in BOX.findall(text):
-                self.boxes.setdefault(token, box)
-        if '"checked"' in text:
-            self.checked.extend((box, now) for box in CHECKED.findall(text))
+        if self.watches_boxes:
+            if "row-toggle" in text:
+                for box, token in BOX.findall(text):
+                    self.boxes.setdefault(token, box)
+            if '"checked"' in text:
+                self.checked.extend((box, now) for box in CHECKED.findall(text))
         for token in TOKEN.findall(text):
             # A row drawn: any op but a field's value ('v': the title given back after a refusal).
             if op[0] != "v" and token not in self.drawn:
@@ -167,8 +169,8 @@ def source_for(index, instance, network):
     return f"10.231.{instance + 1}.{10 + (index // 2) % 20}" if network else source_address(index)
 
 
-async def worker_main(conn, targets, indices, network):
-    tabs = {i: TodoTab(*targets[i % 2], source_for(i, i % 2, network)) for i in indices}
+async def worker_main(conn, targets, indices, network, boxes):
+    tabs = {i: TodoTab(*targets[i % 2], source_for(i, i % 2, network), boxes) for i in indices}
     while True:
         command = conn.recv()
         kind = command[0]
@@ -239,25 +241,25 @@ async def worker_main(conn, targets, indices, network):
             return
 
 
-def worker(conn, targets, indices, network):
+def worker(conn, targets, indices, network, boxes):
     resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
     # uvloop, where installed (pip install uvloop), spends a fraction of asyncio's CPU on each
     # socket's read: the tabs' client shares the two cores with both instances and PostgreSQL.
     try:
         import uvloop
-        uvloop.run(worker_main(conn, targets, indices, network))
+        uvloop.run(worker_main(conn, targets, indices, network, boxes))
     except ImportError:
-        asyncio.run(worker_main(conn, targets, indices, network))
+        asyncio.run(worker_main(conn, targets, indices, network, boxes))
 
 
 class Clients:
-    def __init__(self, servers, count, workers):
+    def __init__(self, servers, count, workers, boxes=False):
         self.pipes, self.processes = [], []
         targets = [(s.host, s.port) for s in servers]
         network = servers[0].netns is not None
         for w in range(workers):
             parent, child = multiprocessing.Pipe()
-            process = multiprocessing.Process(target=worker, args=(child, targets, list(range(w, count, workers)), network), daemon=True)
+            process = multiprocessing.Process(target=worker, args=(child, targets, list(range(w, count, workers)), network, boxes), daemon=True)
             process.start()
             self.pipes.append(parent)
             self.processes.append(process)
@@ -355,9 +357,10 @@ class Writer:
     """One tab of its own on `port` that adds to-dos, on an event loop of its own (run only while
     it adds: frames wait in the socket meanwhile)."""
 
-    def __init__(self, server):
+    def __init__(self, server, boxes=False):
         self.loop = asyncio.new_event_loop()
         self.server = server
+        self.boxes = boxes
         self.tab = None
 
     def add(self, title, timeout=30):
@@ -367,7 +370,7 @@ class Writer:
     async def _add(self, title, timeout):
         if self.tab is None or self.tab.closed.is_set():
             source = "10.231.1.30" if self.server.netns else "127.0.0.2"
-            self.tab = TodoTab(self.server.host, self.server.port, source)
+            self.tab = TodoTab(self.server.host, self.server.port, source, self.boxes)
             await self.tab.open()
             await asyncio.sleep(0.2)
         before = len(self.tab.refusals)
@@ -440,14 +443,14 @@ def latency_phase(args, servers, failures):
 def flip_phase(args, servers, failures):
     print(f"== flip: a to-do, then {args.tabs} tabs on it ({args.tabs // 2} on each instance); its checkbox "
           f"ticked and cleared {args.writes} times through a tab on the first", flush=True)
-    writer = Writer(servers[0])
+    writer = Writer(servers[0], boxes=True)
     token = f"zflip{os.getpid()}q"
     _, result = writer.add(token)
     if result != "drawn" or token not in writer.tab.boxes:
         failures.append(f"flip: the writer's add was {result}, its checkbox {'seen' if token in writer.tab.boxes else 'not seen'}")
         writer.close()
         return
-    clients = Clients(servers, args.tabs, args.workers)
+    clients = Clients(servers, args.tabs, args.workers, boxes=True)
     try:
         opened = clients.ask("open")
         print(f"  tabs open: {sum(o[1] for o in opened)} of {args.tabs} ({sum(o[2] for o in opened)} failed to open)", flush=True)
