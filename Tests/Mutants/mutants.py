@@ -2825,8 +2825,8 @@ def main():
     args = parser.parse_args()
     if args.list and args.touched:
         # Before a stop: what CI's mutation step would have to run first. CI fails when these do
-        # not fit in its budget, so none should be left (stop 78 failed so: two test-only commits
-        # after the record touched 14 mutants, and 5 did not fit).
+        # not fit in its budget, so none should be left (session 56's stop, 77, failed so: two
+        # test-only commits after the record touched 14 mutants, and 5 did not fit).
         _, touched = ordered(MUTANTS, 0)
         for ident, what, path, _, tests in MUTANTS:
             if ident in touched:
@@ -2890,7 +2890,7 @@ def main():
     for ident, what, path, edits, tests in chosen:
         if args.budget is not None:
             # A touched mutant may start later than the others (--touched-budget): it is what the
-            # step is for, and a few commits after the record (stop 78's two, 14 mutants) fit.
+            # step is for, and a few commits after the record (session 56's two, 14 mutants) fit.
             limit = args.touched_budget if ident in touched and args.touched_budget is not None else args.budget
             if time.time() - started > limit:
                 not_run.append(ident)
