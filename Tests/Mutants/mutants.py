@@ -2684,6 +2684,10 @@ MUTANTS = [
             box.setFlag("checked", isOn)
 """, "")],
      "UnmadeRowsTests"),
+    ("LZ14", "an unmade row's flip names its checkbox at another position than the one the row makes it at (the page is sent the flip for the row's text)",
+     "Sources/WebUI/ListView.swift",
+     [("private static let boxPosition = 0", "private static let boxPosition = 1")],
+     "UnmadeRowsTests"),
 ]
 
 
