@@ -348,9 +348,9 @@ class Network:
             subprocess.run(["ip", "netns", "del", name], stderr=subprocess.DEVNULL)
 
 
-def stats(values):
+def stats(values, drawn="rows drawn"):
     values = [v * 1000 for v in values]
-    return f"p50 {percentile(values, 50):.1f} ms, p99 {percentile(values, 99):.1f} ms, max {max(values):.1f} ms ({len(values)} rows drawn)"
+    return f"p50 {percentile(values, 50):.1f} ms, p99 {percentile(values, 99):.1f} ms, max {max(values):.1f} ms ({len(values)} {drawn})"
 
 
 class Writer:
@@ -478,9 +478,9 @@ def flip_phase(args, servers, failures):
                 else:
                     missing += 1
         if near:
-            print(f"  the writer's instance: {stats(near).replace('rows drawn', 'flips drawn')}", flush=True)
+            print(f"  the writer's instance: {stats(near, 'flips drawn')}", flush=True)
         if far:
-            print(f"  the other instance:    {stats(far).replace('rows drawn', 'flips drawn')}", flush=True)
+            print(f"  the other instance:    {stats(far, 'flips drawn')}", flush=True)
         print(f"  server CPU per flip (both instances, every tab's patch included): {cpu[0] / args.writes * 1000:.1f} ms and "
               f"{cpu[1] / args.writes * 1000:.1f} ms", flush=True)
         if unseen:
