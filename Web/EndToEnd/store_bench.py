@@ -60,15 +60,17 @@ class TodoTab:
     """A tab of `todo-web`: its page, its WebSocket, the new to-do field; what it reads notes
     when each title (a token z…q) is first drawn, refusals, and the unavailable notice."""
 
-    def __init__(self, host, port, source, boxes=False):
+    def __init__(self, host, port, source, boxes=False, stamp=False):
         self.host, self.port, self.source = host, port, source
         self.watches_boxes = boxes   # (the flip phase: other phases' frames are not searched for boxes)
+        self.stamp = stamp           # frames' arrival as the kernel received them (Socket.stamp_arrivals)
         self.ws = None
         self.field = None
         self.number = 0
         self.drawn = {}          # token -> monotonic time its row was first drawn
+        self.drawn_read = {}     # token -> when this process read that frame (later, with `stamp`)
         self.boxes = {}          # token -> the id of its row's checkbox, as this tab was sent it
-        self.checked = []        # (box id, monotonic time) for each `checked` set or cleared
+        self.checked = []        # (box id, monotonic time, read time) for each `checked` set or cleared
         self.refusals = []       # monotonic times a refusal dialog came
         self.told_unavailable = False
         self.closed = asyncio.Event()
@@ -87,6 +89,8 @@ class TodoTab:
         self.note(page, ["c", "page", page])
         self.ws = await upgrade(self.port, self.source, cookie.group(1) if cookie else None, self.host)
         self.number = 0
+        if self.stamp:
+            self.ws.stamp_arrivals()
         self.ws.send_text(json.dumps({"t": "hello", "s": session.group(1), "q": 0}))
         # Frames are read as they arrive (`Socket.on_frames`), not by a task awaiting each.
         self.ws.on_closed = self.closed.set
@@ -100,16 +104,18 @@ class TodoTab:
     def note(self, text, op):
         # When the bytes reached this process (not when this tab's turn came).
         now = self.ws.arrived if self.ws and self.ws.arrived else time.monotonic()
+        read = self.ws.read_arrived if self.ws and self.ws.read_arrived else now
         if self.watches_boxes:
             if "row-toggle" in text:
                 for box, token in BOX.findall(text):
                     self.boxes.setdefault(token, box)
             if '"checked"' in text:
-                self.checked.extend((box, now) for box in CHECKED.findall(text))
+                self.checked.extend((box, now, read) for box in CHECKED.findall(text))
         for token in TOKEN.findall(text):
             # A row drawn: any op but a field's value ('v': the title given back after a refusal).
             if op[0] != "v" and token not in self.drawn:
                 self.drawn[token] = now
+                self.drawn_read[token] = read
 
     def take(self, payloads):
         try:
@@ -169,8 +175,8 @@ def source_for(index, instance, network):
     return f"10.231.{instance + 1}.{10 + (index // 2) % 20}" if network else source_address(index)
 
 
-async def worker_main(conn, targets, indices, network, boxes):
-    tabs = {i: TodoTab(*targets[i % 2], source_for(i, i % 2, network), boxes) for i in indices}
+async def worker_main(conn, targets, indices, network, boxes, stamp):
+    tabs = {i: TodoTab(*targets[i % 2], source_for(i, i % 2, network), boxes, stamp) for i in indices}
     while True:
         command = conn.recv()
         kind = command[0]
@@ -192,13 +198,13 @@ async def worker_main(conn, targets, indices, network, boxes):
         elif kind == "wait":
             # Serve the sockets (read frames) for `seconds`, then report what each tab drew.
             await asyncio.sleep(command[1])
-            conn.send(("drawn", {i: dict(t.drawn) for i, t in tabs.items()}))
+            conn.send(("drawn", {i: dict(t.drawn) for i, t in tabs.items()}, {i: dict(t.drawn_read) for i, t in tabs.items()}))
         elif kind == "flipped":
             # Serve the sockets for `seconds`, then report each tab's times its box of `token`
             # was set or cleared.
             _, seconds, token = command
             await asyncio.sleep(seconds)
-            conn.send(("flipped", {i: [at for box, at in t.checked if box == t.boxes.get(token)] if token in t.boxes else None
+            conn.send(("flipped", {i: [(at, read) for box, at, read in t.checked if box == t.boxes.get(token)] if token in t.boxes else None
                                    for i, t in tabs.items()}))
         elif kind == "type":
             # Every tab types to-dos until `until` (wall clock); `failover` maps a dead instance
@@ -241,25 +247,30 @@ async def worker_main(conn, targets, indices, network, boxes):
             return
 
 
-def worker(conn, targets, indices, network, boxes):
+def worker(conn, targets, indices, network, boxes, stamp, idle):
+    if idle:
+        # The tabs' client runs only when nothing else wants a core (SCHED_IDLE): on the two
+        # cores both instances and PostgreSQL use, the closest this machine has to a client on
+        # other cores. Its arrival times are then the kernel's (`stamp`), not its late reads.
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
     # uvloop, where installed (pip install uvloop), spends a fraction of asyncio's CPU on each
     # socket's read: the tabs' client shares the two cores with both instances and PostgreSQL.
     try:
         import uvloop
-        uvloop.run(worker_main(conn, targets, indices, network, boxes))
+        uvloop.run(worker_main(conn, targets, indices, network, boxes, stamp))
     except ImportError:
-        asyncio.run(worker_main(conn, targets, indices, network, boxes))
+        asyncio.run(worker_main(conn, targets, indices, network, boxes, stamp))
 
 
 class Clients:
-    def __init__(self, servers, count, workers, boxes=False):
+    def __init__(self, servers, count, workers, boxes=False, stamp=False, idle=False):
         self.pipes, self.processes = [], []
         targets = [(s.host, s.port) for s in servers]
         network = servers[0].netns is not None
         for w in range(workers):
             parent, child = multiprocessing.Pipe()
-            process = multiprocessing.Process(target=worker, args=(child, targets, list(range(w, count, workers)), network, boxes), daemon=True)
+            process = multiprocessing.Process(target=worker, args=(child, targets, list(range(w, count, workers)), network, boxes, stamp, idle), daemon=True)
             process.start()
             self.pipes.append(parent)
             self.processes.append(process)
@@ -353,6 +364,19 @@ def stats(values, drawn="rows drawn"):
     return f"p50 {percentile(values, 50):.1f} ms, p99 {percentile(values, 99):.1f} ms, max {max(values):.1f} ms ({len(values)} {drawn})"
 
 
+def print_arrivals(args, near, far, near_read, far_read, drawn="rows drawn"):
+    """Each instance's times to its tabs' frames; with kernel times, also as the client read them
+    (the same frames: how much later its own turn on the shared cores came)."""
+    when = " (arrived: the kernel's receive time)" if args.kernel_times else ""
+    for name, times, read in (("the writer's instance:", near, near_read), ("the other instance:   ", far, far_read)):
+        if times:
+            print(f"  {name} {stats(times, drawn)}{when}", flush=True)
+    if args.kernel_times:
+        for name, read in (("the writer's instance:", near_read), ("the other instance:   ", far_read)):
+            if read:
+                print(f"  {name} {stats(read, drawn)} (as read by the client{', at idle priority' if args.client_idle else ''})", flush=True)
+
+
 class Writer:
     """One tab of its own on `port` that adds to-dos, on an event loop of its own (run only while
     it adds: frames wait in the socket meanwhile)."""
@@ -400,7 +424,7 @@ class Writer:
 
 def latency_phase(args, servers, failures):
     print(f"== latency: {args.tabs} tabs ({args.tabs // 2} on each instance), {args.writes} adds through a tab on the first", flush=True)
-    clients = Clients(servers, args.tabs, args.workers)
+    clients = Clients(servers, args.tabs, args.workers, stamp=args.kernel_times, idle=args.client_idle)
     try:
         opened = clients.ask("open")
         print(f"  tabs open: {sum(o[1] for o in opened)} of {args.tabs} ({sum(o[2] for o in opened)} failed to open)", flush=True)
@@ -419,18 +443,19 @@ def latency_phase(args, servers, failures):
         writer.close()
         cpu = [cpu_seconds(s.process.pid) - b for s, b in zip(servers, cpu_before)]
         client_cpu = sum(cpu_seconds(p.pid) for p in clients.processes) - client_before
-        drawn = {}
+        drawn, drawn_read = {}, {}
         for answer in clients.receive():
             drawn.update(answer[1])
-        near, far, missing = [], [], 0
+            drawn_read.update(answer[2])
+        near, far, near_read, far_read, missing = [], [], [], [], 0
         for i, seen in drawn.items():
             for token, at in sent.items():
                 if token in seen:
                     (near if i % 2 == 0 else far).append(seen[token] - at)
+                    (near_read if i % 2 == 0 else far_read).append(drawn_read[i][token] - at)
                 else:
                     missing += 1
-        print(f"  the writer's instance: {stats(near)}", flush=True)
-        print(f"  the other instance:    {stats(far)}", flush=True)
+        print_arrivals(args, near, far, near_read, far_read)
         print(f"  server CPU per add (both instances, every tab's patch included): {cpu[0] / args.writes * 1000:.1f} ms and {cpu[1] / args.writes * 1000:.1f} ms", flush=True)
         print(f"  the tabs' client CPU per add (on the same cores): {client_cpu / args.writes * 1000:.1f} ms", flush=True)
         if missing:
@@ -450,7 +475,7 @@ def flip_phase(args, servers, failures):
         failures.append(f"flip: the writer's add was {result}, its checkbox {'seen' if token in writer.tab.boxes else 'not seen'}")
         writer.close()
         return
-    clients = Clients(servers, args.tabs, args.workers, boxes=True)
+    clients = Clients(servers, args.tabs, args.workers, boxes=True, stamp=args.kernel_times, idle=args.client_idle)
     try:
         opened = clients.ask("open")
         print(f"  tabs open: {sum(o[1] for o in opened)} of {args.tabs} ({sum(o[2] for o in opened)} failed to open)", flush=True)
@@ -466,7 +491,7 @@ def flip_phase(args, servers, failures):
         flipped = {}
         for answer in clients.receive():
             flipped.update(answer[1])
-        near, far, missing, unseen = [], [], 0, 0
+        near, far, near_read, far_read, missing, unseen = [], [], [], [], 0, 0
         for i, times in flipped.items():
             if times is None:
                 unseen += 1
@@ -474,13 +499,11 @@ def flip_phase(args, servers, failures):
             # A flip a second: the k-th `checked` a tab was sent is the k-th flip's.
             for k, at in enumerate(sent):
                 if k < len(times):
-                    (near if i % 2 == 0 else far).append(times[k] - at)
+                    (near if i % 2 == 0 else far).append(times[k][0] - at)
+                    (near_read if i % 2 == 0 else far_read).append(times[k][1] - at)
                 else:
                     missing += 1
-        if near:
-            print(f"  the writer's instance: {stats(near, 'flips drawn')}", flush=True)
-        if far:
-            print(f"  the other instance:    {stats(far, 'flips drawn')}", flush=True)
+        print_arrivals(args, near, far, near_read, far_read, "flips drawn")
         print(f"  server CPU per flip (both instances, every tab's patch included): {cpu[0] / args.writes * 1000:.1f} ms and "
               f"{cpu[1] / args.writes * 1000:.1f} ms", flush=True)
         if unseen:
@@ -579,6 +602,12 @@ def main():
     parser.add_argument("--pause", type=float, default=2.0, help="seconds a typing tab waits after an add's answer")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--phases", default="latency,flip,fault,kill")
+    parser.add_argument("--kernel-times", action="store_true",
+                        help="a frame's arrival is the kernel's receive time of its bytes (SO_TIMESTAMPNS), not when the "
+                             "client read them; both are printed (latency and flip)")
+    parser.add_argument("--client-idle", action="store_true",
+                        help="the tabs' client runs at idle priority (SCHED_IDLE): it reads only while the servers and "
+                             "PostgreSQL leave a core free (use with --kernel-times)")
     parser.add_argument("--network", action="store_true",
                         help="each instance on a host of its own (a network namespace), PostgreSQL reached over a veth link")
     args = parser.parse_args()

@@ -105,8 +105,8 @@ class Socket(asyncio.Protocol):
     on_frames = None
     on_closed = None   # called once the connection is lost
 
-    def data_received(self, data):
-        self.arrived = time.monotonic()
+    def data_received(self, data, arrived=None):
+        self.arrived = arrived or time.monotonic()
         self.buffer += data
         if self.on_frames is not None:
             frames = self.frames()
@@ -156,7 +156,15 @@ class Socket(asyncio.Protocol):
             start += offset + length
         self.frames_end = start
 
+    stamped = None   # the duplicate socket `stamp_arrivals` reads from
+
     def connection_lost(self, exc):
+        if self.stamped is not None:
+            stamped, self.stamped = self.stamped, None
+            asyncio.get_running_loop().remove_reader(stamped.fileno())
+            stamped.close()
+        if self.closed:
+            return
         self.closed = True
         if self.on_closed is not None:
             self.on_closed()
@@ -189,6 +197,45 @@ class Socket(asyncio.Protocol):
             head = bytes([0x81, 0x80 | 126]) + len(data).to_bytes(2, "big")
         masked = (int.from_bytes(data, "little") ^ int.from_bytes((mask * (len(data) // 4 + 1))[:len(data)], "little")).to_bytes(len(data), "little")
         self.transport.write(head + mask + masked)
+
+    # The kernel's receive time of the bytes each read returns (SO_TIMESTAMPNS, Linux's value:
+    # Python names neither it nor its control message), as a `time.monotonic()` in `arrived`.
+    SO_TIMESTAMPNS = 35
+    kernel_arrived = None   # the last read's kernel receive time (monotonic clock), when stamped
+    read_arrived = None     # when this process read those bytes (monotonic clock)
+
+    def stamp_arrivals(self):
+        """From now on, `arrived` is when the kernel received the bytes (the last segment of each
+        read), not when this process got round to reading them: a client that shares its cores
+        with the servers it measures then notes a frame's arrival as a client on other cores
+        would, however late it reads it. Reads go through `recvmsg` on a duplicate of the
+        socket (the transport's own reads are paused); `read_arrived` keeps the process's time."""
+        sock = self.transport.get_extra_info("socket")
+        sock.setsockopt(socket.SOL_SOCKET, self.SO_TIMESTAMPNS, 1)
+        self.transport.pause_reading()
+        self.stamped = socket.socket(fileno=os.dup(sock.fileno()))
+        self.stamped.setblocking(False)
+        asyncio.get_running_loop().add_reader(self.stamped.fileno(), self._read_stamped)
+
+    def _read_stamped(self):
+        try:
+            data, ancillary, _, _ = self.stamped.recvmsg(262144, socket.CMSG_SPACE(16))
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            data, ancillary = b"", []
+        if not data:
+            self.transport.close()
+            self.connection_lost(None)
+            return
+        now = time.monotonic()
+        self.read_arrived = now
+        self.kernel_arrived = None
+        for level, kind, blob in ancillary:
+            if level == socket.SOL_SOCKET and kind == self.SO_TIMESTAMPNS and len(blob) >= 16:
+                seconds, nanoseconds = int.from_bytes(blob[:8], "little", signed=True), int.from_bytes(blob[8:16], "little", signed=True)
+                self.kernel_arrived = seconds + nanoseconds / 1e9 - (time.time() - now)
+        self.data_received(data, self.kernel_arrived or now)
 
     def frames(self):
         """The whole text frames received so far (taken out of the buffer); pings answered."""
