@@ -2791,6 +2791,30 @@ def ordered(chosen, budget):
     return first + rest[offset:] + rest[:offset], touched
 
 
+def may_start(ident, elapsed, touched, budget, touched_budget=None):
+    """Whether mutant `ident` may still start `elapsed` seconds into a run with `budget` (None: no
+    budget): a mutant a change touched until `touched_budget` (when given), the others until
+    `budget`; at the limit exactly it still starts."""
+    if budget is None:
+        return True
+    limit = touched_budget if ident in touched and touched_budget is not None else budget
+    return elapsed <= limit
+
+
+def list_touched():
+    """`--list --touched`: the mutants a change since the record touched, printed; 1 if any (what
+    CI's mutation step would have to run first, and fails on when they do not fit), else 0."""
+    _, touched = ordered(MUTANTS, 0)
+    for ident, what, path, _, tests in MUTANTS:
+        if ident in touched:
+            print(f"{ident:4} {path}: {what}")
+    if touched:
+        print(f"{len(touched)} mutants touched since the record: run `python3 Tests/Mutants/mutants.py "
+              "--touched --record` on the committed change and commit the record")
+        return 1
+    return 0
+
+
 def record(results, seconds, touched_only=False):
     """After a full (or --touched) run with every mutant killed, on a committed tree: names HEAD in
     RECORD."""
@@ -2831,15 +2855,7 @@ def main():
         # Before a stop: what CI's mutation step would have to run first. CI fails when these do
         # not fit in its budget, so none should be left (session 56's stop, 77, failed so: two
         # test-only commits after the record touched 14 mutants, and 5 did not fit).
-        _, touched = ordered(MUTANTS, 0)
-        for ident, what, path, _, tests in MUTANTS:
-            if ident in touched:
-                print(f"{ident:4} {path}: {what}")
-        if touched:
-            print(f"{len(touched)} mutants touched since the record: run `python3 Tests/Mutants/mutants.py "
-                  "--touched --record` on the committed change and commit the record")
-            return 1
-        return 0
+        return list_touched()
     if args.list:
         for ident, what, path, _, tests in MUTANTS:
             print(f"{ident:4} {path}: {what}  [{tests}]")
@@ -2892,13 +2908,11 @@ def main():
     not_run = []
     started = STARTED
     for ident, what, path, edits, tests in chosen:
-        if args.budget is not None:
-            # A touched mutant may start later than the others (--touched-budget): it is what the
-            # step is for, and a few commits after the record (session 56's two, 14 mutants) fit.
-            limit = args.touched_budget if ident in touched and args.touched_budget is not None else args.budget
-            if time.time() - started > limit:
-                not_run.append(ident)
-                continue
+        # A touched mutant may start later than the others (--touched-budget): it is what the step
+        # is for, and a few commits after the record (session 56's two, 14 mutants) fit.
+        if not may_start(ident, time.time() - started, touched, args.budget, args.touched_budget):
+            not_run.append(ident)
+            continue
         full = os.path.join(ROOT, path)
         original = open(full, encoding="utf-8").read()
         mutated = original
