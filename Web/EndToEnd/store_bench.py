@@ -24,7 +24,13 @@ Phases, each printed as it ends:
 
 Usage:
   store_bench.py TODO_WEB [--tabs N] [--writes W] [--typing T] [--down D] [--workers K]
-                 [--phases latency,flip,fault,kill] [--network]
+                 [--phases latency,flip,fault,kill] [--network] [--kernel-times] [--client-idle]
+With --kernel-times, a frame's arrival is when the kernel received its bytes (SO_TIMESTAMPNS), not
+when the client (Python, on the cores the servers use) got round to reading it; the read times of
+the same frames are printed too. With --client-idle as well, the client runs at idle priority
+(SCHED_IDLE): the closest a 2-core machine comes to tabs on other machines. A client that still
+reads a frame more than half a second late fails the run (a read that took two changes' frames
+stamps both with the later's time).
 With --network (root), each instance runs in a network namespace of its own, a host reached over a
 veth link, and reaches PostgreSQL over that link, as instances on two machines would.
 Exit status 1 when an add a tab saw drawn is missing from the database, or a tab never drew a
@@ -364,9 +370,12 @@ def stats(values, drawn="rows drawn"):
     return f"p50 {percentile(values, 50):.1f} ms, p99 {percentile(values, 99):.1f} ms, max {max(values):.1f} ms ({len(values)} {drawn})"
 
 
-def print_arrivals(args, near, far, near_read, far_read, drawn="rows drawn"):
+def print_arrivals(args, near, far, near_read, far_read, failures, drawn="rows drawn"):
     """Each instance's times to its tabs' frames; with kernel times, also as the client read them
-    (the same frames: how much later its own turn on the shared cores came)."""
+    (the same frames: how much later its own turn on the shared cores came). A kernel time is
+    that of the last segment a read returned: a client so late that one read took frames of two
+    changes (a second apart) would stamp the first with the second's time, so a lag of half a
+    second fails the run."""
     when = " (arrived: the kernel's receive time)" if args.kernel_times else ""
     for name, times, read in (("the writer's instance:", near, near_read), ("the other instance:   ", far, far_read)):
         if times:
@@ -375,6 +384,10 @@ def print_arrivals(args, near, far, near_read, far_read, drawn="rows drawn"):
         for name, read in (("the writer's instance:", near_read), ("the other instance:   ", far_read)):
             if read:
                 print(f"  {name} {stats(read, drawn)} (as read by the client{', at idle priority' if args.client_idle else ''})", flush=True)
+        lag = max((r - k for r, k in zip(near_read + far_read, near + far)), default=0.0)
+        if lag > 0.5:
+            failures.append(f"the client read a frame {lag:.2f} s after the kernel received it: its kernel times are not "
+                            "reliable (a read may have taken frames of two changes)")
 
 
 class Writer:
@@ -455,7 +468,7 @@ def latency_phase(args, servers, failures):
                     (near_read if i % 2 == 0 else far_read).append(drawn_read[i][token] - at)
                 else:
                     missing += 1
-        print_arrivals(args, near, far, near_read, far_read)
+        print_arrivals(args, near, far, near_read, far_read, failures)
         print(f"  server CPU per add (both instances, every tab's patch included): {cpu[0] / args.writes * 1000:.1f} ms and {cpu[1] / args.writes * 1000:.1f} ms", flush=True)
         print(f"  the tabs' client CPU per add (on the same cores): {client_cpu / args.writes * 1000:.1f} ms", flush=True)
         if missing:
@@ -503,7 +516,7 @@ def flip_phase(args, servers, failures):
                     (near_read if i % 2 == 0 else far_read).append(times[k][1] - at)
                 else:
                     missing += 1
-        print_arrivals(args, near, far, near_read, far_read, "flips drawn")
+        print_arrivals(args, near, far, near_read, far_read, failures, "flips drawn")
         print(f"  server CPU per flip (both instances, every tab's patch included): {cpu[0] / args.writes * 1000:.1f} ms and "
               f"{cpu[1] / args.writes * 1000:.1f} ms", flush=True)
         if unseen:
