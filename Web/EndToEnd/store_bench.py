@@ -24,13 +24,13 @@ Phases, each printed as it ends:
 
 Usage:
   store_bench.py TODO_WEB [--tabs N] [--writes W] [--typing T] [--down D] [--workers K]
-                 [--phases latency,flip,fault,kill] [--network] [--kernel-times] [--client-idle]
-With --kernel-times, a frame's arrival is when the kernel received its bytes (SO_TIMESTAMPNS), not
+                 [--phases latency,flip,fault,kill] [--network] [--read-times] [--client-idle]
+A frame's arrival (latency and flip) is when the kernel received its bytes (SO_TIMESTAMPNS), not
 when the client (Python, on the cores the servers use) got round to reading it; the read times of
-the same frames are printed too. With --client-idle as well, the client runs at idle priority
-(SCHED_IDLE): the closest a 2-core machine comes to tabs on other machines. A client that still
-reads a frame more than half a second late fails the run (a read that took two changes' frames
-stamps both with the later's time).
+the same frames are printed beside them (--read-times: only those, as before 2026-12-06). With
+--client-idle, the client runs at idle priority (SCHED_IDLE): the closest a 2-core machine comes
+to tabs on other machines. A client that reads a frame more than half a second after it arrived
+fails the run (a read that took two changes' frames stamps both with the later's time).
 With --network (root), each instance runs in a network namespace of its own, a host reached over a
 veth link, and reaches PostgreSQL over that link, as instances on two machines would.
 Exit status 1 when an add a tab saw drawn is missing from the database, or a tab never drew a
@@ -615,15 +615,16 @@ def main():
     parser.add_argument("--pause", type=float, default=2.0, help="seconds a typing tab waits after an add's answer")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--phases", default="latency,flip,fault,kill")
-    parser.add_argument("--kernel-times", action="store_true",
-                        help="a frame's arrival is the kernel's receive time of its bytes (SO_TIMESTAMPNS), not when the "
-                             "client read them; both are printed (latency and flip)")
+    parser.add_argument("--read-times", action="store_true",
+                        help="a frame's arrival is when the client read it (as before 2026-12-06), not the kernel's "
+                             "receive time of its bytes (SO_TIMESTAMPNS; both are printed then)")
     parser.add_argument("--client-idle", action="store_true",
                         help="the tabs' client runs at idle priority (SCHED_IDLE): it reads only while the servers and "
-                             "PostgreSQL leave a core free (use with --kernel-times)")
+                             "PostgreSQL leave a core free")
     parser.add_argument("--network", action="store_true",
                         help="each instance on a host of its own (a network namespace), PostgreSQL reached over a veth link")
     args = parser.parse_args()
+    args.kernel_times = not args.read_times
     resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
     network = Network() if args.network else None
     failures = []
