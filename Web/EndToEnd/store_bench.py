@@ -222,7 +222,9 @@ async def worker_main(conn, targets, indices, network, boxes, stamp):
                 k = 0
                 await asyncio.sleep((i % 50) * 0.02)
                 while time.time() < until:
-                    if tab.closed.is_set():
+                    # (A tab that never opened, or whose socket closed, opens again first: typing
+                    # into it would fail at once, again and again.)
+                    if tab.closed.is_set() or tab.ws is None or tab.ws.closed:
                         instance = failover.get(i % 2, i % 2)
                         tab.host, tab.port = targets[instance]
                         tab.source = source_for(i, instance, network)
@@ -537,6 +539,9 @@ def typing_phase(args, servers, cluster, failures, fault):
     try:
         opened = clients.ask("open")
         print(f"  tabs open: {sum(o[1] for o in opened)} of {args.typing}", flush=True)
+        if sum(o[1] for o in opened) < args.typing:
+            failures.append(f"{name}: {args.typing - sum(o[1] for o in opened)} tabs did not open (the servers' logs say why: "
+                            f"/tmp/store-bench-<port>.log)")
         start = time.time()
         lead, tail = 8.0, 10.0
         until = start + lead + (args.down if fault == "postgres" else 5.0) + tail
@@ -631,7 +636,10 @@ def main():
     servers = []
     cluster = None
     try:
-        sessions = max(args.tabs, args.typing) + 50
+        # Each instance's limit on sessions, of which one client address may hold a quarter: a
+        # phase's tabs come 25 to an instance from each address, and the last phase's are still in
+        # their grace period, so an address may hold 50 of an instance's sessions.
+        sessions = max(args.tabs, args.typing, 4 * 50) + 50
         if network:
             cluster = postgres_cluster.PostgresCluster(listen="10.231.1.1,10.231.2.1", clients=("10.231.0.0/16",))
             servers = [TodoWeb(args.todo_web, cluster.url_at(f"10.231.{k}.1"), free_port(), sessions,
