@@ -378,12 +378,13 @@ def print_arrivals(args, near, far, near_read, far_read, failures, drawn="rows d
     that of the last segment a read returned: a client so late that one read took frames of two
     changes (a second apart) would stamp the first with the second's time, so a lag of half a
     second fails the run."""
+    names = ("the writer's instance:", "the other instance:   ")
     when = " (arrived: the kernel's receive time)" if args.kernel_times else ""
-    for name, times, read in (("the writer's instance:", near, near_read), ("the other instance:   ", far, far_read)):
+    for name, times in zip(names, (near, far)):
         if times:
             print(f"  {name} {stats(times, drawn)}{when}", flush=True)
     if args.kernel_times:
-        for name, read in (("the writer's instance:", near_read), ("the other instance:   ", far_read)):
+        for name, read in zip(names, (near_read, far_read)):
             if read:
                 print(f"  {name} {stats(read, drawn)} (as read by the client{', at idle priority' if args.client_idle else ''})", flush=True)
         lag = max((r - k for r, k in zip(near_read + far_read, near + far)), default=0.0)
@@ -629,6 +630,9 @@ def main():
     parser.add_argument("--network", action="store_true",
                         help="each instance on a host of its own (a network namespace), PostgreSQL reached over a veth link")
     args = parser.parse_args()
+    if args.client_idle and args.read_times:
+        # (An idle client reads after the servers are done: its read times measure its own wait.)
+        parser.error("--client-idle needs the kernel's receive times: not with --read-times")
     args.kernel_times = not args.read_times
     resource.setrlimit(resource.RLIMIT_NOFILE, (resource.getrlimit(resource.RLIMIT_NOFILE)[1],) * 2)
     network = Network() if args.network else None

@@ -201,8 +201,7 @@ class Socket(asyncio.Protocol):
     # The kernel's receive time of the bytes each read returns (SO_TIMESTAMPNS, Linux's value:
     # Python names neither it nor its control message), as a `time.monotonic()` in `arrived`.
     SO_TIMESTAMPNS = 35
-    kernel_arrived = None   # the last read's kernel receive time (monotonic clock), when stamped
-    read_arrived = None     # when this process read those bytes (monotonic clock)
+    read_arrived = None     # when this process read the last bytes (monotonic clock), when stamped
 
     def stamp_arrivals(self):
         """From now on, `arrived` is when the kernel received the bytes (the last segment of each
@@ -230,12 +229,12 @@ class Socket(asyncio.Protocol):
             return
         now = time.monotonic()
         self.read_arrived = now
-        self.kernel_arrived = None
+        arrived = now   # (no stamp: the read's own time)
         for level, kind, blob in ancillary:
             if level == socket.SOL_SOCKET and kind == self.SO_TIMESTAMPNS and len(blob) >= 16:
                 seconds, nanoseconds = int.from_bytes(blob[:8], "little", signed=True), int.from_bytes(blob[8:16], "little", signed=True)
-                self.kernel_arrived = seconds + nanoseconds / 1e9 - (time.time() - now)
-        self.data_received(data, self.kernel_arrived or now)
+                arrived = seconds + nanoseconds / 1e9 - (time.time() - now)   # the real-time stamp on the monotonic clock
+        self.data_received(data, arrived)
 
     def frames(self):
         """The whole text frames received so far (taken out of the buffer); pings answered."""
